@@ -1,0 +1,2 @@
+export { loadConfig, ConfigError } from "./load-config.ts";
+export { env } from "./fields.ts";

@@ -1,0 +1,393 @@
+#!/usr/bin/env bash
+# Renders the Kubernetes manifests in deploy/k8s with `kubectl kustomize` and
+# validates every rendered object offline (no cluster, no network):
+#
+#   1. schema  - the Kubernetes OpenAPI schema, as the JSON-schema validators
+#                that the npm package `kubernetes-models` ships (ajv, compiled
+#                from the upstream spec): types, required fields, enums, formats.
+#   2. strict  - unknown or misspelt fields (what `kubectl --validate=strict` or
+#                `kubeconform -strict` reject), which the JSON schema above
+#                allows: each object is type-checked by tsc against the same
+#                package's TypeScript interfaces.
+#   3. policy  - Pulsegate's own rules: hardened pods (non-root, read-only root
+#                with an emptyDir /tmp, no capabilities, no privilege
+#                escalation, RuntimeDefault seccomp), requests and limits,
+#                probes, one `pulsegate` image, and references that resolve
+#                (selectors, ports, ConfigMaps, Secrets, HPA targets).
+#
+# Usage: scripts/check-k8s.sh [KUSTOMIZATION_DIR...]
+#   With no argument: deploy/k8s/base and every deploy/k8s/overlays/*.
+#   Exit status: 0 when everything is valid, 1 when something is not,
+#   2 when a tool or dependency is missing.
+#
+# Needs: kubectl (Debian package kubernetes-client), Node >= 22, and the
+# devDependencies kubernetes-models, yaml and typescript in node_modules.
+# Environment: KUBECTL, NODE to override the tools; EXTERNAL_SECRETS
+# (space-separated, default "pulsegate-secrets") names Secrets that may be
+# referenced without being rendered, because they are created out of band.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+kubectl="${KUBECTL:-kubectl}"
+if [[ -z "${NODE:-}" ]]; then
+  if [[ -x node_modules/.bin/node ]]; then NODE=node_modules/.bin/node; else NODE=node; fi
+fi
+
+die() { echo "check-k8s: $*" >&2; exit 2; }
+command -v "$kubectl" >/dev/null || die "kubectl not found (apt-get install kubernetes-client, or set KUBECTL)"
+command -v "$NODE" >/dev/null || die "node not found (set NODE)"
+"$NODE" -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 22 ? 0 : 1)' ||
+  die "$NODE is Node $("$NODE" --version); Node >= 22 is needed"
+for dep in kubernetes-models/package.json yaml/package.json typescript/bin/tsc; do
+  [[ -e "node_modules/$dep" ]] ||
+    die "node_modules/${dep%%/*} is missing: add the devDependency and run npm ci"
+done
+
+if [[ $# -gt 0 ]]; then
+  targets=("$@")
+else
+  targets=(deploy/k8s/base)
+  for dir in deploy/k8s/overlays/*/; do targets+=("${dir%/}"); done
+fi
+
+# Inside node_modules, so that the generated script and TypeScript file
+# resolve kubernetes-models, yaml and typescript like any project file.
+mkdir -p node_modules/.cache
+work="$(mktemp -d node_modules/.cache/check-k8s.XXXXXX)"
+trap 'rm -rf "$work"' EXIT
+
+echo "check-k8s: kubectl $("$kubectl" version --client 2>/dev/null | tr '\n' ' ')"
+echo "check-k8s: node $("$NODE" --version), kubernetes-models $("$NODE" -p 'require("./node_modules/kubernetes-models/package.json").version')"
+
+status=0
+renders=()
+for target in "${targets[@]}"; do
+  [[ -f "$target/kustomization.yaml" || -f "$target/kustomization.yml" || -f "$target/Kustomization" ]] ||
+    die "$target has no kustomization.yaml"
+  name="$(echo "$target" | sed 's#^deploy/k8s/##; s#/#_#g')"
+  out="$work/$name.yaml"
+  if "$kubectl" kustomize "$target" >"$out" 2>"$work/$name.err"; then
+    echo "rendered $target"
+    renders+=("$name=$out")
+  else
+    echo "FAIL render $target:" >&2
+    sed 's/^/  /' "$work/$name.err" >&2
+    status=1
+  fi
+done
+
+cat >"$work/package.json" <<'JSON'
+{ "type": "module", "private": true }
+JSON
+
+cat >"$work/validate.mjs" <<'JS'
+// Validates rendered manifests: schema, strict fields (via tsc), policy.
+// Arguments: NAME=FILE pairs. Prints findings; exits 1 on any error.
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseAllDocuments } from "yaml";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const external = new Set((process.env.EXTERNAL_SECRETS ?? "pulsegate-secrets").split(/\s+/).filter(Boolean));
+let errorCount = 0;
+const error = (where, message) => {
+  errorCount++;
+  console.log(`  ERROR ${where}: ${message}`);
+};
+
+// ---- load ------------------------------------------------------------------
+const renders = [];
+for (const arg of process.argv.slice(2)) {
+  const at = arg.indexOf("=");
+  const name = arg.slice(0, at);
+  const file = arg.slice(at + 1);
+  const text = readFileSync(file, "utf8");
+  const objects = [];
+  for (const [index, doc] of parseAllDocuments(text).entries()) {
+    for (const problem of [...doc.errors, ...doc.warnings]) error(`${name} document ${index}`, `YAML: ${problem.message}`);
+    const value = doc.toJS();
+    if (value === null || value === undefined) continue;
+    objects.push(value);
+  }
+  renders.push({ name, objects });
+}
+
+const modelled = new WeakSet(); // objects with a schema, for the strict check
+const idOf = (o) => `${o?.kind ?? "?"}/${o?.metadata?.name ?? "?"}`;
+
+// ---- 1. schema -------------------------------------------------------------
+const modelCache = new Map();
+async function modelFor(apiVersion, kind) {
+  const key = `${apiVersion}/${kind}`;
+  if (!modelCache.has(key)) {
+    let model;
+    try {
+      model = (await import(`kubernetes-models/${apiVersion}/${kind}`))[kind];
+    } catch {
+      model = undefined;
+    }
+    modelCache.set(key, model);
+  }
+  return modelCache.get(key);
+}
+
+for (const render of renders) {
+  for (const o of render.objects) {
+    const where = `${render.name} ${idOf(o)}`;
+    if (typeof o !== "object" || Array.isArray(o)) {
+      error(render.name, "a document is not an object");
+      continue;
+    }
+    if (typeof o.apiVersion !== "string" || typeof o.kind !== "string") {
+      error(where, "apiVersion and kind are required");
+      continue;
+    }
+    if (typeof o.metadata?.name !== "string" || o.metadata.name === "") error(where, "metadata.name is required");
+    const Model = await modelFor(o.apiVersion, o.kind);
+    if (!Model) {
+      error(where, `no schema for ${o.apiVersion} ${o.kind} (unknown or removed API)`);
+      continue;
+    }
+    modelled.add(o);
+    // kustomize wraps long base64 values over lines; the API server's base64
+    // decoder skips line breaks, so the schema's "byte" format must too.
+    if (o.kind === "Secret" && o.data && typeof o.data === "object") {
+      for (const [k, v] of Object.entries(o.data)) if (typeof v === "string") o.data[k] = v.replace(/[\r\n]/g, "");
+    }
+    try {
+      new Model(o).validate();
+    } catch (e) {
+      for (const err of e.errors ?? [{ instancePath: "", message: e.message }]) {
+        const params = err.params && Object.keys(err.params).length ? ` ${JSON.stringify(err.params)}` : "";
+        error(where, `schema: ${err.instancePath || "/"} ${err.message}${params}`);
+      }
+    }
+  }
+}
+
+// ---- 2. strict (unknown fields) -------------------------------------------
+// Each object becomes `const x: I<Kind> = <literal>`; TypeScript's excess
+// property check then rejects every field the API does not define. A
+// line -> (object, path) map turns tsc's line numbers back into field paths.
+{
+  const lines = ["// generated by scripts/check-k8s.sh"];
+  const origin = [null];
+  const imports = new Map();
+  const clean = (v) =>
+    Array.isArray(v)
+      ? v.map(clean)
+      : v && typeof v === "object"
+        ? Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null).map(([k, x]) => [k, clean(x)]))
+        : v;
+  const emit = (value, path, indent, prefix, suffix, where) => {
+    const pad = "  ".repeat(indent);
+    if (Array.isArray(value) && value.length) {
+      lines.push(`${pad}${prefix}[`), origin.push({ where, path });
+      value.forEach((v, i) => emit(v, `${path}[${i}]`, indent + 1, "", ",", where));
+      lines.push(`${pad}]${suffix}`), origin.push({ where, path });
+    } else if (value && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length) {
+      lines.push(`${pad}${prefix}{`), origin.push({ where, path });
+      for (const [k, v] of Object.entries(value)) {
+        emit(v, path ? `${path}.${k}` : k, indent + 1, `${JSON.stringify(k)}: `, ",", where);
+      }
+      lines.push(`${pad}}${suffix}`), origin.push({ where, path });
+    } else {
+      lines.push(`${pad}${prefix}${JSON.stringify(value)}${suffix}`), origin.push({ where, path });
+    }
+  };
+  let n = 0;
+  for (const render of renders) {
+    for (const o of render.objects) {
+      if (!modelled.has(o)) continue;
+      const spec = `kubernetes-models/${o.apiVersion}/${o.kind}`;
+      if (!imports.has(spec)) imports.set(spec, `T${imports.size}`);
+      emit(clean(o), "", 0, `export const o${n++}: ${imports.get(spec)} = `, ";", `${render.name} ${idOf(o)}`);
+    }
+  }
+  const header = [...imports].map(([spec, alias]) => {
+    const kind = spec.slice(spec.lastIndexOf("/") + 1);
+    return `import type { I${kind} as ${alias} } from ${JSON.stringify(spec)};`;
+  });
+  lines.splice(1, 0, ...header);
+  origin.splice(1, 0, ...header.map(() => null));
+  writeFileSync(join(here, "objects.ts"), `${lines.join("\n")}\n`);
+  writeFileSync(
+    join(here, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        target: "es2022",
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        types: [],
+      },
+      files: ["objects.ts"],
+    }),
+  );
+  let output = "";
+  try {
+    execFileSync(process.execPath, [join(here, "../../typescript/bin/tsc"), "-p", join(here, "tsconfig.json"), "--pretty", "false"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+  } catch (e) {
+    output = `${e.stdout ?? ""}${e.stderr ?? ""}`;
+    if (!output.trim()) output = `objects.ts(1,1): error tsc: ${e.message}`;
+  }
+  // Report the first line of each diagnostic; continuation lines elaborate.
+  for (const line of output.split("\n")) {
+    const m = /^(?:.*[\\/])?objects\.ts\((\d+),\d+\): error (TS\d+|tsc): (.*)$/.exec(line);
+    if (m) {
+      const at = origin[Number(m[1]) - 1];
+      error(at ? at.where : "objects.ts", `strict: ${at?.path || "/"}: ${m[3]}`);
+    } else if (/error TS\d+/.test(line)) {
+      error("tsc", line.trim());
+    }
+  }
+}
+
+// ---- 3. policy -------------------------------------------------------------
+const matches = (selector, labels) =>
+  !!selector && Object.entries(selector).every(([k, v]) => labels?.[k] === v);
+const isImage = (image) => /^(?:.+\/)?pulsegate(?::[\w.-]+)?(?:@sha256:[0-9a-f]{64})?$/.test(image ?? "");
+
+for (const render of renders) {
+  const all = render.objects.filter((o) => o && typeof o === "object");
+  const byKind = (kind) => all.filter((o) => o.kind === kind);
+  const names = (kind) => new Set(byKind(kind).map((o) => o.metadata?.name));
+  const workloads = all.filter((o) => ["Deployment", "Job", "StatefulSet", "DaemonSet"].includes(o.kind));
+  const pods = workloads.map((w) => ({ w, t: w.spec?.template ?? {} }));
+  const configMaps = names("ConfigMap");
+  const secrets = names("Secret");
+  const externalUsed = new Set();
+
+  for (const { w, t } of pods) {
+    const where = `${render.name} ${idOf(w)}`;
+    const pod = t.spec ?? {};
+    const psc = pod.securityContext ?? {};
+    const tmpVolumes = new Set((pod.volumes ?? []).filter((v) => v.emptyDir).map((v) => v.name));
+    if (w.kind !== "Job" && !matches(w.spec?.selector?.matchLabels, t.metadata?.labels)) {
+      error(where, "spec.selector.matchLabels does not match the pod template labels");
+    }
+    if (pod.automountServiceAccountToken !== false) error(where, "automountServiceAccountToken must be false");
+    for (const c of [...(pod.initContainers ?? []), ...(pod.containers ?? [])]) {
+      const at = `${where} container ${c.name}`;
+      const sc = c.securityContext ?? {};
+      if (!isImage(c.image)) error(at, `image ${c.image} is not the pulsegate image`);
+      if ((sc.runAsNonRoot ?? psc.runAsNonRoot) !== true) error(at, "runAsNonRoot must be true");
+      if (sc.readOnlyRootFilesystem !== true) error(at, "readOnlyRootFilesystem must be true");
+      if (sc.allowPrivilegeEscalation !== false) error(at, "allowPrivilegeEscalation must be false");
+      if (!(sc.capabilities?.drop ?? []).includes("ALL")) error(at, "capabilities.drop must include ALL");
+      if ((sc.capabilities?.add ?? []).length) error(at, "capabilities.add must be empty");
+      if ((sc.seccompProfile ?? psc.seccompProfile)?.type !== "RuntimeDefault") error(at, "seccompProfile must be RuntimeDefault");
+      if (sc.privileged) error(at, "privileged is not allowed");
+      for (const kind of ["requests", "limits"]) {
+        for (const resource of ["cpu", "memory"]) {
+          if (c.resources?.[kind]?.[resource] === undefined) error(at, `resources.${kind}.${resource} is missing`);
+        }
+      }
+      if (!(c.volumeMounts ?? []).some((m) => m.mountPath === "/tmp" && tmpVolumes.has(m.name))) {
+        error(at, "/tmp must be an emptyDir volume (the root filesystem is read-only)");
+      }
+      for (const p of c.ports ?? []) if (!p.name) error(at, `port ${p.containerPort} has no name`);
+      if (w.kind === "Deployment" && !pod.initContainers?.includes(c)) {
+        if (!c.readinessProbe) error(at, "readinessProbe is missing");
+        if (!c.livenessProbe) error(at, "livenessProbe is missing");
+      }
+      const refs = [
+        ...(c.envFrom ?? []).map((e) => ["ConfigMap", e.configMapRef?.name, e.configMapRef?.optional]),
+        ...(c.envFrom ?? []).map((e) => ["Secret", e.secretRef?.name, e.secretRef?.optional]),
+        ...(c.env ?? []).map((e) => ["ConfigMap", e.valueFrom?.configMapKeyRef?.name, e.valueFrom?.configMapKeyRef?.optional]),
+        ...(c.env ?? []).map((e) => ["Secret", e.valueFrom?.secretKeyRef?.name, e.valueFrom?.secretKeyRef?.optional]),
+      ];
+      for (const [kind, name, optional] of refs) {
+        if (!name || optional) continue;
+        if (kind === "ConfigMap" && !configMaps.has(name)) error(at, `ConfigMap ${name} is not rendered`);
+        if (kind === "Secret" && !secrets.has(name)) {
+          if (external.has(name)) externalUsed.add(name);
+          else error(at, `Secret ${name} is not rendered and not in EXTERNAL_SECRETS`);
+        }
+      }
+    }
+    for (const v of pod.volumes ?? []) {
+      if (v.configMap && !v.configMap.optional && !configMaps.has(v.configMap.name)) error(where, `volume ConfigMap ${v.configMap.name} is not rendered`);
+    }
+  }
+
+  for (const s of byKind("Service")) {
+    const where = `${render.name} ${idOf(s)}`;
+    const selected = pods.filter(({ t }) => matches(s.spec?.selector, t.metadata?.labels));
+    if (!selected.length) {
+      error(where, `selector ${JSON.stringify(s.spec?.selector)} matches no pod template`);
+      continue;
+    }
+    for (const p of s.spec?.ports ?? []) {
+      if (typeof p.targetPort !== "string") continue;
+      const named = selected.every(({ t }) =>
+        (t.spec?.containers ?? []).some((c) => (c.ports ?? []).some((cp) => cp.name === p.targetPort)),
+      );
+      if (!named) error(where, `targetPort ${p.targetPort} is not a named container port of the selected pods`);
+    }
+  }
+
+  for (const i of byKind("Ingress")) {
+    const backends = (i.spec?.rules ?? []).flatMap((r) => (r.http?.paths ?? []).map((p) => p.backend?.service));
+    if (i.spec?.defaultBackend?.service) backends.push(i.spec.defaultBackend.service);
+    for (const b of backends.filter(Boolean)) {
+      const svc = byKind("Service").find((s) => s.metadata?.name === b.name);
+      if (!svc) error(`${render.name} ${idOf(i)}`, `backend Service ${b.name} is not rendered`);
+      else if (!(svc.spec?.ports ?? []).some((p) => (b.port?.name ? p.name === b.port.name : p.port === b.port?.number))) {
+        error(`${render.name} ${idOf(i)}`, `backend port ${JSON.stringify(b.port)} is not a port of Service ${b.name}`);
+      }
+    }
+  }
+
+  for (const h of byKind("HorizontalPodAutoscaler")) {
+    const ref = h.spec?.scaleTargetRef ?? {};
+    const target = all.find((o) => o.kind === ref.kind && o.metadata?.name === ref.name);
+    if (!target) error(`${render.name} ${idOf(h)}`, `scaleTargetRef ${ref.kind}/${ref.name} is not rendered`);
+    else if (target.spec?.replicas !== undefined) {
+      error(`${render.name} ${idOf(target)}`, "sets spec.replicas although an HPA scales it (each apply would reset the count)");
+    }
+  }
+
+  for (const p of [...byKind("PodDisruptionBudget"), ...byKind("NetworkPolicy")]) {
+    const selector = p.kind === "PodDisruptionBudget" ? p.spec?.selector : p.spec?.podSelector;
+    if (!selector?.matchLabels || !Object.keys(selector.matchLabels).length) continue; // selects every pod
+    if (!pods.some(({ t }) => matches(selector.matchLabels, t.metadata?.labels))) {
+      error(`${render.name} ${idOf(p)}`, `selector ${JSON.stringify(selector.matchLabels)} matches no pod template`);
+    }
+  }
+
+  const kinds = {};
+  for (const o of all) kinds[o.kind] = (kinds[o.kind] ?? 0) + 1;
+  console.log(
+    `checked ${render.name}: ${all.length} objects (${Object.entries(kinds)
+      .sort()
+      .map(([k, c]) => `${c} ${k}`)
+      .join(", ")})`,
+  );
+  if (externalUsed.size) console.log(`  note: expects existing Secret(s) in the cluster: ${[...externalUsed].join(", ")}`);
+}
+
+const total = renders.reduce((sum, r) => sum + r.objects.length, 0);
+console.log(`k8s: ${total} objects in ${renders.length} renders checked (schema, strict, policy): ${errorCount} errors`);
+process.exit(errorCount ? 1 : 0);
+JS
+
+if [[ ${#renders[@]} -gt 0 ]]; then
+  "$NODE" "$work/validate.mjs" "${renders[@]}" || status=1
+fi
+
+if [[ $status -eq 0 ]]; then
+  echo "check-k8s: OK"
+else
+  echo "check-k8s: FAILED" >&2
+fi
+exit $status

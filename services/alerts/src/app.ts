@@ -1,0 +1,29 @@
+import { ensureDatabase, openOrm, runMigrations } from "@pulsegate/db";
+import { createGrpcServer } from "@pulsegate/grpc";
+import type { Logger } from "@pulsegate/logger";
+import { AlertService } from "./alerts/alert-service.ts";
+import type { AlertsConfig } from "./config.ts";
+import { alertsServiceBinding } from "./grpc/alerts-server.ts";
+import { migrations } from "./migrations/index.ts";
+import { WebhookSchema } from "./webhooks/webhook.entity.ts";
+import { WebhookService } from "./webhooks/webhook-service.ts";
+
+export const ALERTS_SCHEMA = "alerts";
+
+/** Builds the alerts service, un-started: main.ts (or a test) listens and closes. */
+export async function buildAlertsService(config: AlertsConfig, log: Logger) {
+  await ensureDatabase(config.databaseUrl);
+  const orm = await openOrm({
+    url: config.databaseUrl,
+    schema: ALERTS_SCHEMA,
+    entities: [WebhookSchema],
+    migrations,
+    poolMax: 20,
+  });
+  const applied = await runMigrations(orm, ALERTS_SCHEMA);
+  if (applied.length > 0) log.info({ applied }, "migrations applied");
+  const webhooks = new WebhookService(orm);
+  const alertService = new AlertService(orm);
+  const grpc = createGrpcServer([alertsServiceBinding(log, orm, webhooks, alertService)]);
+  return { grpc, orm, webhooks, alertService };
+}

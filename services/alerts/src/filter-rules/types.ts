@@ -1,0 +1,47 @@
+export const FILTER_OPS = [
+  "==",
+  "!=",
+  "in",
+  "not in",
+  "contains",
+  "exists",
+  "not exists",
+  ">",
+  ">=",
+  "<",
+  "<=",
+  "starts with",
+] as const;
+
+export type FilterOp = (typeof FILTER_OPS)[number];
+
+/**
+ * One accept condition. `field` is "title", "severity" or "metadata.<dot.path>".
+ * `value` is absent for "exists" / "not exists" and required (any JSON) otherwise.
+ */
+export type FilterRule = { field: string; op: FilterOp; value?: unknown };
+
+export type FilterRuleError = { field: string; message: string };
+
+export type FilterSubject = {
+  title: string;
+  severity: string;
+  metadata: unknown;
+};
+
+export type FilterResult = { accepted: true } | { accepted: false; reason: string };
+
+export const MAX_FILTER_RULES = 50;
+/** Max number of segments after "metadata." (and max nesting of a rule value). */
+export const MAX_PATH_DEPTH = 10;
+export const MAX_VALUE_DEPTH = 10;
+
+export const SEVERITIES = ["sev0", "sev1", "sev2", "sev3", "sev4"] as const;
+
+export function isFilterOp(value: unknown): value is FilterOp {
+  return typeof value === "string" && (FILTER_OPS as readonly string[]).includes(value);
+}
+
+export function isExistsOp(op: FilterOp): op is "exists" | "not exists" {
+  return op === "exists" || op === "not exists";
+}

@@ -1,0 +1,104 @@
+import { type ServiceBinding, unary } from "@pulsegate/grpc";
+import type { Logger } from "@pulsegate/logger";
+import { alerts } from "@pulsegate/proto";
+import type { Orm } from "@pulsegate/db";
+import type { AlertService } from "../alerts/alert-service.ts";
+import { type TriggerItem, triggerAlerts } from "../alerts/trigger-alerts.ts";
+import { alertsErrors } from "../errors.ts";
+import type { WebhookService } from "../webhooks/webhook-service.ts";
+import {
+  alertToProto,
+  filterRulesFromProto,
+  occurrenceToProto,
+  severityFromProto,
+  sourceFromProto,
+  triggerResultToProto,
+  webhookToProto,
+} from "./proto-mapping.ts";
+
+const MAX_BATCH = 500;
+
+/** Translates alerts.v1 messages to the domain and back; no rules live here. */
+export function alertsServiceBinding(
+  log: Logger,
+  orm: Orm,
+  webhooks: WebhookService,
+  alertService: AlertService,
+): ServiceBinding {
+  const severityName = (value: alerts.Severity): string | undefined =>
+    value === alerts.Severity.SEVERITY_UNSPECIFIED ? undefined : (severityFromProto(value) ?? `unknown(${value})`);
+
+  const implementation: alerts.AlertsServiceServer = {
+    createWebhook: unary(log, async (request) => {
+      const webhook = await webhooks.create(request.teamId, {
+        name: request.name,
+        defaultSeverity: severityName(request.defaultSeverity),
+        enabled: request.enabled,
+        filterRules: filterRulesFromProto(request.filterRules),
+        rateLimitPerMinute: request.rateLimitPerMinute,
+        reopenWindowSeconds: request.reopenWindowSeconds,
+      });
+      return { webhook: webhookToProto(webhook) };
+    }),
+    getWebhook: unary(log, async (request) => ({ webhook: webhookToProto(await webhooks.get(request.id)) })),
+    updateWebhook: unary(log, async (request) => {
+      const webhook = await webhooks.update(request.id, {
+        name: request.name,
+        defaultSeverity: severityName(request.defaultSeverity),
+        enabled: request.enabled,
+        filterRules: request.replaceFilterRules ? filterRulesFromProto(request.filterRules) : undefined,
+        rateLimitPerMinute: request.rateLimitPerMinute,
+        reopenWindowSeconds: request.reopenWindowSeconds,
+      });
+      return { webhook: webhookToProto(webhook) };
+    }),
+    listWebhooks: unary(log, async (request) => ({
+      webhooks: (await webhooks.list(request.teamId)).map(webhookToProto),
+    })),
+    resolveWebhook: unary(log, async (request) => {
+      const webhook = await webhooks.resolve(request.webhookUrl);
+      return { webhook: webhook ? webhookToProto(webhook) : undefined };
+    }),
+    triggerAlert: unary(log, async (request) => {
+      if (request.items.length > MAX_BATCH) {
+        throw alertsErrors.invalid([{ field: "items", message: `At most ${MAX_BATCH} items per call.` }]);
+      }
+      const items = request.items.map((item, index): TriggerItem => {
+        const source = sourceFromProto(item.source);
+        if (!source) throw alertsErrors.invalid([{ field: `items[${index}].source`, message: "source is required." }]);
+        const severity = item.severity === alerts.Severity.SEVERITY_UNSPECIFIED ? undefined : severityFromProto(item.severity);
+        if (item.severity !== alerts.Severity.SEVERITY_UNSPECIFIED && !severity) {
+          throw alertsErrors.invalid([{ field: `items[${index}].severity`, message: "severity is not known." }]);
+        }
+        return {
+          teamId: item.teamId,
+          source,
+          sourceId: item.sourceId,
+          title: item.title,
+          description: item.description,
+          severity,
+          metadataJson: item.metadataJson === "" ? null : item.metadataJson,
+          groupKey: item.groupKey === "" ? null : item.groupKey,
+          alertQuotaMonthly: item.alertQuotaMonthly,
+          reopenWindowSeconds: item.reopenWindowSeconds,
+        };
+      });
+      const results = await triggerAlerts(orm, webhooks, items);
+      return { results: results.map(triggerResultToProto) };
+    }),
+    getAlert: unary(log, async (request) => ({ alert: alertToProto(await alertService.get(request.id)) })),
+    listAlerts: unary(log, async (request) => {
+      const page = await alertService.list(request.teamId, request.status, request.cursor, request.limit);
+      return { alerts: page.alerts.map(alertToProto), nextCursor: page.nextCursor };
+    }),
+    listOccurrences: unary(log, async (request) => {
+      const page = await alertService.occurrences(request.alertId, request.cursor, request.limit);
+      return { occurrences: page.occurrences.map(occurrenceToProto), nextCursor: page.nextCursor };
+    }),
+    acknowledgeAlert: unary(log, async (request) => ({
+      alert: alertToProto(await alertService.acknowledge(request.id)),
+    })),
+    resolveAlert: unary(log, async (request) => ({ alert: alertToProto(await alertService.resolve(request.id)) })),
+  };
+  return { name: "alerts.v1.AlertsService", definition: alerts.AlertsServiceService, implementation };
+}

@@ -1,0 +1,126 @@
+import { alerts } from "@pulsegate/proto";
+import type { AlertSource, AlertView } from "../alerts/alert-row.ts";
+import type { OccurrenceView } from "../alerts/alert-service.ts";
+import type { TriggerResult } from "../alerts/trigger-alerts.ts";
+import type { FilterRule } from "../filter-rules/index.ts";
+import type { Severity } from "../severity.ts";
+import type { Webhook } from "../webhooks/webhook.entity.ts";
+
+const SEVERITY_TO_PROTO: Record<Severity, alerts.Severity> = {
+  sev0: alerts.Severity.SEVERITY_SEV0,
+  sev1: alerts.Severity.SEVERITY_SEV1,
+  sev2: alerts.Severity.SEVERITY_SEV2,
+  sev3: alerts.Severity.SEVERITY_SEV3,
+  sev4: alerts.Severity.SEVERITY_SEV4,
+};
+
+/** Undefined for UNSPECIFIED (use the default) and for values this build does not know. */
+export function severityFromProto(value: alerts.Severity): Severity | undefined {
+  return (Object.keys(SEVERITY_TO_PROTO) as Severity[]).find((key) => SEVERITY_TO_PROTO[key] === value);
+}
+
+export function severityToProto(value: string): alerts.Severity {
+  return SEVERITY_TO_PROTO[value as Severity] ?? alerts.Severity.SEVERITY_UNSPECIFIED;
+}
+
+export function sourceFromProto(value: alerts.AlertSource): AlertSource | undefined {
+  if (value === alerts.AlertSource.ALERT_SOURCE_WEBHOOK) return "webhook";
+  if (value === alerts.AlertSource.ALERT_SOURCE_MONITOR) return "monitor";
+  return undefined;
+}
+
+export function sourceToProto(value: string): alerts.AlertSource {
+  return value === "monitor" ? alerts.AlertSource.ALERT_SOURCE_MONITOR : alerts.AlertSource.ALERT_SOURCE_WEBHOOK;
+}
+
+export function filterRulesFromProto(rules: alerts.FilterRule[]): unknown[] {
+  return rules.map((rule) => {
+    const parsed: Record<string, unknown> = { field: rule.field, op: rule.op };
+    if (rule.valueJson !== "") {
+      try {
+        parsed.value = JSON.parse(rule.valueJson);
+      } catch {
+        // An unparsable value is kept as text so validation reports it.
+        parsed.value = rule.valueJson;
+      }
+    }
+    return parsed;
+  });
+}
+
+export function filterRulesToProto(rules: FilterRule[]): alerts.FilterRule[] {
+  return rules.map((rule) => ({
+    field: rule.field,
+    op: rule.op,
+    valueJson: rule.value === undefined ? "" : JSON.stringify(rule.value),
+  }));
+}
+
+export function webhookToProto(webhook: Webhook): alerts.Webhook {
+  return {
+    id: webhook.id,
+    teamId: webhook.teamId,
+    webhookUrl: webhook.webhookUrl,
+    name: webhook.name,
+    defaultSeverity: severityToProto(webhook.defaultSeverity),
+    enabled: webhook.enabled,
+    filterRules: filterRulesToProto(webhook.filterRules),
+    rateLimitPerMinute: webhook.rateLimitPerMinute,
+    reopenWindowSeconds: webhook.reopenWindowSeconds,
+    createdAt: webhook.createdAt,
+    updatedAt: webhook.updatedAt,
+  };
+}
+
+export function alertToProto(alert: AlertView): alerts.Alert {
+  return {
+    id: alert.id,
+    teamId: alert.teamId,
+    status: alert.status,
+    groupKey: alert.groupKey ?? "",
+    title: alert.title,
+    description: alert.description,
+    severity: severityToProto(alert.severity),
+    occurrenceCount: alert.occurrenceCount,
+    source: sourceToProto(alert.source),
+    sourceId: alert.sourceId,
+    metadataJson: alert.metadata === null || alert.metadata === undefined ? "" : JSON.stringify(alert.metadata),
+    firstSeenAt: alert.firstSeenAt,
+    lastSeenAt: alert.lastSeenAt,
+    acknowledgedAt: alert.acknowledgedAt ?? undefined,
+    resolvedAt: alert.resolvedAt ?? undefined,
+  };
+}
+
+export function occurrenceToProto(occurrence: OccurrenceView): alerts.Occurrence {
+  return {
+    id: occurrence.id,
+    alertId: occurrence.alertId,
+    source: sourceToProto(occurrence.source),
+    sourceId: occurrence.sourceId,
+    title: occurrence.title,
+    description: occurrence.description,
+    severity: severityToProto(occurrence.severity),
+    metadataJson:
+      occurrence.metadata === null || occurrence.metadata === undefined ? "" : JSON.stringify(occurrence.metadata),
+    receivedAt: occurrence.receivedAt,
+  };
+}
+
+const OUTCOME_TO_PROTO: Record<TriggerResult["outcome"], alerts.TriggerOutcome> = {
+  created: alerts.TriggerOutcome.TRIGGER_OUTCOME_CREATED,
+  occurrence_added: alerts.TriggerOutcome.TRIGGER_OUTCOME_OCCURRENCE_ADDED,
+  reopened: alerts.TriggerOutcome.TRIGGER_OUTCOME_REOPENED,
+  filtered: alerts.TriggerOutcome.TRIGGER_OUTCOME_FILTERED,
+  quota_exhausted: alerts.TriggerOutcome.TRIGGER_OUTCOME_QUOTA_EXHAUSTED,
+  source_not_found: alerts.TriggerOutcome.TRIGGER_OUTCOME_SOURCE_NOT_FOUND,
+};
+
+export function triggerResultToProto(result: TriggerResult): alerts.TriggerAlertResult {
+  return {
+    outcome: OUTCOME_TO_PROTO[result.outcome],
+    alertId: "alertId" in result ? result.alertId : "",
+    occurrenceCount: "occurrenceCount" in result ? result.occurrenceCount : 0,
+    reason: "reason" in result ? result.reason : "",
+  };
+}

@@ -1,0 +1,4 @@
+import { CreateAlerts } from "./0001-create-alerts.ts";
+
+/** Committed migrations, in order. Names are stable: never rename one that shipped. */
+export const migrations = [{ name: "0001-create-alerts", class: CreateAlerts }];

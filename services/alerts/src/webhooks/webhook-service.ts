@@ -1,0 +1,79 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { EntityManager, Orm } from "@pulsegate/db";
+import { alertsErrors } from "../errors.ts";
+import { type Webhook, WebhookSchema } from "./webhook.entity.ts";
+import { checkWebhookSettings, WEBHOOK_LIMITS, type WebhookSettingsInput } from "./webhook-settings.ts";
+
+/** 24 random bytes: 192 bits, well over the 128 the design asks of a URL token. */
+function newWebhookUrl(): string {
+  return randomBytes(24).toString("base64url");
+}
+
+export class WebhookService {
+  readonly #orm: Orm;
+  readonly #now: () => Date;
+
+  constructor(orm: Orm, now: () => Date = () => new Date()) {
+    this.#orm = orm;
+    this.#now = now;
+  }
+
+  async create(teamId: string, input: WebhookSettingsInput): Promise<Webhook> {
+    if (!teamId) throw alertsErrors.invalid([{ field: "teamId", message: "teamId is required." }]);
+    const { settings, errors } = checkWebhookSettings({ ...input, name: input.name ?? "" });
+    if (errors.length > 0) throw alertsErrors.invalid(errors);
+    const em = this.#em();
+    const now = this.#now();
+    const webhook = em.create(WebhookSchema, {
+      id: `wh_${randomUUID().replaceAll("-", "")}`,
+      teamId,
+      webhookUrl: newWebhookUrl(),
+      name: settings.name ?? "",
+      defaultSeverity: settings.defaultSeverity ?? WEBHOOK_LIMITS.defaultSeverity,
+      enabled: settings.enabled ?? true,
+      filterRules: settings.filterRules ?? [],
+      rateLimitPerMinute: settings.rateLimitPerMinute ?? WEBHOOK_LIMITS.defaultRateLimitPerMinute,
+      reopenWindowSeconds: settings.reopenWindowSeconds ?? WEBHOOK_LIMITS.defaultReopenWindowSeconds,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await em.flush();
+    return webhook;
+  }
+
+  async get(id: string): Promise<Webhook> {
+    const webhook = await this.#em().findOne(WebhookSchema, { id });
+    if (!webhook) throw alertsErrors.webhookNotFound();
+    return webhook;
+  }
+
+  async update(id: string, input: WebhookSettingsInput): Promise<Webhook> {
+    const { settings, errors } = checkWebhookSettings(input);
+    if (errors.length > 0) throw alertsErrors.invalid(errors);
+    const em = this.#em();
+    const webhook = await em.findOne(WebhookSchema, { id });
+    if (!webhook) throw alertsErrors.webhookNotFound();
+    Object.assign(webhook, settings, { updatedAt: this.#now() });
+    await em.flush();
+    return webhook;
+  }
+
+  async list(teamId: string): Promise<Webhook[]> {
+    return this.#em().find(WebhookSchema, { teamId }, { orderBy: { createdAt: "asc", id: "asc" } });
+  }
+
+  /** By the token of the public URL; null when unknown. Disabled webhooks are returned as such. */
+  async resolve(webhookUrl: string): Promise<Webhook | null> {
+    return this.#em().findOne(WebhookSchema, { webhookUrl });
+  }
+
+  async findMany(ids: string[]): Promise<Map<string, Webhook>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.#em().find(WebhookSchema, { id: { $in: ids } });
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
+  #em(): EntityManager {
+    return this.#orm.em.fork() as EntityManager;
+  }
+}

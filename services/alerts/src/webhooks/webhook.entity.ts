@@ -1,0 +1,23 @@
+import { defineEntity, type InferEntity, p } from "@pulsegate/db";
+import type { FilterRule } from "../filter-rules/index.ts";
+import type { Severity } from "../severity.ts";
+
+export const WebhookSchema = defineEntity({
+  name: "Webhook",
+  tableName: "webhooks",
+  properties: {
+    id: p.string().primary(),
+    teamId: p.string(),
+    webhookUrl: p.string().unique(),
+    name: p.string().length(200),
+    defaultSeverity: p.string().$type<Severity>(),
+    enabled: p.boolean(),
+    filterRules: p.json<FilterRule[]>(),
+    rateLimitPerMinute: p.integer(),
+    reopenWindowSeconds: p.integer(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+
+export type Webhook = InferEntity<typeof WebhookSchema>;

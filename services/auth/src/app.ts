@@ -1,0 +1,32 @@
+import { ensureDatabase, openOrm, runMigrations } from "@pulsegate/db";
+import { createGrpcServer } from "@pulsegate/grpc";
+import type { Logger } from "@pulsegate/logger";
+import type { AuthConfig } from "./config.ts";
+import { authServiceBinding } from "./grpc/auth-server.ts";
+import { migrations } from "./migrations/index.ts";
+import { parseKeyring } from "./secrets/index.ts";
+import { TeamSchema } from "./teams/team.entity.ts";
+import { TeamKeys } from "./teams/team-keys.ts";
+import { TeamService } from "./teams/team-service.ts";
+
+export const AUTH_SCHEMA = "auth";
+
+/** Builds the auth service, un-started: main.ts (or a test) listens and closes. */
+export async function buildAuthService(config: AuthConfig, log: Logger) {
+  const keyring = parseKeyring(config.SECRET_KEK, config.SECRET_KEK_PREVIOUS, config.NODE_ENV);
+  await ensureDatabase(config.databaseUrl);
+  const orm = await openOrm({ url: config.databaseUrl, schema: AUTH_SCHEMA, entities: [TeamSchema], migrations });
+  const applied = await runMigrations(orm, AUTH_SCHEMA);
+  if (applied.length > 0) log.info({ applied }, "migrations applied");
+  const teams = new TeamService(orm, keyring);
+  const keys = new TeamKeys(orm, keyring, log, config.VERIFIER_CACHE_MS);
+  const grpc = createGrpcServer([authServiceBinding(log, teams, keys)]);
+  return {
+    grpc,
+    orm,
+    close: async () => {
+      await grpc.close();
+      await orm.close();
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import { env, loadConfig } from "@pulsegate/config";
+
+export function loadAuthConfig(source: NodeJS.ProcessEnv = process.env) {
+  const config = loadConfig(
+    {
+      NODE_ENV: env.nodeEnv(),
+      LOG_LEVEL: env.logLevel(),
+      GRPC_LISTEN_ADDR: env.string("0.0.0.0:50051"),
+      DATABASE_URL: env.string("postgres://postgres@127.0.0.1:5432/pulsegate"),
+      AUTH_DATABASE_URL: env.optionalString(),
+      // Base64 of 32 bytes. Development falls back to a fixed, publicly known key.
+      SECRET_KEK: env.optionalString(),
+      // Earlier KEKs still able to open sealed states, as "id:base64,id:base64".
+      SECRET_KEK_PREVIOUS: env.optionalString(),
+      VERIFIER_CACHE_MS: env.int(5_000, 0, 60_000),
+    },
+    source,
+  );
+  if (config.NODE_ENV === "production" && !config.SECRET_KEK) {
+    throw new Error("Invalid configuration:\n  SECRET_KEK: required when NODE_ENV=production");
+  }
+  return { ...config, databaseUrl: config.AUTH_DATABASE_URL ?? config.DATABASE_URL };
+}
+
+export type AuthConfig = ReturnType<typeof loadAuthConfig>;

@@ -1,0 +1,188 @@
+import type { EntityManager, Orm } from "@pulsegate/db";
+import type { Logger } from "@pulsegate/logger";
+import {
+  hmacFromStates,
+  type Keyring,
+  openStates,
+  parseSignatureHeader,
+  signatureMatches,
+  type VerifierKey,
+} from "../secrets/index.ts";
+import { type Team, TeamSchema } from "./team.entity.ts";
+import { sealingContext } from "./team-service.ts";
+
+export type VerifyItem = { teamId: string; payload: Uint8Array; signature: string };
+
+export type TeamAccess = {
+  subscriptionExpiresAt: Date | null;
+  subscriptionActive: boolean;
+  alertQuotaMonthly: number;
+  heartbeatQuotaMonthly: number;
+};
+
+export type VerifyResult =
+  | { outcome: "valid_current" | "valid_previous" | "invalid"; access: TeamAccess }
+  | { outcome: "team_not_found" };
+
+type Keys = {
+  id: string;
+  subscriptionExpiresAt: Date | null;
+  alertQuotaMonthly: number;
+  heartbeatQuotaMonthly: number;
+  current: { key: VerifierKey; fingerprint: string };
+  previous: { key: VerifierKey; fingerprint: string; validUntil: Date } | null;
+  loadedAt: number;
+};
+
+/** How often "last used" times are written back: a hot path must not write per request. */
+const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+/** After a mismatch, keys older than this are reloaded once, in case another replica rotated. */
+const RELOAD_ON_MISMATCH_AFTER_MS = 1_000;
+const MAX_CACHED_TEAMS = 50_000;
+
+/**
+ * Verifies signatures against a team's current secret and, inside the grace
+ * window, the previous one, and signs outbound payloads with the current one.
+ * Opened keys are cached briefly per team.
+ */
+export class TeamKeys {
+  readonly #orm: Orm;
+  readonly #keyring: Keyring;
+  readonly #log: Logger;
+  readonly #cacheMs: number;
+  readonly #now: () => number;
+  readonly #cache = new Map<string, Keys>();
+  readonly #lastUsedWrites = new Map<string, number>();
+
+  constructor(orm: Orm, keyring: Keyring, log: Logger, cacheMs: number, now: () => number = Date.now) {
+    this.#orm = orm;
+    this.#keyring = keyring;
+    this.#log = log;
+    this.#cacheMs = cacheMs;
+    this.#now = now;
+  }
+
+  async verify(items: VerifyItem[]): Promise<VerifyResult[]> {
+    const now = this.#now();
+    const stale = [...new Set(items.map((item) => item.teamId))].filter((id) => {
+      const cached = this.#cache.get(id);
+      return !cached || now - cached.loadedAt > this.#cacheMs;
+    });
+    if (stale.length > 0) await this.#load(stale);
+
+    const results: VerifyResult[] = [];
+    for (const item of items) {
+      let keys = this.#cache.get(item.teamId);
+      if (!keys) {
+        results.push({ outcome: "team_not_found" });
+        continue;
+      }
+      let outcome = this.#match(keys, item);
+      if (outcome === "invalid" && this.#now() - keys.loadedAt > RELOAD_ON_MISMATCH_AFTER_MS) {
+        await this.#load([item.teamId]);
+        keys = this.#cache.get(item.teamId);
+        if (!keys) {
+          results.push({ outcome: "team_not_found" });
+          continue;
+        }
+        outcome = this.#match(keys, item);
+      }
+      if (outcome !== "invalid") this.#recordUse(keys, outcome);
+      results.push({ outcome, access: accessOf(keys, this.#now()) });
+    }
+    return results;
+  }
+
+  /** Lowercase hex HMAC-SHA256 of `payload` under the team's current secret, or null for no team. */
+  async sign(teamId: string, payload: Uint8Array): Promise<string | null> {
+    const cached = this.#cache.get(teamId);
+    if (!cached || this.#now() - cached.loadedAt > this.#cacheMs) await this.#load([teamId]);
+    const keys = this.#cache.get(teamId);
+    return keys ? Buffer.from(hmacFromStates(keys.current.key, payload)).toString("hex") : null;
+  }
+
+  /** Forgets a team's cached keys (after a rotation in this process). */
+  forget(teamId: string): void {
+    this.#cache.delete(teamId);
+  }
+
+  #match(keys: Keys, item: VerifyItem): "valid_current" | "valid_previous" | "invalid" {
+    const expected = parseSignatureHeader(item.signature);
+    if (!expected) return "invalid";
+    if (signatureMatches(keys.current.key, item.payload, expected)) return "valid_current";
+    if (
+      keys.previous &&
+      this.#now() < keys.previous.validUntil.getTime() &&
+      signatureMatches(keys.previous.key, item.payload, expected)
+    ) {
+      return "valid_previous";
+    }
+    return "invalid";
+  }
+
+  async #load(teamIds: string[]): Promise<void> {
+    const em = this.#orm.em.fork() as EntityManager;
+    const teams = await em.find(TeamSchema, { id: { $in: teamIds } });
+    const loadedAt = this.#now();
+    // A bound on memory; entries are cheap to reload.
+    if (this.#cache.size > MAX_CACHED_TEAMS) this.#cache.clear();
+    for (const id of teamIds) this.#cache.delete(id);
+    for (const team of teams) this.#cache.set(team.id, this.#open(team, loadedAt));
+  }
+
+  #open(team: Team, loadedAt: number): Keys {
+    const previous =
+      team.previousSecretSealed && team.previousSecretFingerprint && team.previousSecretValidUntil
+        ? {
+            key: openStates(
+              Buffer.from(team.previousSecretSealed),
+              this.#keyring,
+              sealingContext(team.id, team.previousSecretFingerprint),
+            ),
+            fingerprint: team.previousSecretFingerprint,
+            validUntil: team.previousSecretValidUntil,
+          }
+        : null;
+    return {
+      id: team.id,
+      subscriptionExpiresAt: team.subscriptionExpiresAt ?? null,
+      alertQuotaMonthly: team.alertQuotaMonthly,
+      heartbeatQuotaMonthly: team.heartbeatQuotaMonthly,
+      current: {
+        key: openStates(Buffer.from(team.secretSealed), this.#keyring, sealingContext(team.id, team.secretFingerprint)),
+        fingerprint: team.secretFingerprint,
+      },
+      previous,
+      loadedAt,
+    };
+  }
+
+  /** Writes "last used" back at most once a minute per team and secret, off the request path. */
+  #recordUse(keys: Keys, outcome: "valid_current" | "valid_previous"): void {
+    const slot = outcome === "valid_current" ? keys.current : keys.previous;
+    if (!slot) return;
+    const marker = `${keys.id}:${slot.fingerprint}`;
+    const now = this.#now();
+    if (now - (this.#lastUsedWrites.get(marker) ?? 0) < LAST_USED_WRITE_INTERVAL_MS) return;
+    this.#lastUsedWrites.set(marker, now);
+    const column = outcome === "valid_current" ? "current_secret_last_used_at" : "previous_secret_last_used_at";
+    const fingerprintColumn = outcome === "valid_current" ? "secret_fingerprint" : "previous_secret_fingerprint";
+    this.#orm.em
+      .getConnection()
+      .execute(`UPDATE teams SET ${column} = ? WHERE id = ? AND ${fingerprintColumn} = ?`, [
+        new Date(now),
+        keys.id,
+        slot.fingerprint,
+      ])
+      .catch((error: unknown) => this.#log.warn({ err: error }, "could not record secret use"));
+  }
+}
+
+function accessOf(keys: Keys, now: number): TeamAccess {
+  return {
+    subscriptionExpiresAt: keys.subscriptionExpiresAt,
+    subscriptionActive: keys.subscriptionExpiresAt === null || keys.subscriptionExpiresAt.getTime() > now,
+    alertQuotaMonthly: keys.alertQuotaMonthly,
+    heartbeatQuotaMonthly: keys.heartbeatQuotaMonthly,
+  };
+}

@@ -1,0 +1,152 @@
+import { randomUUID } from "node:crypto";
+import type { EntityManager, Orm } from "@pulsegate/db";
+import { authErrors } from "../errors.ts";
+import { deriveHmacStates, generateSecret, type Keyring, sealStates } from "../secrets/index.ts";
+import { type Team, TeamSchema } from "./team.entity.ts";
+import { TEAM_LIMITS } from "./team-limits.ts";
+
+export type CreateTeamInput = {
+  name: string;
+  subscriptionExpiresAt?: Date | undefined;
+  alertQuotaMonthly?: number | undefined;
+  heartbeatQuotaMonthly?: number | undefined;
+};
+
+export type UpdateTeamInput = {
+  name?: string | undefined;
+  subscriptionExpiresAt?: Date | null | undefined;
+  alertQuotaMonthly?: number | undefined;
+  heartbeatQuotaMonthly?: number | undefined;
+};
+
+/** The additional data that binds a sealed blob to its team and fingerprint. */
+export function sealingContext(teamId: string, fingerprint: string): string {
+  return `pulsegate:team-secret:${teamId}:${fingerprint}`;
+}
+
+/** Teams and the lifecycle of their one webhook secret (DESIGN §3). */
+export class TeamService {
+  readonly #orm: Orm;
+  readonly #keyring: Keyring;
+  readonly #now: () => Date;
+
+  constructor(orm: Orm, keyring: Keyring, now: () => Date = () => new Date()) {
+    this.#orm = orm;
+    this.#keyring = keyring;
+    this.#now = now;
+  }
+
+  async create(input: CreateTeamInput): Promise<{ team: Team; secret: string }> {
+    const name = checkName(input.name);
+    const alertQuota = checkQuota("alertQuotaMonthly", input.alertQuotaMonthly, TEAM_LIMITS.defaultAlertQuotaMonthly);
+    const heartbeatQuota = checkQuota(
+      "heartbeatQuotaMonthly",
+      input.heartbeatQuotaMonthly,
+      TEAM_LIMITS.defaultHeartbeatQuotaMonthly,
+    );
+    const em = this.#em();
+    const id = `team_${randomUUID().replaceAll("-", "")}`;
+    const { secret, fingerprint } = generateSecret();
+    const now = this.#now();
+    const team = em.create(TeamSchema, {
+      id,
+      name,
+      subscriptionExpiresAt: input.subscriptionExpiresAt ?? null,
+      alertQuotaMonthly: alertQuota,
+      heartbeatQuotaMonthly: heartbeatQuota,
+      createdAt: now,
+      updatedAt: now,
+      secretFingerprint: fingerprint,
+      secretSealed: sealStates(deriveHmacStates(secret), this.#keyring, sealingContext(id, fingerprint)),
+      secretRotatedAt: now,
+      currentSecretLastUsedAt: null,
+      previousSecretFingerprint: null,
+      previousSecretSealed: null,
+      previousSecretValidUntil: null,
+      previousSecretLastUsedAt: null,
+    });
+    await em.flush();
+    return { team, secret };
+  }
+
+  async get(teamId: string): Promise<Team> {
+    const team = await this.#em().findOne(TeamSchema, { id: teamId });
+    if (!team) throw authErrors.teamNotFound();
+    return team;
+  }
+
+  async update(teamId: string, input: UpdateTeamInput): Promise<Team> {
+    const em = this.#em();
+    const team = await em.findOne(TeamSchema, { id: teamId });
+    if (!team) throw authErrors.teamNotFound();
+    if (input.name !== undefined) team.name = checkName(input.name);
+    if (input.subscriptionExpiresAt !== undefined) team.subscriptionExpiresAt = input.subscriptionExpiresAt;
+    if (input.alertQuotaMonthly !== undefined) {
+      team.alertQuotaMonthly = checkQuota("alertQuotaMonthly", input.alertQuotaMonthly, 0);
+    }
+    if (input.heartbeatQuotaMonthly !== undefined) {
+      team.heartbeatQuotaMonthly = checkQuota("heartbeatQuotaMonthly", input.heartbeatQuotaMonthly, 0);
+    }
+    team.updatedAt = this.#now();
+    await em.flush();
+    return team;
+  }
+
+  /**
+   * Writes a new secret; the current one becomes the previous one, valid for
+   * `graceSeconds`. An older previous secret is dropped at once.
+   */
+  async rotate(
+    teamId: string,
+    graceSeconds: number | undefined,
+  ): Promise<{ team: Team; secret: string; previousValidUntil: Date }> {
+    const grace = graceSeconds ?? TEAM_LIMITS.defaultGraceSeconds;
+    if (!Number.isInteger(grace) || grace < 0 || grace > TEAM_LIMITS.maxGraceSeconds) {
+      throw authErrors.invalidArgument(
+        "graceSeconds",
+        `graceSeconds must be a whole number from 0 to ${TEAM_LIMITS.maxGraceSeconds}.`,
+      );
+    }
+    return this.#orm.em.fork().transactional(async (em) => {
+      const team = await em.findOne(TeamSchema, { id: teamId }, { lockMode: 4 /* PESSIMISTIC_WRITE */ });
+      if (!team) throw authErrors.teamNotFound();
+      const now = this.#now();
+      const previousValidUntil = new Date(now.getTime() + grace * 1000);
+      const { secret, fingerprint } = generateSecret();
+      team.previousSecretFingerprint = team.secretFingerprint;
+      team.previousSecretSealed = team.secretSealed;
+      team.previousSecretValidUntil = previousValidUntil;
+      team.previousSecretLastUsedAt = team.currentSecretLastUsedAt;
+      team.secretFingerprint = fingerprint;
+      team.secretSealed = sealStates(deriveHmacStates(secret), this.#keyring, sealingContext(teamId, fingerprint));
+      team.secretRotatedAt = now;
+      team.currentSecretLastUsedAt = null;
+      team.updatedAt = now;
+      return { team, secret, previousValidUntil };
+    });
+  }
+
+  #em(): EntityManager {
+    return this.#orm.em.fork() as EntityManager;
+  }
+}
+
+function checkName(value: string): string {
+  const name = value.trim();
+  if (name.length === 0) throw authErrors.invalidArgument("name", "name is required.");
+  if ([...name].length > TEAM_LIMITS.nameMaxLength) {
+    throw authErrors.invalidArgument("name", `name must be at most ${TEAM_LIMITS.nameMaxLength} characters.`);
+  }
+  return name;
+}
+
+function checkQuota(field: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 0 || value > TEAM_LIMITS.quotaMax) {
+    throw authErrors.invalidArgument(
+      field,
+      `${field} must be a whole number from 0 (unlimited) to ${TEAM_LIMITS.quotaMax}.`,
+    );
+  }
+  return value;
+}

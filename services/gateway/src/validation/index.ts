@@ -1,0 +1,19 @@
+export { codePointLength } from "./fields.ts";
+export { checkMetadata } from "./metadata.ts";
+export { parsePingBody } from "./ping.ts";
+export { parseTriggerBody } from "./trigger.ts";
+export type {
+  Metadata,
+  ParseResult,
+  PingBody,
+  PingStatus,
+  Severity,
+  TriggerBody,
+  ValidationDetail,
+} from "./types.ts";
+export {
+  METADATA_MAX_BYTES,
+  METADATA_MAX_DEPTH,
+  PING_STATUSES,
+  SEVERITIES,
+} from "./types.ts";

@@ -1,0 +1,61 @@
+import { checkOptionalEnum, checkOptionalString, isPlainObject } from "./fields.ts";
+import { checkMetadata, isValidMetadata } from "./metadata.ts";
+import {
+  GROUP_KEY_MAX,
+  type Metadata,
+  type ParseResult,
+  PING_STATUSES,
+  type PingBody,
+  REASON_MAX,
+  type ValidationDetail,
+} from "./types.ts";
+
+const KNOWN_FIELDS = new Set(["status", "reason", "group_key", "metadata"]);
+
+/**
+ * Validates an already JSON.parse'd ping body; `undefined` means an empty body.
+ * - empty body -> { status: "up" };
+ * - otherwise a JSON object: status "up" | "down" (default "up"), reason string
+ *   <= 200 code points, group_key string <= 200 code points, metadata object;
+ * - every other top-level field is folded into metadata. Precedence, lowest first:
+ *   folded extras < explicit `metadata` keys < `group_key` (group_key is always
+ *   copied into metadata as `group_key`, so it overrides metadata.group_key).
+ * - the explicit metadata AND the final merged metadata must both pass checkMetadata
+ *   (<= 102400 bytes, <= 10 levels), so extras cannot bypass the limits.
+ * - `metadata` is present in the result only when something was put into it.
+ */
+export function parsePingBody(value: unknown | undefined): ParseResult<PingBody> {
+  if (value === undefined) return { ok: true, value: { status: "up" } };
+  if (!isPlainObject(value)) {
+    return {
+      ok: false,
+      details: [{ field: "body", message: "body must be a JSON object." }],
+    };
+  }
+  const details: ValidationDetail[] = [];
+  const status = checkOptionalEnum(value.status, "status", PING_STATUSES, details) ?? "up";
+  const reason = checkOptionalString(value.reason, "reason", REASON_MAX, details);
+  const groupKey = checkOptionalString(value.group_key, "group_key", GROUP_KEY_MAX, details);
+  const explicit = value.metadata;
+  const explicitOk = explicit === undefined || isValidMetadata(explicit, "metadata", details);
+  if (details.length > 0) return { ok: false, details };
+
+  const extras = Object.entries(value).filter(([key]) => !KNOWN_FIELDS.has(key));
+  const entries: Array<[string, unknown]> = [
+    ...extras,
+    ...(explicitOk && explicit !== undefined ? Object.entries(explicit as Metadata) : []),
+  ];
+  if (groupKey !== undefined) entries.push(["group_key", groupKey]);
+
+  const body: PingBody = { status };
+  if (reason !== undefined) body.reason = reason;
+  if (groupKey !== undefined) body.group_key = groupKey;
+  if (explicit !== undefined || entries.length > 0) {
+    // Object.fromEntries defines own properties, so a "__proto__" key stays data.
+    const metadata: Metadata = Object.fromEntries(entries);
+    const problems = checkMetadata(metadata, "metadata");
+    if (problems.length > 0) return { ok: false, details: problems };
+    body.metadata = metadata;
+  }
+  return { ok: true, value: body };
+}
