@@ -62,6 +62,7 @@ echo "check-k8s: kubectl $("$kubectl" version --client 2>/dev/null | tr '\n' ' '
 echo "check-k8s: node $("$NODE" --version), kubernetes-models $("$NODE" -p 'require("./node_modules/kubernetes-models/package.json").version')"
 
 status=0
+render_failures=0
 renders=()
 for target in "${targets[@]}"; do
   [[ -f "$target/kustomization.yaml" || -f "$target/kustomization.yml" || -f "$target/Kustomization" ]] ||
@@ -74,6 +75,7 @@ for target in "${targets[@]}"; do
   else
     echo "FAIL render $target:" >&2
     sed 's/^/  /' "$work/$name.err" >&2
+    render_failures=$((render_failures + 1))
     status=1
   fi
 done
@@ -94,8 +96,10 @@ import { parseAllDocuments } from "yaml";
 const here = dirname(fileURLToPath(import.meta.url));
 const external = new Set((process.env.EXTERNAL_SECRETS ?? "pulsegate-secrets").split(/\s+/).filter(Boolean));
 let errorCount = 0;
+const failedRenders = new Set();
 const error = (where, message) => {
   errorCount++;
+  failedRenders.add(where.split(" ")[0]);
   console.log(`  ERROR ${where}: ${message}`);
 };
 
@@ -120,6 +124,37 @@ const modelled = new WeakSet(); // objects with a schema, for the strict check
 const idOf = (o) => `${o?.kind ?? "?"}/${o?.metadata?.name ?? "?"}`;
 
 // ---- 1. schema -------------------------------------------------------------
+// kubernetes-models also keeps schemas of API versions that Kubernetes has
+// since stopped serving; these are rejected (deprecated API migration guide).
+const removed = {
+  "extensions/v1beta1": [1.16, "DaemonSet Deployment ReplicaSet NetworkPolicy PodSecurityPolicy Ingress"],
+  "apps/v1beta1": [1.16, "*"],
+  "apps/v1beta2": [1.16, "*"],
+  "networking.k8s.io/v1beta1": [1.22, "Ingress IngressClass"],
+  "rbac.authorization.k8s.io/v1beta1": [1.22, "*"],
+  "apiextensions.k8s.io/v1beta1": [1.22, "*"],
+  "apiregistration.k8s.io/v1beta1": [1.22, "*"],
+  "admissionregistration.k8s.io/v1beta1": [1.22, "MutatingWebhookConfiguration ValidatingWebhookConfiguration"],
+  "scheduling.k8s.io/v1beta1": [1.22, "*"],
+  "coordination.k8s.io/v1beta1": [1.22, "*"],
+  "certificates.k8s.io/v1beta1": [1.22, "*"],
+  "storage.k8s.io/v1beta1": [1.22, "CSIDriver CSINode StorageClass VolumeAttachment"],
+  "batch/v1beta1": [1.25, "*"],
+  "discovery.k8s.io/v1beta1": [1.25, "*"],
+  "events.k8s.io/v1beta1": [1.25, "*"],
+  "policy/v1beta1": [1.25, "*"],
+  "node.k8s.io/v1beta1": [1.25, "*"],
+  "autoscaling/v2beta1": [1.25, "*"],
+  "autoscaling/v2beta2": [1.26, "*"],
+  "flowcontrol.apiserver.k8s.io/v1beta1": [1.26, "*"],
+  "flowcontrol.apiserver.k8s.io/v1beta2": [1.29, "*"],
+  "flowcontrol.apiserver.k8s.io/v1beta3": [1.32, "*"],
+};
+const removedIn = (apiVersion, kind) => {
+  const [version, kinds] = removed[apiVersion] ?? [];
+  return version && (kinds === "*" || kinds.split(" ").includes(kind)) ? version : undefined;
+};
+
 const modelCache = new Map();
 async function modelFor(apiVersion, kind) {
   const key = `${apiVersion}/${kind}`;
@@ -147,6 +182,11 @@ for (const render of renders) {
       continue;
     }
     if (typeof o.metadata?.name !== "string" || o.metadata.name === "") error(where, "metadata.name is required");
+    const gone = removedIn(o.apiVersion, o.kind);
+    if (gone) {
+      error(where, `${o.apiVersion} ${o.kind} is no longer served (removed in Kubernetes ${gone})`);
+      continue;
+    }
     const Model = await modelFor(o.apiVersion, o.kind);
     if (!Model) {
       error(where, `no schema for ${o.apiVersion} ${o.kind} (unknown or removed API)`);
@@ -378,16 +418,18 @@ for (const render of renders) {
 
 const total = renders.reduce((sum, r) => sum + r.objects.length, 0);
 console.log(`k8s: ${total} objects in ${renders.length} renders checked (schema, strict, policy): ${errorCount} errors`);
+// The closing line counts kustomizations; one that failed to render counts
+// as failed, and an error not tied to one render fails them all.
+const renderFailures = Number(process.env.RENDER_FAILURES ?? 0);
+const untied = [...failedRenders].some((name) => !renders.some((r) => r.name === name));
+const failedChecks = untied ? renders.length : renders.filter((r) => failedRenders.has(r.name)).length;
+console.log(`check-k8s: ${renders.length - failedChecks} passed, ${failedChecks + renderFailures} failed`);
 process.exit(errorCount ? 1 : 0);
 JS
 
 if [[ ${#renders[@]} -gt 0 ]]; then
-  "$NODE" "$work/validate.mjs" "${renders[@]}" || status=1
-fi
-
-if [[ $status -eq 0 ]]; then
-  echo "check-k8s: OK"
+  RENDER_FAILURES=$render_failures "$NODE" "$work/validate.mjs" "${renders[@]}" || status=1
 else
-  echo "check-k8s: FAILED" >&2
+  echo "check-k8s: 0 passed, $render_failures failed"
 fi
 exit $status

@@ -1,6 +1,6 @@
 import { Migrator } from "@mikro-orm/migrations";
 import type { Migration } from "@mikro-orm/migrations";
-import { MikroORM, type EntitySchema } from "@mikro-orm/postgresql";
+import { type EntitySchema, MikroORM } from "@mikro-orm/postgresql";
 
 export type OpenOrmOptions = {
   url: string;
@@ -14,7 +14,12 @@ export type OpenOrmOptions = {
 
 export type Orm = MikroORM;
 
-/** Opens a MikroORM instance bound to one schema, with its committed migrations. */
+/**
+ * Opens a MikroORM instance bound to one schema, with its committed migrations.
+ * Raw SQL names its tables with the schema (`alerts.alerts`): the embedded
+ * database shares one session between connections, so search_path cannot be
+ * relied on.
+ */
 export async function openOrm(options: OpenOrmOptions): Promise<Orm> {
   return MikroORM.init({
     clientUrl: options.url,
@@ -31,6 +36,7 @@ export async function openOrm(options: OpenOrmOptions): Promise<Orm> {
       schema: options.schema,
       tableName: "mikro_orm_migrations",
       snapshot: false,
+      silent: true,
       transactional: true,
       allOrNothing: true,
     },

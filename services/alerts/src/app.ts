@@ -18,7 +18,7 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
     schema: ALERTS_SCHEMA,
     entities: [WebhookSchema],
     migrations,
-    poolMax: 20,
+    poolMax: config.DB_POOL_MAX,
   });
   const applied = await runMigrations(orm, ALERTS_SCHEMA);
   if (applied.length > 0) log.info({ applied }, "migrations applied");

@@ -15,7 +15,7 @@ export const AUTH_SCHEMA = "auth";
 export async function buildAuthService(config: AuthConfig, log: Logger) {
   const keyring = parseKeyring(config.SECRET_KEK, config.SECRET_KEK_PREVIOUS, config.NODE_ENV);
   await ensureDatabase(config.databaseUrl);
-  const orm = await openOrm({ url: config.databaseUrl, schema: AUTH_SCHEMA, entities: [TeamSchema], migrations });
+  const orm = await openOrm({ url: config.databaseUrl, schema: AUTH_SCHEMA, entities: [TeamSchema], migrations, poolMax: config.DB_POOL_MAX });
   const applied = await runMigrations(orm, AUTH_SCHEMA);
   if (applied.length > 0) log.info({ applied }, "migrations applied");
   const teams = new TeamService(orm, keyring);

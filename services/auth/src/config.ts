@@ -6,6 +6,7 @@ export function loadAuthConfig(source: NodeJS.ProcessEnv = process.env) {
       NODE_ENV: env.nodeEnv(),
       LOG_LEVEL: env.logLevel(),
       GRPC_LISTEN_ADDR: env.string("0.0.0.0:50051"),
+      DB_POOL_MAX: env.int(10, 1, 100),
       DATABASE_URL: env.string("postgres://postgres@127.0.0.1:5432/pulsegate"),
       AUTH_DATABASE_URL: env.optionalString(),
       // Base64 of 32 bytes. Development falls back to a fixed, publicly known key.

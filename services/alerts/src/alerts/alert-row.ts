@@ -23,7 +23,7 @@ export type AlertView = {
   createdAt: Date;
 };
 
-/** A raw `alerts` row as pg returns it. */
+/** A raw `alerts` row as MikroORM's raw queries return it (timestamps may come back as text). */
 export type AlertRow = {
   id: string;
   team_id: string;
@@ -36,11 +36,11 @@ export type AlertRow = {
   source: AlertSource;
   source_id: string;
   metadata: unknown;
-  first_seen_at: Date;
-  last_seen_at: Date;
-  acknowledged_at: Date | null;
-  resolved_at: Date | null;
-  created_at: Date;
+  first_seen_at: Date | string;
+  last_seen_at: Date | string;
+  acknowledged_at: Date | string | null;
+  resolved_at: Date | string | null;
+  created_at: Date | string;
 };
 
 export function alertFromRow(row: AlertRow): AlertView {
@@ -56,10 +56,14 @@ export function alertFromRow(row: AlertRow): AlertView {
     source: row.source,
     sourceId: row.source_id,
     metadata: row.metadata,
-    firstSeenAt: row.first_seen_at,
-    lastSeenAt: row.last_seen_at,
-    acknowledgedAt: row.acknowledged_at,
-    resolvedAt: row.resolved_at,
-    createdAt: row.created_at,
+    firstSeenAt: toDate(row.first_seen_at),
+    lastSeenAt: toDate(row.last_seen_at),
+    acknowledgedAt: row.acknowledged_at === null ? null : toDate(row.acknowledged_at),
+    resolvedAt: row.resolved_at === null ? null : toDate(row.resolved_at),
+    createdAt: toDate(row.created_at),
   };
+}
+
+export function toDate(value: Date | string): Date {
+  return value instanceof Date ? value : new Date(value);
 }

@@ -1,7 +1,7 @@
 import type { EntityManager, Orm } from "@pulsegate/db";
 import { alertsErrors } from "../errors.ts";
 import { writeOutboxEvent } from "../outbox/write-outbox-event.ts";
-import { type AlertRow, type AlertStatus, type AlertView, alertFromRow } from "./alert-row.ts";
+import { type AlertRow, type AlertStatus, type AlertView, alertFromRow, toDate } from "./alert-row.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 
 const STATUSES: readonly AlertStatus[] = ["open", "acknowledged", "resolved"];
@@ -31,7 +31,7 @@ export class AlertService {
   }
 
   async get(id: string): Promise<AlertView> {
-    const [row] = await this.#em().execute<AlertRow[]>("SELECT * FROM alerts WHERE id = ?", [id]);
+    const [row] = await this.#em().execute<AlertRow[]>("SELECT * FROM alerts.alerts WHERE id = ?", [id]);
     if (!row) throw alertsErrors.alertNotFound();
     return alertFromRow(row);
   }
@@ -49,7 +49,7 @@ export class AlertService {
     const after = cursor ? decodeCursor(cursor) : null;
     if (cursor && !after) throw alertsErrors.invalidCursor();
     const rows = await this.#em().execute<AlertRow[]>(
-      `SELECT * FROM alerts
+      `SELECT * FROM alerts.alerts
         WHERE team_id = ? AND (?::text = '' OR status = ?)
           AND (?::timestamptz IS NULL OR (created_at, id) < (?::timestamptz, ?))
         ORDER BY created_at DESC, id DESC LIMIT ?`,
@@ -59,7 +59,7 @@ export class AlertService {
     const last = page.at(-1);
     return {
       alerts: page.map(alertFromRow),
-      nextCursor: rows.length > size && last ? encodeCursor(last.created_at, last.id) : "",
+      nextCursor: rows.length > size && last ? encodeCursor(toDate(last.created_at), last.id) : "",
     };
   }
 
@@ -73,7 +73,7 @@ export class AlertService {
     const after = cursor ? Number(cursor) : null;
     if (cursor && !Number.isSafeInteger(after)) throw alertsErrors.invalidCursor();
     const rows = await this.#em().execute<Record<string, unknown>[]>(
-      `SELECT * FROM occurrences WHERE alert_id = ? AND (?::bigint IS NULL OR id < ?::bigint)
+      `SELECT * FROM alerts.occurrences WHERE alert_id = ? AND (?::bigint IS NULL OR id < ?::bigint)
         ORDER BY id DESC LIMIT ?`,
       [alertId, after, after, size + 1],
     );
@@ -89,7 +89,7 @@ export class AlertService {
         description: row.description as string,
         severity: row.severity as string,
         metadata: row.metadata,
-        receivedAt: row.received_at as Date,
+        receivedAt: toDate(row.received_at as Date | string),
       })),
       nextCursor: rows.length > size ? String(page.at(-1)?.id ?? "") : "",
     };
@@ -102,7 +102,7 @@ export class AlertService {
       if (row.status === "resolved") throw alertsErrors.alertResolved();
       if (row.status === "acknowledged") return alertFromRow(row);
       const [updated] = await (tx as EntityManager).execute<AlertRow[]>(
-        "UPDATE alerts SET status = 'acknowledged', acknowledged_at = ? WHERE id = ? RETURNING *",
+        "UPDATE alerts.alerts SET status = 'acknowledged', acknowledged_at = ? WHERE id = ? RETURNING *",
         [this.#now(), id],
       );
       return alertFromRow(updated as AlertRow);
@@ -117,7 +117,7 @@ export class AlertService {
       if (row.status === "resolved") return alertFromRow(row);
       const now = this.#now();
       const [updated] = await em.execute<AlertRow[]>(
-        "UPDATE alerts SET status = 'resolved', resolved_at = ? WHERE id = ? RETURNING *",
+        "UPDATE alerts.alerts SET status = 'resolved', resolved_at = ? WHERE id = ? RETURNING *",
         [now, id],
       );
       const alert = alertFromRow(updated as AlertRow);
@@ -132,7 +132,7 @@ export class AlertService {
 }
 
 async function lockAlert(em: EntityManager, id: string): Promise<AlertRow> {
-  const [row] = await em.execute<AlertRow[]>("SELECT * FROM alerts WHERE id = ? FOR UPDATE", [id]);
+  const [row] = await em.execute<AlertRow[]>("SELECT * FROM alerts.alerts WHERE id = ? FOR UPDATE", [id]);
   if (!row) throw alertsErrors.alertNotFound();
   return row;
 }

@@ -8,7 +8,7 @@ import type { EntityManager } from "@pulsegate/db";
 export async function consumeAlertQuota(tx: EntityManager, teamId: string, quota: number, at: Date): Promise<boolean> {
   const month = `${at.getUTCFullYear()}-${String(at.getUTCMonth() + 1).padStart(2, "0")}-01`;
   const rows = await tx.execute<{ used: number }[]>(
-    `INSERT INTO alert_quota_usage (team_id, month, used) VALUES (?, ?::date, 1)
+    `INSERT INTO alerts.alert_quota_usage (team_id, month, used) VALUES (?, ?::date, 1)
      ON CONFLICT (team_id, month) DO UPDATE SET used = alert_quota_usage.used + 1
        WHERE ? = 0 OR alert_quota_usage.used < ?
      RETURNING used`,

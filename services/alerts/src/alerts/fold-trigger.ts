@@ -42,12 +42,12 @@ export async function foldTrigger(em: EntityManager, input: FoldInput): Promise<
         `alerts:${input.teamId}:${input.groupKey}`,
       ]);
       const open = await tx.execute<{ id: string }[]>(
-        "SELECT id FROM alerts WHERE team_id = ? AND group_key = ? AND status <> 'resolved' FOR UPDATE",
+        "SELECT id FROM alerts.alerts WHERE team_id = ? AND group_key = ? AND status <> 'resolved' FOR UPDATE",
         [input.teamId, input.groupKey],
       );
       if (open[0]) {
         const [row] = await tx.execute<AlertRow[]>(
-          "UPDATE alerts SET occurrence_count = occurrence_count + 1, last_seen_at = ? WHERE id = ? RETURNING *",
+          "UPDATE alerts.alerts SET occurrence_count = occurrence_count + 1, last_seen_at = ? WHERE id = ? RETURNING *",
           [input.receivedAt, open[0].id],
         );
         await insertOccurrence(tx, open[0].id, "occurrence_added", input);
@@ -56,7 +56,7 @@ export async function foldTrigger(em: EntityManager, input: FoldInput): Promise<
       if (input.reopenWindowSeconds > 0) {
         const since = new Date(input.receivedAt.getTime() - input.reopenWindowSeconds * 1000);
         const resolved = await tx.execute<{ id: string }[]>(
-          `SELECT id FROM alerts
+          `SELECT id FROM alerts.alerts
             WHERE team_id = ? AND group_key = ? AND status = 'resolved' AND resolved_at >= ?
             ORDER BY resolved_at DESC LIMIT 1 FOR UPDATE`,
           [input.teamId, input.groupKey, since],
@@ -66,7 +66,7 @@ export async function foldTrigger(em: EntityManager, input: FoldInput): Promise<
             return { outcome: "quota_exhausted" };
           }
           const [row] = await tx.execute<AlertRow[]>(
-            `UPDATE alerts SET status = 'open', occurrence_count = occurrence_count + 1, last_seen_at = ?,
+            `UPDATE alerts.alerts SET status = 'open', occurrence_count = occurrence_count + 1, last_seen_at = ?,
                     acknowledged_at = NULL, resolved_at = NULL
               WHERE id = ? RETURNING *`,
             [input.receivedAt, resolved[0].id],
@@ -82,7 +82,7 @@ export async function foldTrigger(em: EntityManager, input: FoldInput): Promise<
       return { outcome: "quota_exhausted" };
     }
     const [row] = await tx.execute<AlertRow[]>(
-      `INSERT INTO alerts (id, team_id, status, group_key, title, description, severity, occurrence_count,
+      `INSERT INTO alerts.alerts (id, team_id, status, group_key, title, description, severity, occurrence_count,
                            source, source_id, metadata, first_seen_at, last_seen_at, created_at)
        VALUES (?, ?, 'open', ?, ?, ?, ?, 1, ?, ?, ?::json, ?, ?, ?) RETURNING *`,
       [
@@ -114,7 +114,7 @@ async function insertOccurrence(
   input: FoldInput,
 ): Promise<void> {
   await tx.execute(
-    `INSERT INTO occurrences (alert_id, team_id, outcome, source, source_id, title, description, severity,
+    `INSERT INTO alerts.occurrences (alert_id, team_id, outcome, source, source_id, title, description, severity,
                               metadata, received_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?::json, ?)`,
     [

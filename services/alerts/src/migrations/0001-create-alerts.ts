@@ -3,7 +3,7 @@ import { Migration } from "@pulsegate/db";
 export class CreateAlerts extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
-      CREATE TABLE webhooks (
+      CREATE TABLE alerts.webhooks (
         id text PRIMARY KEY,
         team_id text NOT NULL,
         webhook_url text NOT NULL UNIQUE,
@@ -16,9 +16,9 @@ export class CreateAlerts extends Migration {
         created_at timestamptz NOT NULL,
         updated_at timestamptz NOT NULL
       )`);
-    this.addSql("CREATE INDEX webhooks_team_idx ON webhooks (team_id, created_at)");
+    this.addSql("CREATE INDEX webhooks_team_idx ON alerts.webhooks (team_id, created_at)");
     this.addSql(`
-      CREATE TABLE alerts (
+      CREATE TABLE alerts.alerts (
         id text PRIMARY KEY,
         team_id text NOT NULL,
         status text NOT NULL CHECK (status IN ('open','acknowledged','resolved')),
@@ -39,16 +39,16 @@ export class CreateAlerts extends Migration {
     // At most one open (or acknowledged) alert per team and group key: the
     // database itself guards the folding rule.
     this.addSql(`
-      CREATE UNIQUE INDEX alerts_one_open_per_key ON alerts (team_id, group_key)
+      CREATE UNIQUE INDEX alerts_one_open_per_key ON alerts.alerts (team_id, group_key)
         WHERE status <> 'resolved' AND group_key IS NOT NULL`);
     this.addSql(`
-      CREATE INDEX alerts_resolved_by_key ON alerts (team_id, group_key, resolved_at DESC)
+      CREATE INDEX alerts_resolved_by_key ON alerts.alerts (team_id, group_key, resolved_at DESC)
         WHERE status = 'resolved' AND group_key IS NOT NULL`);
-    this.addSql("CREATE INDEX alerts_team_created_idx ON alerts (team_id, created_at DESC, id DESC)");
+    this.addSql("CREATE INDEX alerts_team_created_idx ON alerts.alerts (team_id, created_at DESC, id DESC)");
     this.addSql(`
-      CREATE TABLE occurrences (
+      CREATE TABLE alerts.occurrences (
         id bigserial PRIMARY KEY,
-        alert_id text NOT NULL REFERENCES alerts (id),
+        alert_id text NOT NULL REFERENCES alerts.alerts (id),
         team_id text NOT NULL,
         outcome text NOT NULL CHECK (outcome IN ('created','occurrence_added','reopened')),
         source text NOT NULL,
@@ -59,10 +59,10 @@ export class CreateAlerts extends Migration {
         metadata json NULL,
         received_at timestamptz NOT NULL
       )`);
-    this.addSql("CREATE INDEX occurrences_alert_idx ON occurrences (alert_id, id DESC)");
+    this.addSql("CREATE INDEX occurrences_alert_idx ON alerts.occurrences (alert_id, id DESC)");
     // Created and reopened alerts per team and UTC month (folds never count).
     this.addSql(`
-      CREATE TABLE alert_quota_usage (
+      CREATE TABLE alerts.alert_quota_usage (
         team_id text NOT NULL,
         month date NOT NULL,
         used integer NOT NULL,
@@ -70,14 +70,14 @@ export class CreateAlerts extends Migration {
       )`);
     // Transactional outbox: written with the alert, delivered by the dispatcher.
     this.addSql(`
-      CREATE TABLE outbox (
+      CREATE TABLE alerts.outbox (
         id bigserial PRIMARY KEY,
         team_id text NOT NULL,
-        alert_id text NOT NULL REFERENCES alerts (id),
+        alert_id text NOT NULL REFERENCES alerts.alerts (id),
         event_type text NOT NULL CHECK (event_type IN ('alert.created','alert.reopened','alert.resolved')),
         payload json NOT NULL,
         created_at timestamptz NOT NULL
       )`);
-    this.addSql("CREATE INDEX outbox_alert_idx ON outbox (alert_id, id)");
+    this.addSql("CREATE INDEX outbox_alert_idx ON alerts.outbox (alert_id, id)");
   }
 }

@@ -16,7 +16,7 @@ export async function writeOutboxEvent(
 ): Promise<void> {
   const payload = { type, occurredAt: occurredAt.toISOString(), alert };
   await em.execute(
-    "INSERT INTO outbox (team_id, alert_id, event_type, payload, created_at) VALUES (?, ?, ?, ?::json, ?)",
+    "INSERT INTO alerts.outbox (team_id, alert_id, event_type, payload, created_at) VALUES (?, ?, ?, ?::json, ?)",
     [alert.teamId, alert.id, type, JSON.stringify(payload), occurredAt],
   );
 }

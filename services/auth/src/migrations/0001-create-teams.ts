@@ -3,7 +3,7 @@ import { Migration } from "@pulsegate/db";
 export class CreateTeams extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
-      CREATE TABLE teams (
+      CREATE TABLE auth.teams (
         id text PRIMARY KEY,
         name varchar(200) NOT NULL,
         subscription_expires_at timestamptz NULL,

@@ -169,7 +169,7 @@ export class TeamKeys {
     const fingerprintColumn = outcome === "valid_current" ? "secret_fingerprint" : "previous_secret_fingerprint";
     this.#orm.em
       .getConnection()
-      .execute(`UPDATE teams SET ${column} = ? WHERE id = ? AND ${fingerprintColumn} = ?`, [
+      .execute(`UPDATE auth.teams SET ${column} = ? WHERE id = ? AND ${fingerprintColumn} = ?`, [
         new Date(now),
         keys.id,
         slot.fingerprint,

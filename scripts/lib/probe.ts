@@ -1,0 +1,33 @@
+import { Socket } from "node:net";
+import pg from "pg";
+
+/** True when a PostgreSQL server answers at the URL's host (any database). */
+export async function probePostgres(url: string, timeoutMs = 1_500): Promise<boolean> {
+  const target = new URL(url);
+  target.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: target.toString(), connectionTimeoutMillis: timeoutMs });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** True when a Redis server answers PING at the URL. */
+export function probeRedis(url: string, timeoutMs = 1_000): Promise<boolean> {
+  const target = new URL(url);
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once("error", () => done(false));
+    socket.connect(Number(target.port || 6379), target.hostname, () => socket.write("PING\r\n"));
+    socket.once("data", (data) => done(data.toString().startsWith("+PONG")));
+  });
+}

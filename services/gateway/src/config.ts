@@ -1,0 +1,30 @@
+import { randomBytes } from "node:crypto";
+import { env, loadConfig } from "@pulsegate/config";
+
+export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
+  const config = loadConfig(
+    {
+      NODE_ENV: env.nodeEnv(),
+      LOG_LEVEL: env.logLevel(),
+      PORT: env.port(8080),
+      HOST: env.string("0.0.0.0"),
+      AUTH_GRPC_ADDR: env.grpcAddress("127.0.0.1:50051"),
+      ALERTS_GRPC_ADDR: env.grpcAddress("127.0.0.1:50052"),
+      MONITORS_GRPC_ADDR: env.grpcAddress("127.0.0.1:50053"),
+      REDIS_URL: env.url("redis://127.0.0.1:6379"),
+      ADMIN_TOKEN: env.optionalString(),
+      GRPC_TIMEOUT_MS: env.int(2_000, 1, 60_000),
+      WEBHOOK_CACHE_MS: env.int(5_000, 0, 60_000),
+    },
+    source,
+  );
+  if (config.NODE_ENV === "production" && !config.ADMIN_TOKEN) {
+    throw new Error("Invalid configuration:\n  ADMIN_TOKEN: required when NODE_ENV=production");
+  }
+  // Outside production a missing token is generated, so the admin API is never open.
+  const adminTokenGenerated = !config.ADMIN_TOKEN;
+  const adminToken = config.ADMIN_TOKEN ?? randomBytes(32).toString("base64url");
+  return { ...config, adminToken, adminTokenGenerated };
+}
+
+export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

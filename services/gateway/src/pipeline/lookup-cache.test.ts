@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { createLookupCache } from "./lookup-cache.ts";
+
+function counter<V>(answer: (key: string) => V | Error) {
+  const calls: string[] = [];
+  const load = async (key: string) => {
+    calls.push(key);
+    const value = answer(key);
+    if (value instanceof Error) throw value;
+    return value;
+  };
+  return { calls, load };
+}
+
+describe("createLookupCache", () => {
+  it("caches found and not-found results until the TTL passes", async () => {
+    let time = 1_000;
+    const { calls, load } = counter((key) => (key === "known" ? { id: 1 } : undefined));
+    const cache = createLookupCache({ ttlMs: 100, load, now: () => time });
+    expect(await cache.get("known")).toEqual({ id: 1 });
+    expect(await cache.get("unknown")).toBeUndefined();
+    await cache.get("known");
+    await cache.get("unknown");
+    expect(calls).toEqual(["known", "unknown"]);
+    time += 100;
+    await cache.get("unknown");
+    expect(calls).toEqual(["known", "unknown", "unknown"]);
+  });
+
+  it("shares one load among concurrent callers", async () => {
+    const { calls, load } = counter(() => "value");
+    const cache = createLookupCache({ ttlMs: 100, load });
+    const results = await Promise.all([cache.get("a"), cache.get("a"), cache.get("a")]);
+    expect(results).toEqual(["value", "value", "value"]);
+    expect(calls).toEqual(["a"]);
+  });
+
+  it("does not cache failures", async () => {
+    let fail = true;
+    const { calls, load } = counter(() => (fail ? new Error("down") : "value"));
+    const cache = createLookupCache({ ttlMs: 100, load });
+    await expect(cache.get("a")).rejects.toThrow("down");
+    fail = false;
+    expect(await cache.get("a")).toBe("value");
+    expect(calls).toEqual(["a", "a"]);
+  });
+
+  it("does not cache with a zero TTL, and forgets invalidated keys", async () => {
+    const { calls, load } = counter(() => "value");
+    const uncached = createLookupCache({ ttlMs: 0, load });
+    await uncached.get("a");
+    await uncached.get("a");
+    expect(calls).toEqual(["a", "a"]);
+    const cached = createLookupCache({ ttlMs: 1_000, load });
+    await cached.get("b");
+    cached.invalidate("b");
+    await cached.get("b");
+    expect(calls).toEqual(["a", "a", "b", "b"]);
+  });
+
+  it("keeps at most maxEntries, dropping the oldest", async () => {
+    const { calls, load } = counter((key) => key);
+    const cache = createLookupCache({ ttlMs: 1_000, maxEntries: 2, load });
+    await cache.get("a");
+    await cache.get("b");
+    await cache.get("c");
+    await cache.get("b");
+    await cache.get("a");
+    expect(calls).toEqual(["a", "b", "c", "a"]);
+  });
+});

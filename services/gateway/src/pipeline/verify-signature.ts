@@ -1,0 +1,40 @@
+import { callUnary } from "@pulsegate/grpc";
+import { auth } from "@pulsegate/proto";
+import { errors, type HttpError } from "../errors.ts";
+import type { Peers } from "../peers/connect-peers.ts";
+
+/**
+ * Step 3: auth checks the signature over the exact bytes received, against the
+ * team's current or previous secret, and returns the team's access in the same
+ * call. A team that no longer exists answers as the resource not found.
+ */
+export async function verifySignature(
+  peers: Peers,
+  item: { teamId: string; payload: Buffer; signature: string },
+  notFound: () => HttpError,
+): Promise<auth.TeamAccess> {
+  const response = await callUnary(
+    peers.auth,
+    peers.auth.verifySignature,
+    { items: [item] },
+    peers.timeoutMs,
+  );
+  const result = response.results[0];
+  switch (result?.outcome) {
+    case auth.VerifyOutcome.VERIFY_OUTCOME_VALID_CURRENT:
+    case auth.VerifyOutcome.VERIFY_OUTCOME_VALID_PREVIOUS:
+      if (!result.access) throw new Error("VerifySignature returned no access for a valid signature");
+      return result.access;
+    case auth.VerifyOutcome.VERIFY_OUTCOME_INVALID:
+      throw errors.invalidSignature();
+    case auth.VerifyOutcome.VERIFY_OUTCOME_TEAM_NOT_FOUND:
+      throw notFound();
+    default:
+      throw new Error(`VerifySignature returned outcome ${String(result?.outcome)}`);
+  }
+}
+
+/** Step 4. */
+export function requireActiveSubscription(access: auth.TeamAccess): void {
+  if (!access.subscriptionActive) throw errors.subscriptionExpired();
+}

@@ -1,0 +1,55 @@
+import { alerts } from "@pulsegate/proto";
+import { errors } from "../../errors.ts";
+
+/** Texts of the spec (exact). */
+export const TRIGGER_MESSAGES = {
+  created: "Alert created and notifications triggered",
+  occurrence_added: "Occurrence added to existing alert",
+  reopened: "Alert reopened and notifications triggered",
+  filtered: "Webhook received but filtered by rules",
+} as const;
+
+const FOLDED: ReadonlyMap<number, "created" | "occurrence_added" | "reopened"> = new Map([
+  [alerts.TriggerOutcome.TRIGGER_OUTCOME_CREATED, "created"],
+  [alerts.TriggerOutcome.TRIGGER_OUTCOME_OCCURRENCE_ADDED, "occurrence_added"],
+  [alerts.TriggerOutcome.TRIGGER_OUTCOME_REOPENED, "reopened"],
+]);
+
+/** The alert quota counts per UTC month, so it frees up at the next month's start. */
+export function secondsUntilNextUtcMonth(now: Date): number {
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+  return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
+}
+
+/** Step 7: the HTTP answer for alerts' verdict on one trigger (errors are thrown). */
+export function triggerResponse(
+  result: alerts.TriggerAlertResult | undefined,
+  now: Date = new Date(),
+): { status: number; body: Record<string, unknown> } {
+  const outcome = result?.outcome;
+  const folded = outcome === undefined ? undefined : FOLDED.get(outcome);
+  if (result && folded) {
+    return {
+      status: 201,
+      body: {
+        alertId: result.alertId,
+        status: folded,
+        message: TRIGGER_MESSAGES[folded],
+        occurrenceCount: result.occurrenceCount,
+      },
+    };
+  }
+  switch (outcome) {
+    case alerts.TriggerOutcome.TRIGGER_OUTCOME_FILTERED:
+      return {
+        status: 200,
+        body: { status: "filtered", message: TRIGGER_MESSAGES.filtered, reason: result?.reason ?? "" },
+      };
+    case alerts.TriggerOutcome.TRIGGER_OUTCOME_QUOTA_EXHAUSTED:
+      throw errors.alertQuotaExhausted(secondsUntilNextUtcMonth(now));
+    case alerts.TriggerOutcome.TRIGGER_OUTCOME_SOURCE_NOT_FOUND:
+      throw errors.webhookNotFound();
+    default:
+      throw new Error(`TriggerAlert returned outcome ${String(outcome)}`);
+  }
+}

@@ -1,0 +1,66 @@
+import { callUnary } from "@pulsegate/grpc";
+import { alerts } from "@pulsegate/proto";
+import type { FastifyInstance } from "fastify";
+import { errors } from "../../errors.ts";
+import type { Peers } from "../../peers/connect-peers.ts";
+import { parseJsonBody } from "../../pipeline/json-body.ts";
+import { createLookupCache } from "../../pipeline/lookup-cache.ts";
+import { contentTypeOf, rawBodyOf } from "../../pipeline/raw-body.ts";
+import { requireSignature } from "../../pipeline/require-signature.ts";
+import { requireActiveSubscription, verifySignature } from "../../pipeline/verify-signature.ts";
+import { rateLimitHeaders } from "../../rate-limit/rate-limit-headers.ts";
+import type { RateLimiter } from "../../rate-limit/webhook-rate-limiter.ts";
+import { parseTriggerBody } from "../../validation/index.ts";
+import { toTriggerItem } from "./trigger-item.ts";
+import { triggerResponse } from "./trigger-response.ts";
+
+export type TriggerRouteOptions = { peers: Peers; rateLimiter: RateLimiter; webhookCacheMs: number };
+
+/** Used when a webhook has no positive rateLimitPerMinute of its own. */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 60;
+
+/** POST /api/alerts/trigger/:webhookUrl — DESIGN §2 steps 1–7, in that order. */
+export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOptions): Promise<void> {
+  const { peers, rateLimiter } = options;
+  const webhooks = createLookupCache<alerts.Webhook | undefined>({
+    ttlMs: options.webhookCacheMs,
+    load: async (webhookUrl) =>
+      (await callUnary(peers.alerts, peers.alerts.resolveWebhook, { webhookUrl }, peers.timeoutMs)).webhook,
+  });
+
+  app.post<{ Params: { webhookUrl: string } }>("/api/alerts/trigger/:webhookUrl", async (request, reply) => {
+    const signature = requireSignature(request);
+
+    const webhook = await webhooks.get(request.params.webhookUrl);
+    if (!webhook?.enabled) throw errors.webhookNotFound();
+
+    const payload = rawBodyOf(request);
+    const access = await verifySignature(
+      peers,
+      { teamId: webhook.teamId, payload, signature },
+      errors.webhookNotFound,
+    );
+
+    requireActiveSubscription(access);
+
+    const limit = webhook.rateLimitPerMinute > 0 ? webhook.rateLimitPerMinute : DEFAULT_RATE_LIMIT_PER_MINUTE;
+    const decision = await rateLimiter.consume(`webhook:${webhook.id}`, limit);
+    const limitHeaders = rateLimitHeaders(decision);
+    reply.headers(limitHeaders);
+    if (!decision.allowed) throw errors.rateLimited(limitHeaders);
+
+    const body = parseTriggerBody(parseJsonBody(contentTypeOf(request), payload));
+    if (!body.ok) throw errors.invalidRequest(body.details);
+
+    const response = await callUnary(
+      peers.alerts,
+      peers.alerts.triggerAlert,
+      { items: [toTriggerItem(webhook, access, body.value)] },
+      peers.timeoutMs,
+    );
+    const result = response.results[0];
+    if (result?.outcome === alerts.TriggerOutcome.TRIGGER_OUTCOME_SOURCE_NOT_FOUND) webhooks.invalidate(request.params.webhookUrl);
+    const answer = triggerResponse(result);
+    return reply.code(answer.status).send(answer.body);
+  });
+}
