@@ -22,9 +22,7 @@ const GRPC_TO_HTTP: ReadonlyMap<number, Mapping> = new Map([
 
 /** True for errors produced by a grpc-js client call. */
 export function isGrpcError(error: unknown): error is Error & { code: number; details?: string } {
-  return (
-    error instanceof Error && typeof (error as { code?: unknown }).code === "number" && "metadata" in error
-  );
+  return error instanceof Error && typeof (error as { code?: unknown }).code === "number" && "metadata" in error;
 }
 
 /** Translates a failed gRPC call into the HTTP error answered to the caller. */

@@ -12,7 +12,10 @@ type HealthClient = Client & {
 const HealthClientCtor = makeGenericClientConstructor(
   healthService as unknown as ServiceDefinition,
   "grpc.health.v1.Health",
-) as unknown as new (address: string, creds: ReturnType<typeof credentials.createInsecure>) => HealthClient;
+) as unknown as new (
+  address: string,
+  creds: ReturnType<typeof credentials.createInsecure>,
+) => HealthClient;
 
 /** A grpc.health.v1 client for one peer; `check` never rejects. */
 export function createHealthChecker(address: string) {

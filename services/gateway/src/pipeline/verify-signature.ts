@@ -13,12 +13,7 @@ export async function verifySignature(
   item: { teamId: string; payload: Buffer; signature: string },
   notFound: () => HttpError,
 ): Promise<auth.TeamAccess> {
-  const response = await callUnary(
-    peers.auth,
-    peers.auth.verifySignature,
-    { items: [item] },
-    peers.timeoutMs,
-  );
+  const response = await callUnary(peers.auth, peers.auth.verifySignature, { items: [item] }, peers.timeoutMs);
   const result = response.results[0];
   switch (result?.outcome) {
     case auth.VerifyOutcome.VERIFY_OUTCOME_VALID_CURRENT:

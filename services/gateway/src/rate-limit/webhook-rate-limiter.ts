@@ -1,11 +1,6 @@
 import type { Logger } from "@pulsegate/logger";
 import type { Redis } from "ioredis";
-import {
-  type IRateLimiterOptions,
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-} from "rate-limiter-flexible";
+import { type IRateLimiterOptions, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import type { RateDecision } from "./rate-limit-headers.ts";
 
 /**

@@ -35,11 +35,7 @@ export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOp
     if (!webhook?.enabled) throw errors.webhookNotFound();
 
     const payload = rawBodyOf(request);
-    const access = await verifySignature(
-      peers,
-      { teamId: webhook.teamId, payload, signature },
-      errors.webhookNotFound,
-    );
+    const access = await verifySignature(peers, { teamId: webhook.teamId, payload, signature }, errors.webhookNotFound);
 
     requireActiveSubscription(access);
 
@@ -59,7 +55,8 @@ export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOp
       peers.timeoutMs,
     );
     const result = response.results[0];
-    if (result?.outcome === alerts.TriggerOutcome.TRIGGER_OUTCOME_SOURCE_NOT_FOUND) webhooks.invalidate(request.params.webhookUrl);
+    if (result?.outcome === alerts.TriggerOutcome.TRIGGER_OUTCOME_SOURCE_NOT_FOUND)
+      webhooks.invalidate(request.params.webhookUrl);
     const answer = triggerResponse(result);
     return reply.code(answer.status).send(answer.body);
   });

@@ -1,0 +1,56 @@
+import { randomUUID } from "node:crypto";
+import type { Logger } from "@pulsegate/logger";
+import Fastify, { type FastifyInstance } from "fastify";
+import type { Redis } from "ioredis";
+import { installErrorHandling } from "./error-handler.ts";
+import type { Peers } from "./peers/connect-peers.ts";
+import { acceptRawBodies, BODY_LIMIT_BYTES } from "./pipeline/raw-body.ts";
+import { createRateLimiter } from "./rate-limit/webhook-rate-limiter.ts";
+import { adminRoutes } from "./routes/admin/admin-routes.ts";
+import { healthRoutes } from "./routes/health/health-routes.ts";
+import { pingRoute } from "./routes/ping/ping-route.ts";
+import { triggerRoute } from "./routes/trigger/trigger-route.ts";
+
+export type AppDeps = {
+  log: Logger;
+  /** gRPC clients of auth, alerts and monitors; the caller closes them. */
+  peers: Peers;
+  /** Rate-limit store (see connectRedis); the caller closes it. */
+  redis: Redis;
+  adminToken: string;
+  /** How long ResolveWebhook / ResolveMonitor answers are reused, in ms (0: never). */
+  webhookCacheMs: number;
+};
+
+/** Builds the gateway without starting it: tests use `inject` or listen on port 0. */
+export function buildApp(deps: AppDeps): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: deps.log,
+    genReqId: () => randomUUID(),
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Unknown path tokens must still go through the signature check, however long.
+    routerOptions: { maxParamLength: 1_000 },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
+  }) as unknown as FastifyInstance;
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  installErrorHandling(app);
+
+  const rateLimiter = createRateLimiter({ redis: deps.redis, log: deps.log });
+
+  // Public surfaces: raw bodies (the signature covers the exact bytes).
+  app.register(async (publicApi) => {
+    acceptRawBodies(publicApi);
+    await publicApi.register(triggerRoute, {
+      peers: deps.peers,
+      rateLimiter,
+      webhookCacheMs: deps.webhookCacheMs,
+    });
+    await publicApi.register(pingRoute, { peers: deps.peers, monitorCacheMs: deps.webhookCacheMs });
+  });
+  app.register(adminRoutes, { prefix: "/admin/v1", peers: deps.peers, adminToken: deps.adminToken });
+  app.register(healthRoutes, { peers: deps.peers, redis: deps.redis });
+  return app;
+}

@@ -1,0 +1,18 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+
+const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
+
+/**
+ * Checks an `Authorization: Bearer <token>` header against the admin token in
+ * constant time: both sides are hashed first, so neither the length nor any
+ * prefix of the token leaks through timing.
+ */
+export function createAdminTokenCheck(adminToken: string): (authorization: string | undefined) => boolean {
+  if (adminToken === "") throw new Error("the admin token must not be empty");
+  const expected = digest(adminToken);
+  return (authorization) => {
+    const match = /^Bearer +([^\s]+) *$/i.exec(authorization ?? "");
+    const presented = digest(match?.[1] ?? "");
+    return timingSafeEqual(presented, expected) && match !== null;
+  };
+}

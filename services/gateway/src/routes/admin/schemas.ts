@@ -1,0 +1,109 @@
+import { SEVERITIES } from "../../validation/index.ts";
+
+/** JSON schemas of admin request bodies and queries (no coercion, no unknown fields). */
+
+const INT32_MAX = 2_147_483_647;
+
+const name = { type: "string", minLength: 1, maxLength: 200 } as const;
+const quota = { type: "integer", minimum: 0, maximum: INT32_MAX } as const;
+const severity = { type: "string", enum: [...SEVERITIES] } as const;
+const timestamp = { type: "string", format: "date-time" } as const;
+
+export const FILTER_OPS = [
+  "==",
+  "!=",
+  "in",
+  "not in",
+  "contains",
+  "exists",
+  "not exists",
+  ">",
+  ">=",
+  "<",
+  "<=",
+  "starts with",
+] as const;
+
+const filterRule = {
+  type: "object",
+  additionalProperties: false,
+  required: ["field", "op"],
+  properties: {
+    field: { type: "string", minLength: 1, maxLength: 200 },
+    op: { type: "string", enum: [...FILTER_OPS] },
+    value: {},
+  },
+} as const;
+
+const webhookFields = {
+  name,
+  defaultSeverity: severity,
+  enabled: { type: "boolean" },
+  filterRules: { type: "array", maxItems: 50, items: filterRule },
+  rateLimitPerMinute: { type: "integer", minimum: 1, maximum: 1_000_000 },
+  reopenWindowSeconds: { type: "integer", minimum: 0, maximum: INT32_MAX },
+} as const;
+
+export const createTeamBody = {
+  type: "object",
+  additionalProperties: false,
+  required: ["name"],
+  properties: {
+    name,
+    subscriptionExpiresAt: timestamp,
+    alertQuotaMonthly: quota,
+    heartbeatQuotaMonthly: quota,
+  },
+} as const;
+
+export const updateTeamBody = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    name,
+    // null clears the expiry: the subscription never expires.
+    subscriptionExpiresAt: { anyOf: [timestamp, { type: "null" }] },
+    alertQuotaMonthly: quota,
+    heartbeatQuotaMonthly: quota,
+  },
+} as const;
+
+export const rotateSecretBody = {
+  type: "object",
+  additionalProperties: false,
+  properties: { graceSeconds: { type: "integer", minimum: 0, maximum: 604_800 } },
+} as const;
+
+export const createWebhookBody = {
+  type: "object",
+  additionalProperties: false,
+  required: ["name"],
+  properties: webhookFields,
+} as const;
+
+export const updateWebhookBody = {
+  type: "object",
+  additionalProperties: false,
+  properties: webhookFields,
+} as const;
+
+/** Query strings are not coerced, so numbers arrive as digit strings. */
+const pageQuery = {
+  cursor: { type: "string", maxLength: 1_000 },
+  limit: { type: "string", pattern: "^(?:[1-9][0-9]?|1[0-9][0-9]|200)$" },
+} as const;
+
+export const listAlertsQuery = {
+  type: "object",
+  additionalProperties: false,
+  properties: { ...pageQuery, status: { type: "string", enum: ["open", "acknowledged", "resolved"] } },
+} as const;
+
+export const pageOnlyQuery = {
+  type: "object",
+  additionalProperties: false,
+  properties: pageQuery,
+} as const;
+
+/** An empty body is an empty object for the routes below that take optional fields. */
+export const noBody = { type: "object", additionalProperties: false, properties: {} } as const;

@@ -1,0 +1,107 @@
+import { alerts, type auth } from "@pulsegate/proto";
+import { severityFromProto } from "../../severity.ts";
+
+/** JSON shapes of the admin API (camelCase; absent timestamps and strings are null). */
+
+const iso = (date: Date | undefined): string | null => (date ? date.toISOString() : null);
+const orNull = (value: string): string | null => (value === "" ? null : value);
+
+/** JSON text stored by a service, back to a value; text that is not JSON stays text. */
+function fromJsonText(text: string): unknown {
+  if (text === "") return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A team as shown to admins: fingerprints and dates, never a secret. */
+export function teamJson(team: auth.Team) {
+  return {
+    id: team.id,
+    name: team.name,
+    subscriptionExpiresAt: iso(team.subscriptionExpiresAt),
+    alertQuotaMonthly: team.alertQuotaMonthly,
+    heartbeatQuotaMonthly: team.heartbeatQuotaMonthly,
+    createdAt: iso(team.createdAt),
+    secretFingerprint: orNull(team.secretFingerprint),
+    secretRotatedAt: iso(team.secretRotatedAt),
+    currentSecretLastUsedAt: iso(team.currentSecretLastUsedAt),
+    previousSecretFingerprint: orNull(team.previousSecretFingerprint),
+    previousSecretValidUntil: iso(team.previousSecretValidUntil),
+    previousSecretLastUsedAt: iso(team.previousSecretLastUsedAt),
+  };
+}
+
+export type FilterRuleJson = { field: string; op: string; value?: unknown };
+
+export function filterRuleJson(rule: alerts.FilterRule): FilterRuleJson {
+  return rule.valueJson === ""
+    ? { field: rule.field, op: rule.op }
+    : { field: rule.field, op: rule.op, value: fromJsonText(rule.valueJson) };
+}
+
+export function filterRuleToProto(rule: FilterRuleJson): alerts.FilterRule {
+  return { field: rule.field, op: rule.op, valueJson: rule.value === undefined ? "" : JSON.stringify(rule.value) };
+}
+
+/** `baseUrl` is the scheme and host the admin request came to, e.g. "https://pulsegate.example". */
+export function webhookJson(webhook: alerts.Webhook, baseUrl: string) {
+  return {
+    id: webhook.id,
+    teamId: webhook.teamId,
+    webhookUrl: webhook.webhookUrl,
+    triggerUrl: `${baseUrl}/api/alerts/trigger/${encodeURIComponent(webhook.webhookUrl)}`,
+    name: webhook.name,
+    defaultSeverity: severityFromProto(webhook.defaultSeverity),
+    enabled: webhook.enabled,
+    filterRules: webhook.filterRules.map(filterRuleJson),
+    rateLimitPerMinute: webhook.rateLimitPerMinute,
+    reopenWindowSeconds: webhook.reopenWindowSeconds,
+    createdAt: iso(webhook.createdAt),
+    updatedAt: iso(webhook.updatedAt),
+  };
+}
+
+const SOURCES: ReadonlyMap<number, string> = new Map([
+  [alerts.AlertSource.ALERT_SOURCE_WEBHOOK, "webhook"],
+  [alerts.AlertSource.ALERT_SOURCE_MONITOR, "monitor"],
+]);
+
+export function alertJson(alert: alerts.Alert) {
+  return {
+    id: alert.id,
+    teamId: alert.teamId,
+    status: alert.status,
+    groupKey: orNull(alert.groupKey),
+    title: alert.title,
+    description: alert.description,
+    severity: severityFromProto(alert.severity),
+    occurrenceCount: alert.occurrenceCount,
+    source: SOURCES.get(alert.source) ?? null,
+    sourceId: alert.sourceId,
+    metadata: fromJsonText(alert.metadataJson),
+    firstSeenAt: iso(alert.firstSeenAt),
+    lastSeenAt: iso(alert.lastSeenAt),
+    acknowledgedAt: iso(alert.acknowledgedAt),
+    resolvedAt: iso(alert.resolvedAt),
+  };
+}
+
+export function occurrenceJson(occurrence: alerts.Occurrence) {
+  return {
+    id: occurrence.id,
+    alertId: occurrence.alertId,
+    source: SOURCES.get(occurrence.source) ?? null,
+    sourceId: occurrence.sourceId,
+    title: occurrence.title,
+    description: occurrence.description,
+    severity: severityFromProto(occurrence.severity),
+    metadata: fromJsonText(occurrence.metadataJson),
+    receivedAt: iso(occurrence.receivedAt),
+  };
+}
+
+/** Lists end with `nextCursor: null`; services use "" for "no more". */
+export const cursorJson = (cursor: string): string | null => orNull(cursor);

@@ -1,0 +1,94 @@
+import { callUnary } from "@pulsegate/grpc";
+import { alerts } from "@pulsegate/proto";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Peers } from "../../peers/connect-peers.ts";
+import { severityToProto } from "../../severity.ts";
+import type { Severity } from "../../validation/index.ts";
+import { present } from "./present.ts";
+import { createWebhookBody, updateWebhookBody } from "./schemas.ts";
+import { type FilterRuleJson, filterRuleToProto, webhookJson } from "./to-json.ts";
+
+type WebhookBody = {
+  name: string;
+  defaultSeverity?: Severity;
+  enabled?: boolean;
+  filterRules?: FilterRuleJson[];
+  rateLimitPerMinute?: number;
+  reopenWindowSeconds?: number;
+};
+
+/** Scheme and host the admin called, so triggerUrl is an address that reaches this gateway. */
+const baseUrlOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+
+/** Webhooks (alerts). A team's existence is checked with auth first: alerts does not know teams. */
+export async function webhookRoutes(app: FastifyInstance, { peers }: { peers: Peers }): Promise<void> {
+  const client = peers.alerts;
+  const requireTeam = (teamId: string) => callUnary(peers.auth, peers.auth.getTeam, { teamId }, peers.timeoutMs);
+
+  app.post<{ Params: { teamId: string }; Body: WebhookBody }>(
+    "/teams/:teamId/webhooks",
+    { schema: { body: createWebhookBody } },
+    async (request, reply) => {
+      const { teamId } = request.params;
+      const body = request.body;
+      await requireTeam(teamId);
+      const response = await callUnary(
+        client,
+        client.createWebhook,
+        {
+          teamId,
+          name: body.name,
+          defaultSeverity: severityToProto(body.defaultSeverity),
+          enabled: body.enabled,
+          filterRules: (body.filterRules ?? []).map(filterRuleToProto),
+          rateLimitPerMinute: body.rateLimitPerMinute,
+          reopenWindowSeconds: body.reopenWindowSeconds,
+        },
+        peers.timeoutMs,
+      );
+      return reply.code(201).send({ webhook: webhookJson(present(response.webhook, "webhook"), baseUrlOf(request)) });
+    },
+  );
+
+  app.get<{ Params: { teamId: string } }>("/teams/:teamId/webhooks", async (request) => {
+    const { teamId } = request.params;
+    const [, response] = await Promise.all([
+      requireTeam(teamId),
+      callUnary(client, client.listWebhooks, { teamId }, peers.timeoutMs),
+    ]);
+    const baseUrl = baseUrlOf(request);
+    return { webhooks: response.webhooks.map((webhook) => webhookJson(webhook, baseUrl)), nextCursor: null };
+  });
+
+  app.get<{ Params: { id: string } }>("/webhooks/:id", async (request) => {
+    const response = await callUnary(client, client.getWebhook, { id: request.params.id }, peers.timeoutMs);
+    return { webhook: webhookJson(present(response.webhook, "webhook"), baseUrlOf(request)) };
+  });
+
+  app.patch<{ Params: { id: string }; Body: Partial<WebhookBody> }>(
+    "/webhooks/:id",
+    { schema: { body: updateWebhookBody } },
+    async (request) => {
+      const body = request.body;
+      const response = await callUnary(
+        client,
+        client.updateWebhook,
+        {
+          id: request.params.id,
+          name: body.name,
+          // UNSPECIFIED leaves the default severity unchanged.
+          defaultSeverity: body.defaultSeverity
+            ? severityToProto(body.defaultSeverity)
+            : alerts.Severity.SEVERITY_UNSPECIFIED,
+          enabled: body.enabled,
+          filterRules: (body.filterRules ?? []).map(filterRuleToProto),
+          replaceFilterRules: body.filterRules !== undefined,
+          rateLimitPerMinute: body.rateLimitPerMinute,
+          reopenWindowSeconds: body.reopenWindowSeconds,
+        },
+        peers.timeoutMs,
+      );
+      return { webhook: webhookJson(present(response.webhook, "webhook"), baseUrlOf(request)) };
+    },
+  );
+}

@@ -1,0 +1,46 @@
+import type { FastifyInstance } from "fastify";
+import type { Redis } from "ioredis";
+import { PEER_SERVICE_NAMES, type PeerName, type Peers } from "../../peers/connect-peers.ts";
+
+export type HealthRoutesOptions = { peers: Peers; redis: Redis; checkTimeoutMs?: number };
+
+async function redisAnswers(redis: Redis, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  try {
+    return await Promise.race([redis.ping().then((answer) => answer === "PONG"), timeout]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * /healthz: the process answers. /readyz: every gRPC peer answers SERVING to
+ * grpc.health.v1 within the timeout (else 503). Redis is reported but not
+ * required: without it rate limits fall back to in-process counters.
+ */
+export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOptions): Promise<void> {
+  const { peers, redis, checkTimeoutMs = 1_000 } = options;
+
+  app.get("/healthz", async () => ({ status: "ok" }));
+
+  app.get("/readyz", async (_request, reply) => {
+    const names = Object.keys(PEER_SERVICE_NAMES) as PeerName[];
+    const [redisUp, ...peersUp] = await Promise.all([
+      redisAnswers(redis, checkTimeoutMs),
+      ...names.map((name) => peers.health[name].check(PEER_SERVICE_NAMES[name], checkTimeoutMs)),
+    ]);
+    const checks: Record<string, "up" | "down"> = {};
+    names.forEach((name, index) => {
+      checks[name] = peersUp[index] ? "up" : "down";
+    });
+    checks.redis = redisUp ? "up" : "down";
+    const ready = peersUp.every(Boolean);
+    const status = !ready ? "unavailable" : redisUp ? "ready" : "degraded";
+    return reply.code(ready ? 200 : 503).send({ status, checks });
+  });
+}

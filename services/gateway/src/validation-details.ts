@@ -1,0 +1,37 @@
+import type { FastifySchemaValidationError } from "fastify/types/schema.js";
+import type { ErrorDetail } from "./errors.ts";
+
+function decodePointer(pointer: string): string[] {
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~"));
+}
+
+function join(...parts: (string | undefined)[]): string {
+  return parts.filter((part) => part !== undefined && part !== "").join(".");
+}
+
+/**
+ * Turns Fastify (ajv) schema errors into `details: [{field, message}]`, with
+ * dotted field paths ("filterRules.0.op") and whole sentences.
+ */
+export function detailsFromValidation(
+  issues: readonly FastifySchemaValidationError[],
+  context: string | undefined,
+): ErrorDetail[] {
+  return issues.map((issue) => {
+    const path = join(...decodePointer(issue.instancePath));
+    const params = issue.params as Record<string, unknown>;
+    if (issue.keyword === "required" && typeof params.missingProperty === "string") {
+      const field = join(path, params.missingProperty);
+      return { field, message: `${field} is required.` };
+    }
+    if (issue.keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
+      const field = join(path, params.additionalProperty);
+      return { field, message: `${field} is not allowed.` };
+    }
+    const field = path || context || "body";
+    return { field, message: `${field} ${issue.message ?? "is invalid"}.` };
+  });
+}

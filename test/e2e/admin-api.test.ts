@@ -1,0 +1,129 @@
+// DESIGN §7: the admin API for teams, rotation, webhooks and alerts.
+import { describe, expect, inject, it } from "vitest";
+import { Client } from "../support/client.ts";
+
+const client = new Client(inject("stack"));
+
+describe("admin API", () => {
+  it("refuses a missing or wrong token with 401 and the standard error body", async () => {
+    const wrong = await client.admin("GET", "/teams/anything", undefined, "not-the-token");
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toMatchObject({ code: "unauthorized", error: expect.any(String), requestId: expect.any(String) });
+    const missing = await fetch(`${client.stack.baseUrl}/admin/v1/teams/anything`);
+    expect(missing.status).toBe(401);
+  });
+
+  it("creates a team, shows the secret once, and never again", async () => {
+    const created = await client.admin("POST", "/teams", { name: "Payments", alertQuotaMonthly: 500 });
+    expect(created.status).toBe(201);
+    expect(created.headers.get("cache-control")).toBe("no-store");
+    const secret = created.body.webhookSecret as string;
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    const team = created.body.team as Record<string, unknown>;
+    expect(team).toMatchObject({ name: "Payments", alertQuotaMonthly: 500 });
+    const fetched = await client.admin("GET", `/teams/${team.id}`);
+    expect(fetched.status).toBe(200);
+    expect(JSON.stringify(fetched.body)).not.toContain(secret);
+    expect((fetched.body.team as { secretFingerprint: string }).secretFingerprint).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("updates a team's subscription and quotas with PATCH, and clears the expiry with null", async () => {
+    const { teamId } = await client.createTeam();
+    const expires = new Date(Date.now() + 86_400_000).toISOString();
+    const patched = await client.admin("PATCH", `/teams/${teamId}`, {
+      subscriptionExpiresAt: expires,
+      heartbeatQuotaMonthly: 42,
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.team).toMatchObject({ subscriptionExpiresAt: expires, heartbeatQuotaMonthly: 42 });
+    const cleared = await client.admin("PATCH", `/teams/${teamId}`, { subscriptionExpiresAt: null });
+    expect((cleared.body.team as { subscriptionExpiresAt: unknown }).subscriptionExpiresAt ?? null).toBeNull();
+  });
+
+  it("answers 404 with a code for unknown ids and 400 with details for bad bodies", async () => {
+    const unknown = await client.admin("GET", "/teams/team_doesnotexist");
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe("team_not_found");
+    const bad = await client.admin("POST", "/teams", { name: "" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe("invalid_request");
+    const badRules = await client.admin("POST", `/teams/${(await client.createTeam()).teamId}/webhooks`, {
+      name: "x",
+      filterRules: [{ field: "metadata.env", op: "matches", value: ".*" }],
+    });
+    expect(badRules.status).toBe(400);
+    expect(badRules.body.details).toEqual(expect.arrayContaining([expect.objectContaining({ field: expect.any(String) })]));
+  });
+
+  it("creates, reads, lists and updates webhooks; a webhook URL token carries at least 128 bits", async () => {
+    const { teamId } = await client.createTeam();
+    const created = await client.admin("POST", `/teams/${teamId}/webhooks`, {
+      name: "Alertmanager",
+      defaultSeverity: "sev1",
+      filterRules: [{ field: "severity", op: "in", value: ["sev0", "sev1"] }],
+      rateLimitPerMinute: 30,
+      reopenWindowSeconds: 600,
+    });
+    expect(created.status).toBe(201);
+    const webhook = created.body.webhook as Record<string, unknown>;
+    expect(webhook).toMatchObject({
+      name: "Alertmanager",
+      defaultSeverity: "sev1",
+      enabled: true,
+      rateLimitPerMinute: 30,
+      reopenWindowSeconds: 600,
+      filterRules: [{ field: "severity", op: "in", value: ["sev0", "sev1"] }],
+    });
+    expect(Buffer.from(webhook.webhookUrl as string, "base64url").length * 8).toBeGreaterThanOrEqual(128);
+    const listed = await client.admin("GET", `/teams/${teamId}/webhooks`);
+    expect((listed.body.webhooks as { id: string }[]).map((w) => w.id)).toEqual([webhook.id]);
+    const patched = await client.admin("PATCH", `/webhooks/${webhook.id}`, { enabled: false });
+    expect(patched.body.webhook).toMatchObject({ enabled: false, name: "Alertmanager" });
+  });
+
+  it("lists a team's alerts by status with a cursor, acknowledges and resolves them", async () => {
+    const { teamId, secret, webhookUrl } = await client.setup();
+    const ids: string[] = [];
+    for (const key of ["a", "b", "c"]) {
+      ids.push((await client.trigger(webhookUrl, { title: key, group_key: key }, { secret })).body.alertId as string);
+    }
+    const acknowledged = await client.admin("POST", `/alerts/${ids[0]}/acknowledge`);
+    expect(acknowledged.body.alert).toMatchObject({ status: "acknowledged", acknowledgedAt: expect.any(String) });
+    const resolved = await client.admin("POST", `/alerts/${ids[1]}/resolve`);
+    expect(resolved.body.alert).toMatchObject({ status: "resolved", resolvedAt: expect.any(String) });
+    const refused = await client.admin("POST", `/alerts/${ids[1]}/acknowledge`);
+    expect(refused.status).toBe(409);
+
+    const open = await client.admin("GET", `/teams/${teamId}/alerts?status=open`);
+    expect((open.body.alerts as { id: string }[]).map((a) => a.id)).toEqual([ids[2]]);
+
+    const firstPage = await client.admin("GET", `/teams/${teamId}/alerts?limit=2`);
+    expect((firstPage.body.alerts as unknown[]).length).toBe(2);
+    expect(firstPage.body.nextCursor).toEqual(expect.any(String));
+    const secondPage = await client.admin(
+      "GET",
+      `/teams/${teamId}/alerts?limit=2&cursor=${encodeURIComponent(firstPage.body.nextCursor as string)}`,
+    );
+    const all = [...(firstPage.body.alerts as { id: string }[]), ...(secondPage.body.alerts as { id: string }[])];
+    expect(all.map((a) => a.id).sort()).toEqual([...ids].sort());
+    expect(secondPage.body.nextCursor).toBeNull();
+
+    const alert = (await client.admin("GET", `/alerts/${ids[2]}`)).body.alert as Record<string, unknown>;
+    for (const field of [
+      "id",
+      "status",
+      "groupKey",
+      "title",
+      "description",
+      "severity",
+      "occurrenceCount",
+      "source",
+      "firstSeenAt",
+      "lastSeenAt",
+      "resolvedAt",
+    ]) {
+      expect(alert).toHaveProperty(field);
+    }
+    expect(alert.source).toBe("webhook");
+  });
+});

@@ -1,0 +1,52 @@
+// DESIGN §3 rotation: old and new secrets both pass inside the grace window; the old one fails after it.
+import { describe, expect, inject, it } from "vitest";
+import { Client } from "../support/client.ts";
+
+const client = new Client(inject("stack"));
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+describe("webhook secret rotation", () => {
+  it("accepts old and new secrets inside the grace window and only the new one after it", async () => {
+    const { teamId, secret: oldSecret, webhookUrl } = await client.setup();
+    const rotated = await client.admin("POST", `/teams/${teamId}/webhook-secret/rotate`, { graceSeconds: 2 });
+    expect(rotated.status).toBe(200);
+    expect(rotated.headers.get("cache-control")).toBe("no-store");
+    const newSecret = rotated.body.webhookSecret as string;
+    expect(newSecret).toMatch(/^[0-9a-f]{64}$/);
+    expect(newSecret).not.toBe(oldSecret);
+    expect(Date.parse(rotated.body.previousValidUntil as string)).toBeGreaterThan(Date.now());
+
+    expect((await client.trigger(webhookUrl, { title: "old" }, { secret: oldSecret })).status).toBe(201);
+    expect((await client.trigger(webhookUrl, { title: "new" }, { secret: newSecret })).status).toBe(201);
+
+    const team = await client.admin("GET", `/teams/${teamId}`);
+    expect((team.body.team as { previousSecretLastUsedAt?: string }).previousSecretLastUsedAt).toEqual(
+      expect.any(String),
+    );
+
+    await sleep(2_500);
+    const old = await client.trigger(webhookUrl, { title: "old, late" }, { secret: oldSecret });
+    expect(old.status).toBe(401);
+    expect((await client.trigger(webhookUrl, { title: "new, later" }, { secret: newSecret })).status).toBe(201);
+  });
+
+  it("drops the previous secret at once with graceSeconds 0, and the older one on a second rotation", async () => {
+    const { teamId, secret: first, webhookUrl } = await client.setup();
+    const second = (await client.admin("POST", `/teams/${teamId}/webhook-secret/rotate`, { graceSeconds: 0 })).body
+      .webhookSecret as string;
+    expect((await client.trigger(webhookUrl, { title: "first" }, { secret: first })).status).toBe(401);
+    const third = (await client.admin("POST", `/teams/${teamId}/webhook-secret/rotate`, {})).body
+      .webhookSecret as string;
+    expect((await client.trigger(webhookUrl, { title: "second" }, { secret: second })).status).toBe(201);
+    expect((await client.trigger(webhookUrl, { title: "third" }, { secret: third })).status).toBe(201);
+    await client.admin("POST", `/teams/${teamId}/webhook-secret/rotate`, {});
+    expect((await client.trigger(webhookUrl, { title: "second, dropped" }, { secret: second })).status).toBe(401);
+  });
+
+  it("refuses a grace window outside 0..604800 seconds with 400", async () => {
+    const { teamId } = await client.createTeam();
+    const response = await client.admin("POST", `/teams/${teamId}/webhook-secret/rotate`, { graceSeconds: 604_801 });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe("invalid_request");
+  });
+});

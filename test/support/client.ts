@@ -1,0 +1,85 @@
+import { createHmac } from "node:crypto";
+import type { StackInfo } from "./stack.ts";
+
+export type JsonResponse = { status: number; headers: Headers; body: Record<string, unknown> };
+
+/** Lowercase hex HMAC-SHA256, as a caller computes it (`openssl dgst -sha256 -hmac`). */
+export function sign(secret: string, body: string | Buffer): string {
+  return createHmac("sha256", secret).update(body).digest("hex");
+}
+
+async function toJson(response: Response): Promise<JsonResponse> {
+  const text = await response.text();
+  let body: Record<string, unknown> = {};
+  if (text) {
+    try {
+      body = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      body = { raw: text };
+    }
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+export class Client {
+  readonly stack: StackInfo;
+
+  constructor(stack: StackInfo) {
+    this.stack = stack;
+  }
+
+  async admin(method: string, path: string, body?: unknown, token = this.stack.adminToken): Promise<JsonResponse> {
+    const response = await fetch(`${this.stack.baseUrl}/admin/v1${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return toJson(response);
+  }
+
+  async createTeam(body: Record<string, unknown> = {}): Promise<{ teamId: string; secret: string }> {
+    const response = await this.admin("POST", "/teams", { name: "Test team", ...body });
+    if (response.status !== 201) throw new Error(`create team: ${response.status} ${JSON.stringify(response.body)}`);
+    const team = response.body.team as { id: string };
+    return { teamId: team.id, secret: response.body.webhookSecret as string };
+  }
+
+  async createWebhook(teamId: string, body: Record<string, unknown> = {}): Promise<{ id: string; webhookUrl: string }> {
+    const response = await this.admin("POST", `/teams/${teamId}/webhooks`, { name: "CI", ...body });
+    if (response.status !== 201) throw new Error(`create webhook: ${response.status} ${JSON.stringify(response.body)}`);
+    return response.body.webhook as { id: string; webhookUrl: string };
+  }
+
+  /** A team with one webhook, ready for signed triggers. */
+  async setup(team: Record<string, unknown> = {}, webhook: Record<string, unknown> = {}) {
+    const created = await this.createTeam(team);
+    const hook = await this.createWebhook(created.teamId, webhook);
+    return { ...created, webhookId: hook.id, webhookUrl: hook.webhookUrl };
+  }
+
+  /**
+   * POSTs `body` to the trigger endpoint, signed with `secret` unless a
+   * signature is given (null sends none). Strings are sent byte for byte.
+   */
+  async trigger(
+    webhookUrl: string,
+    body: unknown,
+    options: { secret?: string; signature?: string | null; contentType?: string | null } = {},
+  ): Promise<JsonResponse> {
+    const raw = typeof body === "string" ? body : JSON.stringify(body);
+    const headers: Record<string, string> = {};
+    if (options.contentType !== null) headers["content-type"] = options.contentType ?? "application/json";
+    const signature =
+      options.signature === undefined ? (options.secret ? sign(options.secret, raw) : undefined) : options.signature;
+    if (signature !== null && signature !== undefined) headers["x-webhook-signature"] = signature;
+    const response = await fetch(`${this.stack.baseUrl}/api/alerts/trigger/${webhookUrl}`, {
+      method: "POST",
+      headers,
+      body: raw,
+    });
+    return toJson(response);
+  }
+}

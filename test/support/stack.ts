@@ -1,0 +1,151 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { resolve } from "node:path";
+import pg from "pg";
+import { freePort } from "./free-port.ts";
+
+export type StackInfo = {
+  baseUrl: string;
+  adminToken: string;
+  databaseUrl: string;
+  redisUrl: string;
+  grpc: { auth: string; alerts: string; monitors: string };
+  logFile: string;
+};
+
+export type ServiceName = "auth" | "alerts" | "monitors" | "gateway";
+
+const root = resolve(import.meta.dirname, "../..");
+
+/** Real services as separate processes, on free ports, against a fresh database. */
+export class Stack {
+  readonly info: StackInfo;
+  readonly #env: Record<ServiceName, NodeJS.ProcessEnv>;
+  readonly #children = new Map<ServiceName, ChildProcess>();
+  readonly #output: string[] = [];
+
+  private constructor(info: StackInfo, env: Record<ServiceName, NodeJS.ProcessEnv>) {
+    this.info = info;
+    this.#env = env;
+  }
+
+  static async create(options: {
+    databaseName: string;
+    redisUrl?: string;
+    /** Extra environment for every service (overrides the defaults below). */
+    env?: NodeJS.ProcessEnv;
+  }): Promise<Stack> {
+    const server = process.env.TEST_DATABASE_SERVER ?? "postgres://postgres@127.0.0.1:5432";
+    await recreateDatabase(server, options.databaseName);
+    const databaseUrl = `${server}/${options.databaseName}`;
+    const [gatewayPort, authPort, alertsPort, monitorsPort] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+    ]);
+    const grpc = {
+      auth: `127.0.0.1:${authPort}`,
+      alerts: `127.0.0.1:${alertsPort}`,
+      monitors: `127.0.0.1:${monitorsPort}`,
+    };
+    const adminToken = randomBytes(24).toString("base64url");
+    const redisUrl = options.redisUrl ?? process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+    const common: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      NODE_ENV: "test",
+      LOG_LEVEL: "info",
+      OTEL_SDK_DISABLED: "true",
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisUrl,
+      ADMIN_TOKEN: adminToken,
+      SECRET_KEK: randomBytes(32).toString("base64"),
+      AUTH_GRPC_ADDR: grpc.auth,
+      ALERTS_GRPC_ADDR: grpc.alerts,
+      MONITORS_GRPC_ADDR: grpc.monitors,
+      // Short caches so tests see changes quickly; behaviour is the same.
+      WEBHOOK_CACHE_MS: "200",
+      VERIFIER_CACHE_MS: "200",
+      ...options.env,
+    };
+    const stack = new Stack(
+      {
+        baseUrl: `http://127.0.0.1:${gatewayPort}`,
+        adminToken,
+        databaseUrl,
+        redisUrl,
+        grpc,
+        logFile: "",
+      },
+      {
+        auth: { ...common, GRPC_LISTEN_ADDR: grpc.auth },
+        alerts: { ...common, GRPC_LISTEN_ADDR: grpc.alerts },
+        monitors: { ...common, GRPC_LISTEN_ADDR: grpc.monitors },
+        gateway: { ...common, PORT: String(gatewayPort), HOST: "127.0.0.1" },
+      },
+    );
+    for (const name of ["auth", "alerts", "monitors", "gateway"] as const) stack.start(name);
+    await stack.waitReady();
+    return stack;
+  }
+
+  start(name: ServiceName): void {
+    const child = spawn(
+      process.execPath,
+      ["--import", "@pulsegate/telemetry/register", `services/${name}/src/main.ts`],
+      { cwd: root, env: this.#env[name], stdio: ["ignore", "pipe", "pipe"] },
+    );
+    const collect = (chunk: Buffer) => this.#output.push(`[${name}] ${chunk.toString()}`);
+    child.stdout?.on("data", collect);
+    child.stderr?.on("data", collect);
+    this.#children.set(name, child);
+  }
+
+  /** Everything the services printed so far (for log-hygiene assertions and failure reports). */
+  output(): string {
+    return this.#output.join("");
+  }
+
+  async stop(name: ServiceName, signal: NodeJS.Signals = "SIGTERM"): Promise<number | null> {
+    const child = this.#children.get(name);
+    if (!child || child.exitCode !== null) return child?.exitCode ?? null;
+    const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+    child.kill(signal);
+    const code = await exited;
+    this.#children.delete(name);
+    return code;
+  }
+
+  async waitReady(timeoutMs = 45_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      for (const [name, child] of this.#children) {
+        if (child.exitCode !== null) {
+          throw new Error(`${name} exited with ${child.exitCode} during start:\n${this.output().slice(-4000)}`);
+        }
+      }
+      const ready = await fetch(`${this.info.baseUrl}/readyz`).then(
+        (response) => response.status === 200,
+        () => false,
+      );
+      if (ready) return;
+      await new Promise((done) => setTimeout(done, 200));
+    }
+    throw new Error(`stack not ready after ${timeoutMs} ms:\n${this.output().slice(-4000)}`);
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.#children.keys()].map((name) => this.stop(name)));
+  }
+}
+
+async function recreateDatabase(server: string, name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: `${server}/postgres` });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
+  } finally {
+    await admin.end();
+  }
+}
