@@ -4,17 +4,27 @@ import { PEER_SERVICE_NAMES, type PeerName, type Peers } from "../../peers/conne
 
 export type HealthRoutesOptions = { peers: Peers; redis: Redis; checkTimeoutMs?: number };
 
+/** PONG within `timeoutMs`, waiting for a connection in progress (there is no offline queue). */
 async function redisAnswers(redis: Redis, timeoutMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
+  let onReady: (() => void) | undefined;
   const timeout = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(false), timeoutMs);
   });
+  const ready =
+    redis.status === "ready"
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          onReady = resolve;
+          redis.once("ready", onReady);
+        });
   try {
-    return await Promise.race([redis.ping().then((answer) => answer === "PONG"), timeout]);
+    return await Promise.race([ready.then(() => redis.ping()).then((answer) => answer === "PONG"), timeout]);
   } catch {
     return false;
   } finally {
     clearTimeout(timer);
+    if (onReady) redis.off("ready", onReady);
   }
 }
 

@@ -1,0 +1,148 @@
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildTestApp, TEST_ADMIN_TOKEN } from "../../testing/build-test-app.ts";
+
+const auth = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+
+describe("admin API", () => {
+  let app: FastifyInstance;
+  beforeAll(() => {
+    app = buildTestApp();
+  });
+  afterAll(() => app.close());
+
+  it.each([
+    ["no header", {}],
+    ["a wrong token", { authorization: "Bearer wrong" }],
+    ["another scheme", { authorization: `Basic ${TEST_ADMIN_TOKEN}` }],
+  ])("answers %s with 401 unauthorized", async (_name, headers) => {
+    const response = await app.inject({ method: "GET", url: "/admin/v1/teams/t1", headers });
+    expect(response.statusCode).toBe(401);
+    expect(response.headers["www-authenticate"]).toMatch(/^Bearer/);
+    expect(response.headers["cache-control"]).toBe("no-store");
+    expect(response.json()).toEqual({
+      error: "A valid admin token is required.",
+      code: "unauthorized",
+      requestId: response.headers["x-request-id"],
+    });
+  });
+
+  it("checks the token before reading the body", async () => {
+    const response = await app.inject({
+      method: "POST",
+      url: "/admin/v1/teams",
+      headers: { "content-type": "application/json" },
+      payload: "{not json",
+    });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it("reports schema problems as invalid_request with details", async () => {
+    const response = await app.inject({
+      method: "POST",
+      url: "/admin/v1/teams",
+      headers: auth,
+      payload: { alertQuotaMonthly: -1, extra: true },
+    });
+    expect(response.statusCode).toBe(400);
+    const body = response.json();
+    expect(body.code).toBe("invalid_request");
+    expect(body.requestId).toBe(response.headers["x-request-id"]);
+    expect(body.details).toEqual(
+      expect.arrayContaining([
+        { field: "name", message: "name is required." },
+        { field: "extra", message: "extra is not allowed." },
+        { field: "alertQuotaMonthly", message: "alertQuotaMonthly must be >= 0." },
+      ]),
+    );
+  });
+
+  it("treats a POST without a body as an empty object", async () => {
+    const response = await app.inject({ method: "POST", url: "/admin/v1/teams", headers: auth });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().details).toEqual([{ field: "name", message: "name is required." }]);
+  });
+
+  it("does not coerce types", async () => {
+    const response = await app.inject({
+      method: "POST",
+      url: "/admin/v1/teams",
+      headers: auth,
+      payload: { name: "Ops", alertQuotaMonthly: "10" },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().details[0].field).toBe("alertQuotaMonthly");
+  });
+
+  it("validates webhooks, filter rules and severities", async () => {
+    const response = await app.inject({
+      method: "POST",
+      url: "/admin/v1/teams/t1/webhooks",
+      headers: auth,
+      payload: { name: "CI", defaultSeverity: "critical", filterRules: [{ field: "title", op: "matches" }] },
+    });
+    expect(response.statusCode).toBe(400);
+    const fields = response.json().details.map((detail: { field: string }) => detail.field);
+    expect(fields).toEqual(expect.arrayContaining(["defaultSeverity", "filterRules.0.op"]));
+  });
+
+  it("validates query strings", async () => {
+    const response = await app.inject({
+      method: "GET",
+      url: "/admin/v1/teams/t1/alerts?status=closed&limit=1000",
+      headers: auth,
+    });
+    expect(response.statusCode).toBe(400);
+    const fields = response.json().details.map((detail: { field: string }) => detail.field);
+    expect(fields).toEqual(expect.arrayContaining(["status", "limit"]));
+  });
+
+  it("accepts null to clear the subscription expiry but not other non-dates", async () => {
+    const response = await app.inject({
+      method: "PATCH",
+      url: "/admin/v1/teams/t1",
+      headers: auth,
+      payload: { subscriptionExpiresAt: "tomorrow" },
+    });
+    expect(response.statusCode).toBe(400);
+    const cleared = await app.inject({
+      method: "PATCH",
+      url: "/admin/v1/teams/t1",
+      headers: auth,
+      payload: { subscriptionExpiresAt: null },
+    });
+    expect(cleared.statusCode).toBe(503);
+  });
+
+  it("answers invalid JSON with invalid_json and other media types with 415", async () => {
+    const broken = await app.inject({
+      method: "POST",
+      url: "/admin/v1/teams",
+      headers: { ...auth, "content-type": "application/json" },
+      payload: '{"name":',
+    });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().code).toBe("invalid_json");
+    const text = await app.inject({
+      method: "POST",
+      url: "/admin/v1/teams",
+      headers: { ...auth, "content-type": "text/plain" },
+      payload: "name=Ops",
+    });
+    expect(text.statusCode).toBe(415);
+    expect(text.json().code).toBe("unsupported_media_type");
+  });
+
+  it("answers 503 with Retry-After when auth is down, and never caches", async () => {
+    const response = await app.inject({
+      method: "POST",
+      url: "/admin/v1/teams",
+      headers: auth,
+      payload: { name: "Ops" },
+    });
+    expect(response.statusCode).toBe(503);
+    expect(response.headers["retry-after"]).toBe("5");
+    expect(response.headers["cache-control"]).toBe("no-store");
+    expect(response.json().code).toBe("service_unavailable");
+  });
+});

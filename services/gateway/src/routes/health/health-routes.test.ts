@@ -1,0 +1,48 @@
+import { createGrpcServer, type GrpcServer } from "@pulsegate/grpc";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildTestApp } from "../../testing/build-test-app.ts";
+
+describe("health endpoints with every peer down", () => {
+  let app: FastifyInstance;
+  beforeAll(() => {
+    app = buildTestApp();
+  });
+  afterAll(() => app.close());
+
+  it("/healthz answers while the process is alive", async () => {
+    const response = await app.inject({ method: "GET", url: "/healthz" });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: "ok" });
+  });
+
+  it("/readyz answers 503 and names what is down; Redis is reported", async () => {
+    const response = await app.inject({ method: "GET", url: "/readyz" });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({
+      status: "unavailable",
+      checks: { auth: "down", alerts: "down", monitors: "down", redis: "up" },
+    });
+  });
+});
+
+describe("/readyz with a peer that is up but not serving the named service", () => {
+  // createGrpcServer([]) reports only the "" service: the named one is unknown (NOT_FOUND).
+  let server: GrpcServer;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    server = createGrpcServer([]);
+    const port = await server.listen("127.0.0.1:0");
+    app = buildTestApp({ auth: `127.0.0.1:${port}` });
+  });
+  afterAll(async () => {
+    await app.close();
+    await server.close(0);
+  });
+
+  it("is not ready", async () => {
+    const response = await app.inject({ method: "GET", url: "/readyz" });
+    expect(response.statusCode).toBe(503);
+    expect(response.json().checks.auth).toBe("down");
+  });
+});
