@@ -3,6 +3,7 @@ import type { Logger } from "@pulsegate/logger";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
 import { installErrorHandling } from "./error-handler.ts";
+import { createCoalescedCalls } from "./peers/coalesced-calls.ts";
 import type { Peers } from "./peers/connect-peers.ts";
 import { acceptRawBodies, BODY_LIMIT_BYTES } from "./pipeline/raw-body.ts";
 import { createRateLimiter } from "./rate-limit/webhook-rate-limiter.ts";
@@ -39,12 +40,14 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   installErrorHandling(app);
 
   const rateLimiter = createRateLimiter({ redis: deps.redis, log: deps.log });
+  const calls = createCoalescedCalls(deps.peers);
 
   // Public surfaces: raw bodies (the signature covers the exact bytes).
   app.register(async (publicApi) => {
     acceptRawBodies(publicApi);
     await publicApi.register(triggerRoute, {
       peers: deps.peers,
+      calls,
       rateLimiter,
       webhookCacheMs: deps.webhookCacheMs,
     });

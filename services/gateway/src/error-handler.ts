@@ -46,7 +46,11 @@ export function installErrorHandling(app: FastifyInstance): void {
       return sendError(request, reply, errors.internal());
     }
     if (known.status === 500) request.log.error({ err: error }, "request failed");
-    else if (known.status > 500) request.log.warn({ err: error, code: known.code }, "request failed");
+    else if (known.status > 500) {
+      // A peer that is down is expected now and then: its message is enough, not a stack per request.
+      const cause = error instanceof Error ? error.message : String(error);
+      request.log.warn({ code: known.code, cause }, "request failed");
+    }
     return sendError(request, reply, known);
   });
   app.setNotFoundHandler((request, reply) => sendError(request, reply, errors.routeNotFound()));

@@ -1,7 +1,6 @@
-import { callUnary } from "@pulsegate/grpc";
 import { auth } from "@pulsegate/proto";
 import { errors, type HttpError } from "../errors.ts";
-import type { Peers } from "../peers/connect-peers.ts";
+import type { CoalescedCalls } from "../peers/coalesced-calls.ts";
 
 /**
  * Step 3: auth checks the signature over the exact bytes received, against the
@@ -9,12 +8,11 @@ import type { Peers } from "../peers/connect-peers.ts";
  * call. A team that no longer exists answers as the resource not found.
  */
 export async function verifySignature(
-  peers: Peers,
-  item: { teamId: string; payload: Buffer; signature: string },
+  calls: CoalescedCalls,
+  item: auth.VerifySignatureItem,
   notFound: () => HttpError,
 ): Promise<auth.TeamAccess> {
-  const response = await callUnary(peers.auth, peers.auth.verifySignature, { items: [item] }, peers.timeoutMs);
-  const result = response.results[0];
+  const result = await calls.verifySignature(item);
   switch (result?.outcome) {
     case auth.VerifyOutcome.VERIFY_OUTCOME_VALID_CURRENT:
     case auth.VerifyOutcome.VERIFY_OUTCOME_VALID_PREVIOUS:

@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp } from "../../testing/build-test-app.ts";
@@ -62,6 +63,22 @@ describe("POST /api/alerts/trigger/:webhookUrl", () => {
       code: "payload_too_large",
       requestId: response.headers["x-request-id"],
     });
+  });
+
+  it("answers 413 for a chunked body over 1 MiB (no Content-Length)", async () => {
+    const chunks = Array.from({ length: 17 }, () => Buffer.alloc(64 * 1024, 0x20));
+    const response = await app.inject({
+      method: "POST",
+      url: URL,
+      headers: {
+        "content-type": "application/json",
+        "transfer-encoding": "chunked",
+        "x-webhook-signature": SIGNATURE,
+      },
+      payload: Readable.from(chunks),
+    });
+    expect(response.statusCode).toBe(413);
+    expect(response.json().code).toBe("payload_too_large");
   });
 
   it("accepts a body of exactly 1 MiB (and then needs the peers)", async () => {

@@ -2,6 +2,7 @@ import { callUnary } from "@pulsegate/grpc";
 import { alerts } from "@pulsegate/proto";
 import type { FastifyInstance } from "fastify";
 import { errors } from "../../errors.ts";
+import type { CoalescedCalls } from "../../peers/coalesced-calls.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { parseJsonBody } from "../../pipeline/json-body.ts";
 import { createLookupCache } from "../../pipeline/lookup-cache.ts";
@@ -14,14 +15,19 @@ import { parseTriggerBody } from "../../validation/index.ts";
 import { toTriggerItem } from "./trigger-item.ts";
 import { triggerResponse } from "./trigger-response.ts";
 
-export type TriggerRouteOptions = { peers: Peers; rateLimiter: RateLimiter; webhookCacheMs: number };
+export type TriggerRouteOptions = {
+  peers: Peers;
+  calls: CoalescedCalls;
+  rateLimiter: RateLimiter;
+  webhookCacheMs: number;
+};
 
 /** Used when a webhook has no positive rateLimitPerMinute of its own. */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 60;
 
 /** POST /api/alerts/trigger/:webhookUrl — DESIGN §2 steps 1–7, in that order. */
 export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOptions): Promise<void> {
-  const { peers, rateLimiter } = options;
+  const { peers, calls, rateLimiter } = options;
   const webhooks = createLookupCache<alerts.Webhook | undefined>({
     ttlMs: options.webhookCacheMs,
     load: async (webhookUrl) =>
@@ -35,7 +41,7 @@ export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOp
     if (!webhook?.enabled) throw errors.webhookNotFound();
 
     const payload = rawBodyOf(request);
-    const access = await verifySignature(peers, { teamId: webhook.teamId, payload, signature }, errors.webhookNotFound);
+    const access = await verifySignature(calls, { teamId: webhook.teamId, payload, signature }, errors.webhookNotFound);
 
     requireActiveSubscription(access);
 
@@ -48,15 +54,10 @@ export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOp
     const body = parseTriggerBody(parseJsonBody(contentTypeOf(request), payload));
     if (!body.ok) throw errors.invalidRequest(body.details);
 
-    const response = await callUnary(
-      peers.alerts,
-      peers.alerts.triggerAlert,
-      { items: [toTriggerItem(webhook, access, body.value)] },
-      peers.timeoutMs,
-    );
-    const result = response.results[0];
-    if (result?.outcome === alerts.TriggerOutcome.TRIGGER_OUTCOME_SOURCE_NOT_FOUND)
+    const result = await calls.triggerAlert(toTriggerItem(webhook, access, body.value));
+    if (result.outcome === alerts.TriggerOutcome.TRIGGER_OUTCOME_SOURCE_NOT_FOUND) {
       webhooks.invalidate(request.params.webhookUrl);
+    }
     const answer = triggerResponse(result);
     return reply.code(answer.status).send(answer.body);
   });

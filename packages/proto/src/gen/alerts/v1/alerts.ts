@@ -217,6 +217,120 @@ export function triggerOutcomeToJSON(object: TriggerOutcome): string {
   }
 }
 
+export const ChannelKind = {
+  CHANNEL_KIND_UNSPECIFIED: 0,
+  /** CHANNEL_KIND_SLACK - A Slack incoming-webhook URL. */
+  CHANNEL_KIND_SLACK: 1,
+  /** CHANNEL_KIND_WEBHOOK - A JSON POST signed with the team's webhook secret. */
+  CHANNEL_KIND_WEBHOOK: 2,
+  UNRECOGNIZED: -1,
+} as const;
+
+export type ChannelKind = typeof ChannelKind[keyof typeof ChannelKind];
+
+export namespace ChannelKind {
+  export type CHANNEL_KIND_UNSPECIFIED = typeof ChannelKind.CHANNEL_KIND_UNSPECIFIED;
+  export type CHANNEL_KIND_SLACK = typeof ChannelKind.CHANNEL_KIND_SLACK;
+  export type CHANNEL_KIND_WEBHOOK = typeof ChannelKind.CHANNEL_KIND_WEBHOOK;
+  export type UNRECOGNIZED = typeof ChannelKind.UNRECOGNIZED;
+}
+
+export function channelKindFromJSON(object: any): ChannelKind {
+  switch (object) {
+    case 0:
+    case "CHANNEL_KIND_UNSPECIFIED":
+      return ChannelKind.CHANNEL_KIND_UNSPECIFIED;
+    case 1:
+    case "CHANNEL_KIND_SLACK":
+      return ChannelKind.CHANNEL_KIND_SLACK;
+    case 2:
+    case "CHANNEL_KIND_WEBHOOK":
+      return ChannelKind.CHANNEL_KIND_WEBHOOK;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return ChannelKind.UNRECOGNIZED;
+  }
+}
+
+export function channelKindToJSON(object: ChannelKind): string {
+  switch (object) {
+    case ChannelKind.CHANNEL_KIND_UNSPECIFIED:
+      return "CHANNEL_KIND_UNSPECIFIED";
+    case ChannelKind.CHANNEL_KIND_SLACK:
+      return "CHANNEL_KIND_SLACK";
+    case ChannelKind.CHANNEL_KIND_WEBHOOK:
+      return "CHANNEL_KIND_WEBHOOK";
+    case ChannelKind.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export const DeliveryStatus = {
+  DELIVERY_STATUS_UNSPECIFIED: 0,
+  DELIVERY_STATUS_PENDING: 1,
+  DELIVERY_STATUS_DELIVERED: 2,
+  /** DELIVERY_STATUS_FAILED - Every attempt failed; no more are made. */
+  DELIVERY_STATUS_FAILED: 3,
+  /** DELIVERY_STATUS_CANCELLED - The channel was deleted before the delivery succeeded. */
+  DELIVERY_STATUS_CANCELLED: 4,
+  UNRECOGNIZED: -1,
+} as const;
+
+export type DeliveryStatus = typeof DeliveryStatus[keyof typeof DeliveryStatus];
+
+export namespace DeliveryStatus {
+  export type DELIVERY_STATUS_UNSPECIFIED = typeof DeliveryStatus.DELIVERY_STATUS_UNSPECIFIED;
+  export type DELIVERY_STATUS_PENDING = typeof DeliveryStatus.DELIVERY_STATUS_PENDING;
+  export type DELIVERY_STATUS_DELIVERED = typeof DeliveryStatus.DELIVERY_STATUS_DELIVERED;
+  export type DELIVERY_STATUS_FAILED = typeof DeliveryStatus.DELIVERY_STATUS_FAILED;
+  export type DELIVERY_STATUS_CANCELLED = typeof DeliveryStatus.DELIVERY_STATUS_CANCELLED;
+  export type UNRECOGNIZED = typeof DeliveryStatus.UNRECOGNIZED;
+}
+
+export function deliveryStatusFromJSON(object: any): DeliveryStatus {
+  switch (object) {
+    case 0:
+    case "DELIVERY_STATUS_UNSPECIFIED":
+      return DeliveryStatus.DELIVERY_STATUS_UNSPECIFIED;
+    case 1:
+    case "DELIVERY_STATUS_PENDING":
+      return DeliveryStatus.DELIVERY_STATUS_PENDING;
+    case 2:
+    case "DELIVERY_STATUS_DELIVERED":
+      return DeliveryStatus.DELIVERY_STATUS_DELIVERED;
+    case 3:
+    case "DELIVERY_STATUS_FAILED":
+      return DeliveryStatus.DELIVERY_STATUS_FAILED;
+    case 4:
+    case "DELIVERY_STATUS_CANCELLED":
+      return DeliveryStatus.DELIVERY_STATUS_CANCELLED;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return DeliveryStatus.UNRECOGNIZED;
+  }
+}
+
+export function deliveryStatusToJSON(object: DeliveryStatus): string {
+  switch (object) {
+    case DeliveryStatus.DELIVERY_STATUS_UNSPECIFIED:
+      return "DELIVERY_STATUS_UNSPECIFIED";
+    case DeliveryStatus.DELIVERY_STATUS_PENDING:
+      return "DELIVERY_STATUS_PENDING";
+    case DeliveryStatus.DELIVERY_STATUS_DELIVERED:
+      return "DELIVERY_STATUS_DELIVERED";
+    case DeliveryStatus.DELIVERY_STATUS_FAILED:
+      return "DELIVERY_STATUS_FAILED";
+    case DeliveryStatus.DELIVERY_STATUS_CANCELLED:
+      return "DELIVERY_STATUS_CANCELLED";
+    case DeliveryStatus.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export interface FilterRule {
   /** "metadata.<path>", "severity" or "title". */
   field: string;
@@ -411,6 +525,132 @@ export interface ResolveAlertRequest {
 
 export interface ResolveAlertResponse {
   alert: Alert | undefined;
+}
+
+export interface Channel {
+  id: string;
+  teamId: string;
+  kind: ChannelKind;
+  name: string;
+  /** Scheme, host and the last four characters, e.g. "https://hooks.slack.com/…XXXX". */
+  maskedUrl: string;
+  enabled: boolean;
+  createdAt: Date | undefined;
+  updatedAt: Date | undefined;
+}
+
+export interface CreateChannelRequest {
+  teamId: string;
+  kind: ChannelKind;
+  name: string;
+  /**
+   * http or https; refused when it resolves to a private or loopback address
+   * (unless the service allows private networks).
+   */
+  url: string;
+  enabled?: boolean | undefined;
+}
+
+export interface CreateChannelResponse {
+  channel: Channel | undefined;
+}
+
+export interface ListChannelsRequest {
+  teamId: string;
+}
+
+export interface ListChannelsResponse {
+  channels: Channel[];
+}
+
+export interface UpdateChannelRequest {
+  id: string;
+  name?: string | undefined;
+  url?: string | undefined;
+  enabled?: boolean | undefined;
+}
+
+export interface UpdateChannelResponse {
+  channel: Channel | undefined;
+}
+
+export interface DeleteChannelRequest {
+  id: string;
+}
+
+/** Pending deliveries to a deleted channel are cancelled. */
+export interface DeleteChannelResponse {
+}
+
+export interface NotificationRoute {
+  severities: Severity[];
+  channelIds: string[];
+}
+
+export interface NotificationPolicy {
+  teamId: string;
+  /** An event goes to every channel of every route that lists its alert's severity. */
+  routes: NotificationRoute[];
+  updatedAt: Date | undefined;
+}
+
+export interface PutNotificationPolicyRequest {
+  teamId: string;
+  routes: NotificationRoute[];
+}
+
+export interface PutNotificationPolicyResponse {
+  policy: NotificationPolicy | undefined;
+}
+
+export interface GetNotificationPolicyRequest {
+  teamId: string;
+}
+
+export interface GetNotificationPolicyResponse {
+  /** Unset: the team has no policy, so every channel gets every event. */
+  policy: NotificationPolicy | undefined;
+}
+
+export interface DeleteNotificationPolicyRequest {
+  teamId: string;
+}
+
+export interface DeleteNotificationPolicyResponse {
+}
+
+export interface Delivery {
+  /** Sent as the X-Pulsegate-Delivery header, the same on every attempt. */
+  id: string;
+  alertId: string;
+  channelId: string;
+  channelKind: ChannelKind;
+  channelName: string;
+  /** "alert.created", "alert.reopened" or "alert.resolved". */
+  eventType: string;
+  /** The event's id, the same for every channel it goes to. */
+  eventId: string;
+  status: DeliveryStatus;
+  attempts: number;
+  maxAttempts: number;
+  nextAttemptAt: Date | undefined;
+  lastAttemptAt:
+    | Date
+    | undefined;
+  /** HTTP status of the last attempt; 0 when it got no answer. */
+  lastStatusCode: number;
+  /** Why the last attempt failed; empty after a success. */
+  lastError: string;
+  deliveredAt: Date | undefined;
+  createdAt: Date | undefined;
+}
+
+export interface ListDeliveriesRequest {
+  alertId: string;
+}
+
+export interface ListDeliveriesResponse {
+  deliveries: Delivery[];
 }
 
 function createBaseFilterRule(): FilterRule {
@@ -3641,6 +3881,2040 @@ export const ResolveAlertResponse: MessageFns<ResolveAlertResponse> = {
   },
 };
 
+function createBaseChannel(): Channel {
+  return {
+    id: "",
+    teamId: "",
+    kind: 0,
+    name: "",
+    maskedUrl: "",
+    enabled: false,
+    createdAt: undefined,
+    updatedAt: undefined,
+  };
+}
+
+export const Channel: MessageFns<Channel> = {
+  encode(message: Channel, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.teamId !== "") {
+      writer.uint32(18).string(message.teamId);
+    }
+    if (message.kind !== 0) {
+      writer.uint32(24).int32(message.kind);
+    }
+    if (message.name !== "") {
+      writer.uint32(34).string(message.name);
+    }
+    if (message.maskedUrl !== "") {
+      writer.uint32(42).string(message.maskedUrl);
+    }
+    if (message.enabled !== false) {
+      writer.uint32(48).bool(message.enabled);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(58).fork()).join();
+    }
+    if (message.updatedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.updatedAt), writer.uint32(66).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Channel {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChannel();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.teamId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.kind = reader.int32() as any;
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.maskedUrl = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.enabled = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.updatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Channel {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      teamId: isSet(object.teamId)
+        ? globalThis.String(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.String(object.team_id)
+        : "",
+      kind: isSet(object.kind) ? channelKindFromJSON(object.kind) : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      maskedUrl: isSet(object.maskedUrl)
+        ? globalThis.String(object.maskedUrl)
+        : isSet(object.masked_url)
+        ? globalThis.String(object.masked_url)
+        : "",
+      enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : false,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+      updatedAt: isSet(object.updatedAt)
+        ? fromJsonTimestamp(object.updatedAt)
+        : isSet(object.updated_at)
+        ? fromJsonTimestamp(object.updated_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Channel): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.teamId !== "") {
+      obj.teamId = message.teamId;
+    }
+    if (message.kind !== 0) {
+      obj.kind = channelKindToJSON(message.kind);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.maskedUrl !== "") {
+      obj.maskedUrl = message.maskedUrl;
+    }
+    if (message.enabled !== false) {
+      obj.enabled = message.enabled;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    if (message.updatedAt !== undefined) {
+      obj.updatedAt = message.updatedAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Channel>, I>>(base?: I): Channel {
+    return Channel.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Channel>, I>>(object: I): Channel {
+    const message = createBaseChannel();
+    message.id = object.id ?? "";
+    message.teamId = object.teamId ?? "";
+    message.kind = object.kind ?? 0;
+    message.name = object.name ?? "";
+    message.maskedUrl = object.maskedUrl ?? "";
+    message.enabled = object.enabled ?? false;
+    message.createdAt = object.createdAt ?? undefined;
+    message.updatedAt = object.updatedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCreateChannelRequest(): CreateChannelRequest {
+  return { teamId: "", kind: 0, name: "", url: "", enabled: undefined };
+}
+
+export const CreateChannelRequest: MessageFns<CreateChannelRequest> = {
+  encode(message: CreateChannelRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.teamId !== "") {
+      writer.uint32(10).string(message.teamId);
+    }
+    if (message.kind !== 0) {
+      writer.uint32(16).int32(message.kind);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.url !== "") {
+      writer.uint32(34).string(message.url);
+    }
+    if (message.enabled !== undefined) {
+      writer.uint32(40).bool(message.enabled);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateChannelRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateChannelRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.teamId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.kind = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.enabled = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateChannelRequest {
+    return {
+      teamId: isSet(object.teamId)
+        ? globalThis.String(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.String(object.team_id)
+        : "",
+      kind: isSet(object.kind) ? channelKindFromJSON(object.kind) : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : undefined,
+    };
+  },
+
+  toJSON(message: CreateChannelRequest): unknown {
+    const obj: any = {};
+    if (message.teamId !== "") {
+      obj.teamId = message.teamId;
+    }
+    if (message.kind !== 0) {
+      obj.kind = channelKindToJSON(message.kind);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.enabled !== undefined) {
+      obj.enabled = message.enabled;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateChannelRequest>, I>>(base?: I): CreateChannelRequest {
+    return CreateChannelRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateChannelRequest>, I>>(object: I): CreateChannelRequest {
+    const message = createBaseCreateChannelRequest();
+    message.teamId = object.teamId ?? "";
+    message.kind = object.kind ?? 0;
+    message.name = object.name ?? "";
+    message.url = object.url ?? "";
+    message.enabled = object.enabled ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCreateChannelResponse(): CreateChannelResponse {
+  return { channel: undefined };
+}
+
+export const CreateChannelResponse: MessageFns<CreateChannelResponse> = {
+  encode(message: CreateChannelResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.channel !== undefined) {
+      Channel.encode(message.channel, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateChannelResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateChannelResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.channel = Channel.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateChannelResponse {
+    return { channel: isSet(object.channel) ? Channel.fromJSON(object.channel) : undefined };
+  },
+
+  toJSON(message: CreateChannelResponse): unknown {
+    const obj: any = {};
+    if (message.channel !== undefined) {
+      obj.channel = Channel.toJSON(message.channel);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateChannelResponse>, I>>(base?: I): CreateChannelResponse {
+    return CreateChannelResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateChannelResponse>, I>>(object: I): CreateChannelResponse {
+    const message = createBaseCreateChannelResponse();
+    message.channel = (object.channel !== undefined && object.channel !== null)
+      ? Channel.fromPartial(object.channel)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListChannelsRequest(): ListChannelsRequest {
+  return { teamId: "" };
+}
+
+export const ListChannelsRequest: MessageFns<ListChannelsRequest> = {
+  encode(message: ListChannelsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.teamId !== "") {
+      writer.uint32(10).string(message.teamId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListChannelsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListChannelsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.teamId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListChannelsRequest {
+    return {
+      teamId: isSet(object.teamId)
+        ? globalThis.String(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.String(object.team_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListChannelsRequest): unknown {
+    const obj: any = {};
+    if (message.teamId !== "") {
+      obj.teamId = message.teamId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListChannelsRequest>, I>>(base?: I): ListChannelsRequest {
+    return ListChannelsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListChannelsRequest>, I>>(object: I): ListChannelsRequest {
+    const message = createBaseListChannelsRequest();
+    message.teamId = object.teamId ?? "";
+    return message;
+  },
+};
+
+function createBaseListChannelsResponse(): ListChannelsResponse {
+  return { channels: [] };
+}
+
+export const ListChannelsResponse: MessageFns<ListChannelsResponse> = {
+  encode(message: ListChannelsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.channels) {
+      Channel.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListChannelsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListChannelsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.channels.push(Channel.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListChannelsResponse {
+    return {
+      channels: globalThis.Array.isArray(object?.channels) ? object.channels.map((e: any) => Channel.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListChannelsResponse): unknown {
+    const obj: any = {};
+    if (message.channels?.length) {
+      obj.channels = message.channels.map((e) => Channel.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListChannelsResponse>, I>>(base?: I): ListChannelsResponse {
+    return ListChannelsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListChannelsResponse>, I>>(object: I): ListChannelsResponse {
+    const message = createBaseListChannelsResponse();
+    message.channels = object.channels?.map((e) => Channel.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseUpdateChannelRequest(): UpdateChannelRequest {
+  return { id: "", name: undefined, url: undefined, enabled: undefined };
+}
+
+export const UpdateChannelRequest: MessageFns<UpdateChannelRequest> = {
+  encode(message: UpdateChannelRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.name !== undefined) {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.url !== undefined) {
+      writer.uint32(26).string(message.url);
+    }
+    if (message.enabled !== undefined) {
+      writer.uint32(32).bool(message.enabled);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateChannelRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateChannelRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.enabled = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateChannelRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : undefined,
+      url: isSet(object.url) ? globalThis.String(object.url) : undefined,
+      enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : undefined,
+    };
+  },
+
+  toJSON(message: UpdateChannelRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.name !== undefined) {
+      obj.name = message.name;
+    }
+    if (message.url !== undefined) {
+      obj.url = message.url;
+    }
+    if (message.enabled !== undefined) {
+      obj.enabled = message.enabled;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateChannelRequest>, I>>(base?: I): UpdateChannelRequest {
+    return UpdateChannelRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateChannelRequest>, I>>(object: I): UpdateChannelRequest {
+    const message = createBaseUpdateChannelRequest();
+    message.id = object.id ?? "";
+    message.name = object.name ?? undefined;
+    message.url = object.url ?? undefined;
+    message.enabled = object.enabled ?? undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateChannelResponse(): UpdateChannelResponse {
+  return { channel: undefined };
+}
+
+export const UpdateChannelResponse: MessageFns<UpdateChannelResponse> = {
+  encode(message: UpdateChannelResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.channel !== undefined) {
+      Channel.encode(message.channel, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateChannelResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateChannelResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.channel = Channel.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateChannelResponse {
+    return { channel: isSet(object.channel) ? Channel.fromJSON(object.channel) : undefined };
+  },
+
+  toJSON(message: UpdateChannelResponse): unknown {
+    const obj: any = {};
+    if (message.channel !== undefined) {
+      obj.channel = Channel.toJSON(message.channel);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateChannelResponse>, I>>(base?: I): UpdateChannelResponse {
+    return UpdateChannelResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateChannelResponse>, I>>(object: I): UpdateChannelResponse {
+    const message = createBaseUpdateChannelResponse();
+    message.channel = (object.channel !== undefined && object.channel !== null)
+      ? Channel.fromPartial(object.channel)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseDeleteChannelRequest(): DeleteChannelRequest {
+  return { id: "" };
+}
+
+export const DeleteChannelRequest: MessageFns<DeleteChannelRequest> = {
+  encode(message: DeleteChannelRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteChannelRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteChannelRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteChannelRequest {
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+  },
+
+  toJSON(message: DeleteChannelRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteChannelRequest>, I>>(base?: I): DeleteChannelRequest {
+    return DeleteChannelRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteChannelRequest>, I>>(object: I): DeleteChannelRequest {
+    const message = createBaseDeleteChannelRequest();
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteChannelResponse(): DeleteChannelResponse {
+  return {};
+}
+
+export const DeleteChannelResponse: MessageFns<DeleteChannelResponse> = {
+  encode(_: DeleteChannelResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteChannelResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteChannelResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteChannelResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteChannelResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteChannelResponse>, I>>(base?: I): DeleteChannelResponse {
+    return DeleteChannelResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteChannelResponse>, I>>(_: I): DeleteChannelResponse {
+    const message = createBaseDeleteChannelResponse();
+    return message;
+  },
+};
+
+function createBaseNotificationRoute(): NotificationRoute {
+  return { severities: [], channelIds: [] };
+}
+
+export const NotificationRoute: MessageFns<NotificationRoute> = {
+  encode(message: NotificationRoute, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.severities.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.severities) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    for (const v of message.channelIds) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NotificationRoute {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNotificationRoute();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.severities.push(reader.int32() as any);
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.severities.push(reader.int32() as any);
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.channelIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NotificationRoute {
+    return {
+      severities: globalThis.Array.isArray(object?.severities)
+        ? object.severities.map((e: any) => severityFromJSON(e))
+        : [],
+      channelIds: globalThis.Array.isArray(object?.channelIds)
+        ? object.channelIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.channel_ids)
+        ? object.channel_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: NotificationRoute): unknown {
+    const obj: any = {};
+    if (message.severities?.length) {
+      obj.severities = message.severities.map((e) => severityToJSON(e));
+    }
+    if (message.channelIds?.length) {
+      obj.channelIds = message.channelIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<NotificationRoute>, I>>(base?: I): NotificationRoute {
+    return NotificationRoute.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<NotificationRoute>, I>>(object: I): NotificationRoute {
+    const message = createBaseNotificationRoute();
+    message.severities = object.severities?.map((e) => e) || [];
+    message.channelIds = object.channelIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseNotificationPolicy(): NotificationPolicy {
+  return { teamId: "", routes: [], updatedAt: undefined };
+}
+
+export const NotificationPolicy: MessageFns<NotificationPolicy> = {
+  encode(message: NotificationPolicy, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.teamId !== "") {
+      writer.uint32(10).string(message.teamId);
+    }
+    for (const v of message.routes) {
+      NotificationRoute.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.updatedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.updatedAt), writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NotificationPolicy {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNotificationPolicy();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.teamId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.routes.push(NotificationRoute.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.updatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NotificationPolicy {
+    return {
+      teamId: isSet(object.teamId)
+        ? globalThis.String(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.String(object.team_id)
+        : "",
+      routes: globalThis.Array.isArray(object?.routes)
+        ? object.routes.map((e: any) => NotificationRoute.fromJSON(e))
+        : [],
+      updatedAt: isSet(object.updatedAt)
+        ? fromJsonTimestamp(object.updatedAt)
+        : isSet(object.updated_at)
+        ? fromJsonTimestamp(object.updated_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: NotificationPolicy): unknown {
+    const obj: any = {};
+    if (message.teamId !== "") {
+      obj.teamId = message.teamId;
+    }
+    if (message.routes?.length) {
+      obj.routes = message.routes.map((e) => NotificationRoute.toJSON(e));
+    }
+    if (message.updatedAt !== undefined) {
+      obj.updatedAt = message.updatedAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<NotificationPolicy>, I>>(base?: I): NotificationPolicy {
+    return NotificationPolicy.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<NotificationPolicy>, I>>(object: I): NotificationPolicy {
+    const message = createBaseNotificationPolicy();
+    message.teamId = object.teamId ?? "";
+    message.routes = object.routes?.map((e) => NotificationRoute.fromPartial(e)) || [];
+    message.updatedAt = object.updatedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBasePutNotificationPolicyRequest(): PutNotificationPolicyRequest {
+  return { teamId: "", routes: [] };
+}
+
+export const PutNotificationPolicyRequest: MessageFns<PutNotificationPolicyRequest> = {
+  encode(message: PutNotificationPolicyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.teamId !== "") {
+      writer.uint32(10).string(message.teamId);
+    }
+    for (const v of message.routes) {
+      NotificationRoute.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PutNotificationPolicyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePutNotificationPolicyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.teamId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.routes.push(NotificationRoute.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PutNotificationPolicyRequest {
+    return {
+      teamId: isSet(object.teamId)
+        ? globalThis.String(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.String(object.team_id)
+        : "",
+      routes: globalThis.Array.isArray(object?.routes)
+        ? object.routes.map((e: any) => NotificationRoute.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: PutNotificationPolicyRequest): unknown {
+    const obj: any = {};
+    if (message.teamId !== "") {
+      obj.teamId = message.teamId;
+    }
+    if (message.routes?.length) {
+      obj.routes = message.routes.map((e) => NotificationRoute.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PutNotificationPolicyRequest>, I>>(base?: I): PutNotificationPolicyRequest {
+    return PutNotificationPolicyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PutNotificationPolicyRequest>, I>>(object: I): PutNotificationPolicyRequest {
+    const message = createBasePutNotificationPolicyRequest();
+    message.teamId = object.teamId ?? "";
+    message.routes = object.routes?.map((e) => NotificationRoute.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePutNotificationPolicyResponse(): PutNotificationPolicyResponse {
+  return { policy: undefined };
+}
+
+export const PutNotificationPolicyResponse: MessageFns<PutNotificationPolicyResponse> = {
+  encode(message: PutNotificationPolicyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.policy !== undefined) {
+      NotificationPolicy.encode(message.policy, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PutNotificationPolicyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePutNotificationPolicyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.policy = NotificationPolicy.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PutNotificationPolicyResponse {
+    return { policy: isSet(object.policy) ? NotificationPolicy.fromJSON(object.policy) : undefined };
+  },
+
+  toJSON(message: PutNotificationPolicyResponse): unknown {
+    const obj: any = {};
+    if (message.policy !== undefined) {
+      obj.policy = NotificationPolicy.toJSON(message.policy);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PutNotificationPolicyResponse>, I>>(base?: I): PutNotificationPolicyResponse {
+    return PutNotificationPolicyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PutNotificationPolicyResponse>, I>>(
+    object: I,
+  ): PutNotificationPolicyResponse {
+    const message = createBasePutNotificationPolicyResponse();
+    message.policy = (object.policy !== undefined && object.policy !== null)
+      ? NotificationPolicy.fromPartial(object.policy)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetNotificationPolicyRequest(): GetNotificationPolicyRequest {
+  return { teamId: "" };
+}
+
+export const GetNotificationPolicyRequest: MessageFns<GetNotificationPolicyRequest> = {
+  encode(message: GetNotificationPolicyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.teamId !== "") {
+      writer.uint32(10).string(message.teamId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetNotificationPolicyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetNotificationPolicyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.teamId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetNotificationPolicyRequest {
+    return {
+      teamId: isSet(object.teamId)
+        ? globalThis.String(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.String(object.team_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetNotificationPolicyRequest): unknown {
+    const obj: any = {};
+    if (message.teamId !== "") {
+      obj.teamId = message.teamId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetNotificationPolicyRequest>, I>>(base?: I): GetNotificationPolicyRequest {
+    return GetNotificationPolicyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetNotificationPolicyRequest>, I>>(object: I): GetNotificationPolicyRequest {
+    const message = createBaseGetNotificationPolicyRequest();
+    message.teamId = object.teamId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetNotificationPolicyResponse(): GetNotificationPolicyResponse {
+  return { policy: undefined };
+}
+
+export const GetNotificationPolicyResponse: MessageFns<GetNotificationPolicyResponse> = {
+  encode(message: GetNotificationPolicyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.policy !== undefined) {
+      NotificationPolicy.encode(message.policy, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetNotificationPolicyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetNotificationPolicyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.policy = NotificationPolicy.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetNotificationPolicyResponse {
+    return { policy: isSet(object.policy) ? NotificationPolicy.fromJSON(object.policy) : undefined };
+  },
+
+  toJSON(message: GetNotificationPolicyResponse): unknown {
+    const obj: any = {};
+    if (message.policy !== undefined) {
+      obj.policy = NotificationPolicy.toJSON(message.policy);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetNotificationPolicyResponse>, I>>(base?: I): GetNotificationPolicyResponse {
+    return GetNotificationPolicyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetNotificationPolicyResponse>, I>>(
+    object: I,
+  ): GetNotificationPolicyResponse {
+    const message = createBaseGetNotificationPolicyResponse();
+    message.policy = (object.policy !== undefined && object.policy !== null)
+      ? NotificationPolicy.fromPartial(object.policy)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseDeleteNotificationPolicyRequest(): DeleteNotificationPolicyRequest {
+  return { teamId: "" };
+}
+
+export const DeleteNotificationPolicyRequest: MessageFns<DeleteNotificationPolicyRequest> = {
+  encode(message: DeleteNotificationPolicyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.teamId !== "") {
+      writer.uint32(10).string(message.teamId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteNotificationPolicyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteNotificationPolicyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.teamId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteNotificationPolicyRequest {
+    return {
+      teamId: isSet(object.teamId)
+        ? globalThis.String(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.String(object.team_id)
+        : "",
+    };
+  },
+
+  toJSON(message: DeleteNotificationPolicyRequest): unknown {
+    const obj: any = {};
+    if (message.teamId !== "") {
+      obj.teamId = message.teamId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteNotificationPolicyRequest>, I>>(base?: I): DeleteNotificationPolicyRequest {
+    return DeleteNotificationPolicyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteNotificationPolicyRequest>, I>>(
+    object: I,
+  ): DeleteNotificationPolicyRequest {
+    const message = createBaseDeleteNotificationPolicyRequest();
+    message.teamId = object.teamId ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteNotificationPolicyResponse(): DeleteNotificationPolicyResponse {
+  return {};
+}
+
+export const DeleteNotificationPolicyResponse: MessageFns<DeleteNotificationPolicyResponse> = {
+  encode(_: DeleteNotificationPolicyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteNotificationPolicyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteNotificationPolicyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteNotificationPolicyResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteNotificationPolicyResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteNotificationPolicyResponse>, I>>(
+    base?: I,
+  ): DeleteNotificationPolicyResponse {
+    return DeleteNotificationPolicyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteNotificationPolicyResponse>, I>>(
+    _: I,
+  ): DeleteNotificationPolicyResponse {
+    const message = createBaseDeleteNotificationPolicyResponse();
+    return message;
+  },
+};
+
+function createBaseDelivery(): Delivery {
+  return {
+    id: "",
+    alertId: "",
+    channelId: "",
+    channelKind: 0,
+    channelName: "",
+    eventType: "",
+    eventId: "",
+    status: 0,
+    attempts: 0,
+    maxAttempts: 0,
+    nextAttemptAt: undefined,
+    lastAttemptAt: undefined,
+    lastStatusCode: 0,
+    lastError: "",
+    deliveredAt: undefined,
+    createdAt: undefined,
+  };
+}
+
+export const Delivery: MessageFns<Delivery> = {
+  encode(message: Delivery, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.alertId !== "") {
+      writer.uint32(18).string(message.alertId);
+    }
+    if (message.channelId !== "") {
+      writer.uint32(26).string(message.channelId);
+    }
+    if (message.channelKind !== 0) {
+      writer.uint32(32).int32(message.channelKind);
+    }
+    if (message.channelName !== "") {
+      writer.uint32(42).string(message.channelName);
+    }
+    if (message.eventType !== "") {
+      writer.uint32(50).string(message.eventType);
+    }
+    if (message.eventId !== "") {
+      writer.uint32(58).string(message.eventId);
+    }
+    if (message.status !== 0) {
+      writer.uint32(64).int32(message.status);
+    }
+    if (message.attempts !== 0) {
+      writer.uint32(72).int32(message.attempts);
+    }
+    if (message.maxAttempts !== 0) {
+      writer.uint32(80).int32(message.maxAttempts);
+    }
+    if (message.nextAttemptAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.nextAttemptAt), writer.uint32(90).fork()).join();
+    }
+    if (message.lastAttemptAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.lastAttemptAt), writer.uint32(98).fork()).join();
+    }
+    if (message.lastStatusCode !== 0) {
+      writer.uint32(104).int32(message.lastStatusCode);
+    }
+    if (message.lastError !== "") {
+      writer.uint32(114).string(message.lastError);
+    }
+    if (message.deliveredAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.deliveredAt), writer.uint32(122).fork()).join();
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(130).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Delivery {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDelivery();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.alertId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.channelId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.channelKind = reader.int32() as any;
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.channelName = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.eventType = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.status = reader.int32() as any;
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.attempts = reader.int32();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.maxAttempts = reader.int32();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.nextAttemptAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.lastAttemptAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.lastStatusCode = reader.int32();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.lastError = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.deliveredAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Delivery {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      alertId: isSet(object.alertId)
+        ? globalThis.String(object.alertId)
+        : isSet(object.alert_id)
+        ? globalThis.String(object.alert_id)
+        : "",
+      channelId: isSet(object.channelId)
+        ? globalThis.String(object.channelId)
+        : isSet(object.channel_id)
+        ? globalThis.String(object.channel_id)
+        : "",
+      channelKind: isSet(object.channelKind)
+        ? channelKindFromJSON(object.channelKind)
+        : isSet(object.channel_kind)
+        ? channelKindFromJSON(object.channel_kind)
+        : 0,
+      channelName: isSet(object.channelName)
+        ? globalThis.String(object.channelName)
+        : isSet(object.channel_name)
+        ? globalThis.String(object.channel_name)
+        : "",
+      eventType: isSet(object.eventType)
+        ? globalThis.String(object.eventType)
+        : isSet(object.event_type)
+        ? globalThis.String(object.event_type)
+        : "",
+      eventId: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+      status: isSet(object.status) ? deliveryStatusFromJSON(object.status) : 0,
+      attempts: isSet(object.attempts) ? globalThis.Number(object.attempts) : 0,
+      maxAttempts: isSet(object.maxAttempts)
+        ? globalThis.Number(object.maxAttempts)
+        : isSet(object.max_attempts)
+        ? globalThis.Number(object.max_attempts)
+        : 0,
+      nextAttemptAt: isSet(object.nextAttemptAt)
+        ? fromJsonTimestamp(object.nextAttemptAt)
+        : isSet(object.next_attempt_at)
+        ? fromJsonTimestamp(object.next_attempt_at)
+        : undefined,
+      lastAttemptAt: isSet(object.lastAttemptAt)
+        ? fromJsonTimestamp(object.lastAttemptAt)
+        : isSet(object.last_attempt_at)
+        ? fromJsonTimestamp(object.last_attempt_at)
+        : undefined,
+      lastStatusCode: isSet(object.lastStatusCode)
+        ? globalThis.Number(object.lastStatusCode)
+        : isSet(object.last_status_code)
+        ? globalThis.Number(object.last_status_code)
+        : 0,
+      lastError: isSet(object.lastError)
+        ? globalThis.String(object.lastError)
+        : isSet(object.last_error)
+        ? globalThis.String(object.last_error)
+        : "",
+      deliveredAt: isSet(object.deliveredAt)
+        ? fromJsonTimestamp(object.deliveredAt)
+        : isSet(object.delivered_at)
+        ? fromJsonTimestamp(object.delivered_at)
+        : undefined,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Delivery): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.alertId !== "") {
+      obj.alertId = message.alertId;
+    }
+    if (message.channelId !== "") {
+      obj.channelId = message.channelId;
+    }
+    if (message.channelKind !== 0) {
+      obj.channelKind = channelKindToJSON(message.channelKind);
+    }
+    if (message.channelName !== "") {
+      obj.channelName = message.channelName;
+    }
+    if (message.eventType !== "") {
+      obj.eventType = message.eventType;
+    }
+    if (message.eventId !== "") {
+      obj.eventId = message.eventId;
+    }
+    if (message.status !== 0) {
+      obj.status = deliveryStatusToJSON(message.status);
+    }
+    if (message.attempts !== 0) {
+      obj.attempts = Math.round(message.attempts);
+    }
+    if (message.maxAttempts !== 0) {
+      obj.maxAttempts = Math.round(message.maxAttempts);
+    }
+    if (message.nextAttemptAt !== undefined) {
+      obj.nextAttemptAt = message.nextAttemptAt.toISOString();
+    }
+    if (message.lastAttemptAt !== undefined) {
+      obj.lastAttemptAt = message.lastAttemptAt.toISOString();
+    }
+    if (message.lastStatusCode !== 0) {
+      obj.lastStatusCode = Math.round(message.lastStatusCode);
+    }
+    if (message.lastError !== "") {
+      obj.lastError = message.lastError;
+    }
+    if (message.deliveredAt !== undefined) {
+      obj.deliveredAt = message.deliveredAt.toISOString();
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Delivery>, I>>(base?: I): Delivery {
+    return Delivery.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Delivery>, I>>(object: I): Delivery {
+    const message = createBaseDelivery();
+    message.id = object.id ?? "";
+    message.alertId = object.alertId ?? "";
+    message.channelId = object.channelId ?? "";
+    message.channelKind = object.channelKind ?? 0;
+    message.channelName = object.channelName ?? "";
+    message.eventType = object.eventType ?? "";
+    message.eventId = object.eventId ?? "";
+    message.status = object.status ?? 0;
+    message.attempts = object.attempts ?? 0;
+    message.maxAttempts = object.maxAttempts ?? 0;
+    message.nextAttemptAt = object.nextAttemptAt ?? undefined;
+    message.lastAttemptAt = object.lastAttemptAt ?? undefined;
+    message.lastStatusCode = object.lastStatusCode ?? 0;
+    message.lastError = object.lastError ?? "";
+    message.deliveredAt = object.deliveredAt ?? undefined;
+    message.createdAt = object.createdAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListDeliveriesRequest(): ListDeliveriesRequest {
+  return { alertId: "" };
+}
+
+export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
+  encode(message: ListDeliveriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.alertId !== "") {
+      writer.uint32(10).string(message.alertId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListDeliveriesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListDeliveriesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.alertId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListDeliveriesRequest {
+    return {
+      alertId: isSet(object.alertId)
+        ? globalThis.String(object.alertId)
+        : isSet(object.alert_id)
+        ? globalThis.String(object.alert_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListDeliveriesRequest): unknown {
+    const obj: any = {};
+    if (message.alertId !== "") {
+      obj.alertId = message.alertId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListDeliveriesRequest>, I>>(base?: I): ListDeliveriesRequest {
+    return ListDeliveriesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListDeliveriesRequest>, I>>(object: I): ListDeliveriesRequest {
+    const message = createBaseListDeliveriesRequest();
+    message.alertId = object.alertId ?? "";
+    return message;
+  },
+};
+
+function createBaseListDeliveriesResponse(): ListDeliveriesResponse {
+  return { deliveries: [] };
+}
+
+export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
+  encode(message: ListDeliveriesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.deliveries) {
+      Delivery.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListDeliveriesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListDeliveriesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.deliveries.push(Delivery.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListDeliveriesResponse {
+    return {
+      deliveries: globalThis.Array.isArray(object?.deliveries)
+        ? object.deliveries.map((e: any) => Delivery.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListDeliveriesResponse): unknown {
+    const obj: any = {};
+    if (message.deliveries?.length) {
+      obj.deliveries = message.deliveries.map((e) => Delivery.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListDeliveriesResponse>, I>>(base?: I): ListDeliveriesResponse {
+    return ListDeliveriesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListDeliveriesResponse>, I>>(object: I): ListDeliveriesResponse {
+    const message = createBaseListDeliveriesResponse();
+    message.deliveries = object.deliveries?.map((e) => Delivery.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * AlertsService owns webhooks, filter rules, alerts, their occurrences and the
  * notification outbox.
@@ -3759,6 +6033,98 @@ export const AlertsServiceService = {
       Buffer.from(ResolveAlertResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ResolveAlertResponse => ResolveAlertResponse.decode(value),
   },
+  /**
+   * Notification channels of a team. A channel's URL is a secret: responses
+   * carry it masked, never in full.
+   */
+  createChannel: {
+    path: "/alerts.v1.AlertsService/CreateChannel" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateChannelRequest): Buffer => Buffer.from(CreateChannelRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateChannelRequest => CreateChannelRequest.decode(value),
+    responseSerialize: (value: CreateChannelResponse): Buffer =>
+      Buffer.from(CreateChannelResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateChannelResponse => CreateChannelResponse.decode(value),
+  },
+  listChannels: {
+    path: "/alerts.v1.AlertsService/ListChannels" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListChannelsRequest): Buffer => Buffer.from(ListChannelsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListChannelsRequest => ListChannelsRequest.decode(value),
+    responseSerialize: (value: ListChannelsResponse): Buffer =>
+      Buffer.from(ListChannelsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListChannelsResponse => ListChannelsResponse.decode(value),
+  },
+  updateChannel: {
+    path: "/alerts.v1.AlertsService/UpdateChannel" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateChannelRequest): Buffer => Buffer.from(UpdateChannelRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateChannelRequest => UpdateChannelRequest.decode(value),
+    responseSerialize: (value: UpdateChannelResponse): Buffer =>
+      Buffer.from(UpdateChannelResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateChannelResponse => UpdateChannelResponse.decode(value),
+  },
+  deleteChannel: {
+    path: "/alerts.v1.AlertsService/DeleteChannel" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteChannelRequest): Buffer => Buffer.from(DeleteChannelRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteChannelRequest => DeleteChannelRequest.decode(value),
+    responseSerialize: (value: DeleteChannelResponse): Buffer =>
+      Buffer.from(DeleteChannelResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteChannelResponse => DeleteChannelResponse.decode(value),
+  },
+  /** Routes from severities to channels; without a policy every channel gets every event. */
+  putNotificationPolicy: {
+    path: "/alerts.v1.AlertsService/PutNotificationPolicy" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PutNotificationPolicyRequest): Buffer =>
+      Buffer.from(PutNotificationPolicyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PutNotificationPolicyRequest => PutNotificationPolicyRequest.decode(value),
+    responseSerialize: (value: PutNotificationPolicyResponse): Buffer =>
+      Buffer.from(PutNotificationPolicyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PutNotificationPolicyResponse => PutNotificationPolicyResponse.decode(value),
+  },
+  getNotificationPolicy: {
+    path: "/alerts.v1.AlertsService/GetNotificationPolicy" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetNotificationPolicyRequest): Buffer =>
+      Buffer.from(GetNotificationPolicyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetNotificationPolicyRequest => GetNotificationPolicyRequest.decode(value),
+    responseSerialize: (value: GetNotificationPolicyResponse): Buffer =>
+      Buffer.from(GetNotificationPolicyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetNotificationPolicyResponse => GetNotificationPolicyResponse.decode(value),
+  },
+  deleteNotificationPolicy: {
+    path: "/alerts.v1.AlertsService/DeleteNotificationPolicy" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteNotificationPolicyRequest): Buffer =>
+      Buffer.from(DeleteNotificationPolicyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteNotificationPolicyRequest =>
+      DeleteNotificationPolicyRequest.decode(value),
+    responseSerialize: (value: DeleteNotificationPolicyResponse): Buffer =>
+      Buffer.from(DeleteNotificationPolicyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteNotificationPolicyResponse =>
+      DeleteNotificationPolicyResponse.decode(value),
+  },
+  /** Notification deliveries of one alert, oldest event first. */
+  listDeliveries: {
+    path: "/alerts.v1.AlertsService/ListDeliveries" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListDeliveriesRequest): Buffer =>
+      Buffer.from(ListDeliveriesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListDeliveriesRequest => ListDeliveriesRequest.decode(value),
+    responseSerialize: (value: ListDeliveriesResponse): Buffer =>
+      Buffer.from(ListDeliveriesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListDeliveriesResponse => ListDeliveriesResponse.decode(value),
+  },
 } as const;
 
 export interface AlertsServiceServer extends UntypedServiceImplementation {
@@ -3775,6 +6141,20 @@ export interface AlertsServiceServer extends UntypedServiceImplementation {
   listOccurrences: handleUnaryCall<ListOccurrencesRequest, ListOccurrencesResponse>;
   acknowledgeAlert: handleUnaryCall<AcknowledgeAlertRequest, AcknowledgeAlertResponse>;
   resolveAlert: handleUnaryCall<ResolveAlertRequest, ResolveAlertResponse>;
+  /**
+   * Notification channels of a team. A channel's URL is a secret: responses
+   * carry it masked, never in full.
+   */
+  createChannel: handleUnaryCall<CreateChannelRequest, CreateChannelResponse>;
+  listChannels: handleUnaryCall<ListChannelsRequest, ListChannelsResponse>;
+  updateChannel: handleUnaryCall<UpdateChannelRequest, UpdateChannelResponse>;
+  deleteChannel: handleUnaryCall<DeleteChannelRequest, DeleteChannelResponse>;
+  /** Routes from severities to channels; without a policy every channel gets every event. */
+  putNotificationPolicy: handleUnaryCall<PutNotificationPolicyRequest, PutNotificationPolicyResponse>;
+  getNotificationPolicy: handleUnaryCall<GetNotificationPolicyRequest, GetNotificationPolicyResponse>;
+  deleteNotificationPolicy: handleUnaryCall<DeleteNotificationPolicyRequest, DeleteNotificationPolicyResponse>;
+  /** Notification deliveries of one alert, oldest event first. */
+  listDeliveries: handleUnaryCall<ListDeliveriesRequest, ListDeliveriesResponse>;
 }
 
 export interface AlertsServiceClient extends Client {
@@ -3944,6 +6324,132 @@ export interface AlertsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ResolveAlertResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Notification channels of a team. A channel's URL is a secret: responses
+   * carry it masked, never in full.
+   */
+  createChannel(
+    request: CreateChannelRequest,
+    callback: (error: ServiceError | null, response: CreateChannelResponse) => void,
+  ): ClientUnaryCall;
+  createChannel(
+    request: CreateChannelRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateChannelResponse) => void,
+  ): ClientUnaryCall;
+  createChannel(
+    request: CreateChannelRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateChannelResponse) => void,
+  ): ClientUnaryCall;
+  listChannels(
+    request: ListChannelsRequest,
+    callback: (error: ServiceError | null, response: ListChannelsResponse) => void,
+  ): ClientUnaryCall;
+  listChannels(
+    request: ListChannelsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListChannelsResponse) => void,
+  ): ClientUnaryCall;
+  listChannels(
+    request: ListChannelsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListChannelsResponse) => void,
+  ): ClientUnaryCall;
+  updateChannel(
+    request: UpdateChannelRequest,
+    callback: (error: ServiceError | null, response: UpdateChannelResponse) => void,
+  ): ClientUnaryCall;
+  updateChannel(
+    request: UpdateChannelRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateChannelResponse) => void,
+  ): ClientUnaryCall;
+  updateChannel(
+    request: UpdateChannelRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateChannelResponse) => void,
+  ): ClientUnaryCall;
+  deleteChannel(
+    request: DeleteChannelRequest,
+    callback: (error: ServiceError | null, response: DeleteChannelResponse) => void,
+  ): ClientUnaryCall;
+  deleteChannel(
+    request: DeleteChannelRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteChannelResponse) => void,
+  ): ClientUnaryCall;
+  deleteChannel(
+    request: DeleteChannelRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteChannelResponse) => void,
+  ): ClientUnaryCall;
+  /** Routes from severities to channels; without a policy every channel gets every event. */
+  putNotificationPolicy(
+    request: PutNotificationPolicyRequest,
+    callback: (error: ServiceError | null, response: PutNotificationPolicyResponse) => void,
+  ): ClientUnaryCall;
+  putNotificationPolicy(
+    request: PutNotificationPolicyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PutNotificationPolicyResponse) => void,
+  ): ClientUnaryCall;
+  putNotificationPolicy(
+    request: PutNotificationPolicyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PutNotificationPolicyResponse) => void,
+  ): ClientUnaryCall;
+  getNotificationPolicy(
+    request: GetNotificationPolicyRequest,
+    callback: (error: ServiceError | null, response: GetNotificationPolicyResponse) => void,
+  ): ClientUnaryCall;
+  getNotificationPolicy(
+    request: GetNotificationPolicyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetNotificationPolicyResponse) => void,
+  ): ClientUnaryCall;
+  getNotificationPolicy(
+    request: GetNotificationPolicyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetNotificationPolicyResponse) => void,
+  ): ClientUnaryCall;
+  deleteNotificationPolicy(
+    request: DeleteNotificationPolicyRequest,
+    callback: (error: ServiceError | null, response: DeleteNotificationPolicyResponse) => void,
+  ): ClientUnaryCall;
+  deleteNotificationPolicy(
+    request: DeleteNotificationPolicyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteNotificationPolicyResponse) => void,
+  ): ClientUnaryCall;
+  deleteNotificationPolicy(
+    request: DeleteNotificationPolicyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteNotificationPolicyResponse) => void,
+  ): ClientUnaryCall;
+  /** Notification deliveries of one alert, oldest event first. */
+  listDeliveries(
+    request: ListDeliveriesRequest,
+    callback: (error: ServiceError | null, response: ListDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  listDeliveries(
+    request: ListDeliveriesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  listDeliveries(
+    request: ListDeliveriesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListDeliveriesResponse) => void,
   ): ClientUnaryCall;
 }
 
