@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import pg from "pg";
 import { freePort } from "./free-port.ts";
@@ -16,6 +17,9 @@ export type StackInfo = {
 export type ServiceName = "auth" | "alerts" | "monitors" | "gateway";
 
 const root = resolve(import.meta.dirname, "../..");
+// The pinned Node 24 (devDependency `node`), whatever node runs the tests.
+const pinnedNode = resolve(root, "node_modules/.bin/node");
+const nodeBinary = existsSync(pinnedNode) ? pinnedNode : process.execPath;
 
 /** Real services as separate processes, on free ports, against a fresh database. */
 export class Stack {
@@ -91,7 +95,7 @@ export class Stack {
 
   start(name: ServiceName): void {
     const child = spawn(
-      process.execPath,
+      nodeBinary,
       ["--import", "@pulsegate/telemetry/register", `services/${name}/src/main.ts`],
       { cwd: root, env: this.#env[name], stdio: ["ignore", "pipe", "pipe"] },
     );

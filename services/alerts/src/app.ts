@@ -10,8 +10,8 @@ import { WebhookService } from "./webhooks/webhook-service.ts";
 
 export const ALERTS_SCHEMA = "alerts";
 
-/** Builds the alerts service, un-started: main.ts (or a test) listens and closes. */
-export async function buildAlertsService(config: AlertsConfig, log: Logger) {
+/** Opens the alerts schema, creating the database if missing and applying pending migrations. */
+export async function openAlertsDatabase(config: AlertsConfig, log: Logger) {
   await ensureDatabase(config.databaseUrl);
   const orm = await openOrm({
     url: config.databaseUrl,
@@ -22,6 +22,12 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
   });
   const applied = await runMigrations(orm, ALERTS_SCHEMA);
   if (applied.length > 0) log.info({ applied }, "migrations applied");
+  return orm;
+}
+
+/** Builds the alerts service, un-started: main.ts (or a test) listens and closes. */
+export async function buildAlertsService(config: AlertsConfig, log: Logger) {
+  const orm = await openAlertsDatabase(config, log);
   const webhooks = new WebhookService(orm);
   const alertService = new AlertService(orm);
   const grpc = createGrpcServer([alertsServiceBinding(log, orm, webhooks, alertService)]);

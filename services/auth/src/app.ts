@@ -11,13 +11,25 @@ import { TeamService } from "./teams/team-service.ts";
 
 export const AUTH_SCHEMA = "auth";
 
+/** Opens the auth schema, creating the database if missing and applying pending migrations. */
+export async function openAuthDatabase(config: AuthConfig, log: Logger) {
+  await ensureDatabase(config.databaseUrl);
+  const orm = await openOrm({
+    url: config.databaseUrl,
+    schema: AUTH_SCHEMA,
+    entities: [TeamSchema],
+    migrations,
+    poolMax: config.DB_POOL_MAX,
+  });
+  const applied = await runMigrations(orm, AUTH_SCHEMA);
+  if (applied.length > 0) log.info({ applied }, "migrations applied");
+  return orm;
+}
+
 /** Builds the auth service, un-started: main.ts (or a test) listens and closes. */
 export async function buildAuthService(config: AuthConfig, log: Logger) {
   const keyring = parseKeyring(config.SECRET_KEK, config.SECRET_KEK_PREVIOUS, config.NODE_ENV);
-  await ensureDatabase(config.databaseUrl);
-  const orm = await openOrm({ url: config.databaseUrl, schema: AUTH_SCHEMA, entities: [TeamSchema], migrations, poolMax: config.DB_POOL_MAX });
-  const applied = await runMigrations(orm, AUTH_SCHEMA);
-  if (applied.length > 0) log.info({ applied }, "migrations applied");
+  const orm = await openAuthDatabase(config, log);
   const teams = new TeamService(orm, keyring);
   const keys = new TeamKeys(orm, keyring, log, config.VERIFIER_CACHE_MS);
   const grpc = createGrpcServer([authServiceBinding(log, teams, keys)]);

@@ -26,6 +26,11 @@ export function checkOptionalString(
     details.push({ field, message: `${field} must be a string.` });
     return undefined;
   }
+  // PostgreSQL text cannot hold U+0000; refuse it here rather than fail later.
+  if (value.includes("\u0000")) {
+    details.push({ field, message: `${field} must not contain the NUL character (U+0000).` });
+    return undefined;
+  }
   // Code points <= UTF-16 units, so only count when the cheap bound is exceeded.
   if (value.length > max && codePointLength(value) > max) {
     details.push({

@@ -163,3 +163,18 @@ describe("parseTriggerBody", () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
+
+describe("NUL characters", () => {
+  it("refuses U+0000 in title, description and group_key, naming the field", () => {
+    for (const field of ["title", "description", "group_key"]) {
+      const result = parseTriggerBody({ title: "ok", [field]: "a\u0000b" });
+      expect(result.ok).toBe(false);
+      if (!result.ok) {
+        expect(result.details).toContainEqual({
+          field,
+          message: `${field} must not contain the NUL character (U+0000).`,
+        });
+      }
+    }
+  });
+});

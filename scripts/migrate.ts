@@ -1,0 +1,19 @@
+// `npm run migrate`: applies every service's pending migrations and exits
+// (the Kubernetes migrate Job). Services also migrate at start, under the
+// same advisory lock, so running both is safe.
+import { createLogger } from "@pulsegate/logger";
+import { openAlertsDatabase } from "../services/alerts/src/app.ts";
+import { loadAlertsConfig } from "../services/alerts/src/config.ts";
+import { openAuthDatabase } from "../services/auth/src/app.ts";
+import { loadAuthConfig } from "../services/auth/src/config.ts";
+
+const log = createLogger("migrate", "info");
+const steps = [
+  { name: "auth", open: () => openAuthDatabase(loadAuthConfig(), log) },
+  { name: "alerts", open: () => openAlertsDatabase(loadAlertsConfig(), log) },
+];
+for (const step of steps) {
+  const orm = await step.open();
+  await orm.close();
+  log.info({ schema: step.name }, "schema up to date");
+}
