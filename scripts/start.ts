@@ -41,8 +41,10 @@ async function chooseRedis(): Promise<string> {
     say(`Redis: ${LOCAL_REDIS} (local server)`);
     return LOCAL_REDIS;
   }
-  say("Redis: none reachable, rate limits are IN-PROCESS (per gateway replica)");
-  return "";
+  // The gateway keeps trying this address and, while nothing answers, limits
+  // in process: start a Redis later and limits become shared without a restart.
+  say(`Redis: none reachable at ${LOCAL_REDIS}, rate limits are IN-PROCESS (per gateway replica) until one answers`);
+  return LOCAL_REDIS;
 }
 
 function redactUrl(url: string): string {
@@ -73,6 +75,8 @@ const shared = {
   DATABASE_URL: database.url,
   REDIS_URL: redisUrl,
   ADMIN_TOKEN: adminToken,
+  // Locally, notifications may go to receivers on this machine or network.
+  NOTIFY_ALLOW_PRIVATE_NETWORKS: process.env.NOTIFY_ALLOW_PRIVATE_NETWORKS ?? (production ? "false" : "true"),
   // The embedded database runs one query at a time; small pools are plenty.
   ...(embedded ? { DB_POOL_MAX: "4" } : {}),
 };
