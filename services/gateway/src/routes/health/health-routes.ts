@@ -36,9 +36,12 @@ async function redisAnswers(redis: Redis, timeoutMs: number): Promise<boolean> {
 export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOptions): Promise<void> {
   const { peers, redis, checkTimeoutMs = 1_000 } = options;
 
-  app.get("/healthz", async () => ({ status: "ok" }));
+  // Probes come every few seconds; their access lines would drown the rest.
+  const quiet = { logLevel: "warn" as const };
 
-  app.get("/readyz", async (_request, reply) => {
+  app.get("/healthz", quiet, async () => ({ status: "ok" }));
+
+  app.get("/readyz", quiet, async (_request, reply) => {
     const names = Object.keys(PEER_SERVICE_NAMES) as PeerName[];
     const [redisUp, ...peersUp] = await Promise.all([
       redisAnswers(redis, checkTimeoutMs),
