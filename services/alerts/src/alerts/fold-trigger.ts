@@ -29,13 +29,56 @@ export type FoldResult =
  * - an open or acknowledged alert with the group key → occurrence_added;
  * - else the newest alert with the key resolved within the reopen window → reopened;
  * - else → created.
- * A transaction-scoped advisory lock on (team, group key) serialises triggers
- * of one key, so N concurrent triggers give exactly one created and N-1 folds;
+ *
+ * The common case, a fold into an open alert, is one statement: the UPDATE
+ * takes the alert's row lock and the occurrence is written in the same
+ * statement. Otherwise a transaction-scoped advisory lock on (team, group key)
+ * serialises the triggers of one key and the open alert is looked for again
+ * under it, so N concurrent triggers give exactly one created and N-1 folds;
  * the unique index on open alerts per key backs the rule up. Created and
  * reopened alerts consume the monthly quota and write an outbox event; folds
  * do neither.
  */
-export async function foldTrigger(em: EntityManager, input: FoldInput): Promise<FoldResult> {
+export async function foldTriggers(em: EntityManager, inputs: FoldInput[]): Promise<FoldResult[]> {
+  const results: FoldResult[] = new Array(inputs.length);
+  const byKey = new Map<string, number[]>();
+  const keyless: number[] = [];
+  inputs.forEach((input, index) => {
+    if (input.groupKey === null) keyless.push(index);
+    else {
+      const key = `${input.teamId}\u0000${input.groupKey}`;
+      byKey.set(key, [...(byKey.get(key) ?? []), index]);
+    }
+  });
+  await Promise.all([
+    ...keyless.map(async (index) => {
+      results[index] = await foldUnderLock(em.fork() as EntityManager, inputs[index] as FoldInput);
+    }),
+    ...[...byKey.values()].map(async (indexes) => {
+      const fork = em.fork() as EntityManager;
+      let pending = indexes;
+      while (pending.length > 0) {
+        const folded = await foldIntoOpenAlert(
+          fork,
+          pending.map((index) => inputs[index] as FoldInput),
+        );
+        if (folded) {
+          pending.forEach((index, position) => {
+            results[index] = folded[position] as FoldResult;
+          });
+          return;
+        }
+        const [first, ...rest] = pending as [number, ...number[]];
+        results[first] = await foldUnderLock(fork, inputs[first] as FoldInput);
+        pending = rest;
+      }
+    }),
+  ]);
+  return results;
+}
+
+/** The slow path: under the (team, group key) lock, fold, reopen or create one trigger. */
+async function foldUnderLock(em: EntityManager, input: FoldInput): Promise<FoldResult> {
   return em.transactional(async (tx) => {
     if (input.groupKey !== null) {
       await tx.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [
@@ -107,6 +150,52 @@ export async function foldTrigger(em: EntityManager, input: FoldInput): Promise<
   });
 }
 
+/**
+ * One statement for every trigger of one (team, group key) in a batch: bump
+ * the open alert's count by their number and record their occurrences. Null
+ * when no alert with the key is open. Counts are handed out in batch order.
+ */
+async function foldIntoOpenAlert(em: EntityManager, items: FoldInput[]): Promise<FoldResult[] | null> {
+  const [first] = items as [FoldInput, ...FoldInput[]];
+  const lastSeenAt = new Date(Math.max(...items.map((item) => item.receivedAt.getTime())));
+  const occurrences = items.map((item, ordinal) => ({
+    ordinal,
+    source: item.source,
+    source_id: item.sourceId,
+    title: item.title,
+    description: item.description,
+    severity: item.severity,
+    metadata: item.metadataJson,
+    received_at: item.receivedAt.toISOString(),
+  }));
+  const rows = await em.execute<{ alert_id: string; occurrence_count: number }[]>(
+    `WITH folded AS (
+       UPDATE alerts.alerts SET occurrence_count = occurrence_count + ?, last_seen_at = GREATEST(last_seen_at, ?)
+        WHERE team_id = ? AND group_key = ? AND status <> 'resolved'
+        RETURNING id, occurrence_count
+     ), recorded AS (
+       INSERT INTO alerts.occurrences (alert_id, team_id, outcome, source, source_id, title, description, severity,
+                                       metadata, received_at)
+       SELECT folded.id, ?, 'occurrence_added', o.source, o.source_id, o.title, o.description, o.severity,
+              o.metadata::json, o.received_at
+         FROM folded, json_to_recordset(?::json) AS o(ordinal int, source text, source_id text, title text,
+                                                     description text, severity text, metadata text,
+                                                     received_at timestamptz)
+        ORDER BY o.ordinal
+     )
+     SELECT id AS alert_id, occurrence_count FROM folded`,
+    [items.length, lastSeenAt, first.teamId, first.groupKey, first.teamId, JSON.stringify(occurrences)],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const firstCount = row.occurrence_count - items.length + 1;
+  return items.map((_, position) => ({
+    outcome: "occurrence_added",
+    alertId: row.alert_id,
+    occurrenceCount: firstCount + position,
+  }));
+}
+
 async function insertOccurrence(
   tx: EntityManager,
   alertId: string,
@@ -130,4 +219,10 @@ async function insertOccurrence(
       input.receivedAt,
     ],
   );
+}
+
+/** Folds one trigger (see foldTriggers). */
+export async function foldTrigger(em: EntityManager, input: FoldInput): Promise<FoldResult> {
+  const [result] = await foldTriggers(em, [input]);
+  return result as FoldResult;
 }

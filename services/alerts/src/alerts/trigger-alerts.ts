@@ -5,7 +5,7 @@ import type { Severity } from "../severity.ts";
 import { WEBHOOK_LIMITS } from "../webhooks/webhook-settings.ts";
 import type { WebhookService } from "../webhooks/webhook-service.ts";
 import type { AlertSource } from "./alert-row.ts";
-import { type FoldResult, foldTrigger } from "./fold-trigger.ts";
+import { type FoldInput, type FoldResult, foldTriggers } from "./fold-trigger.ts";
 
 export type TriggerItem = {
   teamId: string;
@@ -26,8 +26,9 @@ export type TriggerResult = FoldResult | { outcome: "filtered"; reason: string }
 
 /**
  * Applies a batch of triggers: each is checked against its webhook (exists,
- * same team, enabled), then its filter rules, then folded in a transaction of
- * its own. Results come back in the order of the items.
+ * same team, enabled) and its filter rules; the accepted ones are folded, the
+ * triggers of one group key together (see foldTriggers). Results come back in
+ * the order of the items.
  */
 export async function triggerAlerts(
   orm: Orm,
@@ -37,20 +38,30 @@ export async function triggerAlerts(
 ): Promise<TriggerResult[]> {
   const webhookIds = items.filter((item) => item.source === "webhook").map((item) => item.sourceId);
   const byId = await webhooks.findMany([...new Set(webhookIds)]);
-  return Promise.all(
-    items.map(async (item): Promise<TriggerResult> => {
-      const metadata = parseMetadata(item.metadataJson);
-      let severity: Severity = item.severity ?? WEBHOOK_LIMITS.defaultSeverity;
-      let reopenWindowSeconds = item.reopenWindowSeconds;
-      if (item.source === "webhook") {
-        const webhook = byId.get(item.sourceId);
-        if (!webhook || webhook.teamId !== item.teamId || !webhook.enabled) return { outcome: "source_not_found" };
-        severity = item.severity ?? webhook.defaultSeverity;
-        reopenWindowSeconds = webhook.reopenWindowSeconds;
-        const verdict = evaluateFilterRules(webhook.filterRules, { title: item.title, severity, metadata });
-        if (!verdict.accepted) return { outcome: "filtered", reason: verdict.reason };
+  const results: TriggerResult[] = new Array(items.length);
+  const toFold: { index: number; input: FoldInput }[] = [];
+  const receivedAt = now();
+  items.forEach((item, index) => {
+    const metadata = parseMetadata(item.metadataJson);
+    let severity: Severity = item.severity ?? WEBHOOK_LIMITS.defaultSeverity;
+    let reopenWindowSeconds = item.reopenWindowSeconds;
+    if (item.source === "webhook") {
+      const webhook = byId.get(item.sourceId);
+      if (!webhook || webhook.teamId !== item.teamId || !webhook.enabled) {
+        results[index] = { outcome: "source_not_found" };
+        return;
       }
-      return foldTrigger(orm.em.fork() as EntityManager, {
+      severity = item.severity ?? webhook.defaultSeverity;
+      reopenWindowSeconds = webhook.reopenWindowSeconds;
+      const verdict = evaluateFilterRules(webhook.filterRules, { title: item.title, severity, metadata });
+      if (!verdict.accepted) {
+        results[index] = { outcome: "filtered", reason: verdict.reason };
+        return;
+      }
+    }
+    toFold.push({
+      index,
+      input: {
         teamId: item.teamId,
         source: item.source,
         sourceId: item.sourceId,
@@ -61,10 +72,18 @@ export async function triggerAlerts(
         groupKey: item.groupKey,
         reopenWindowSeconds,
         alertQuotaMonthly: item.alertQuotaMonthly,
-        receivedAt: now(),
-      });
-    }),
+        receivedAt,
+      },
+    });
+  });
+  const folded = await foldTriggers(
+    orm.em.fork() as EntityManager,
+    toFold.map((entry) => entry.input),
   );
+  toFold.forEach((entry, position) => {
+    results[entry.index] = folded[position] as FoldResult;
+  });
+  return results;
 }
 
 function parseMetadata(json: string | null): unknown {

@@ -1,0 +1,79 @@
+// `npm run bench`: throughput of the signed trigger path against a bare Fastify
+// route, measured in one run on this machine, reported as a ratio (DESIGN §10).
+// Targets 127.0.0.1 only; every load stops by itself after DURATION seconds.
+import { spawn } from "node:child_process";
+import { createHmac } from "node:crypto";
+import { resolve } from "node:path";
+import autocannon from "autocannon";
+import { Client } from "../test/support/client.ts";
+import { Stack } from "../test/support/stack.ts";
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+// The gateway should keep at least this share of a bare route's throughput
+// while doing two gRPC hops and a database write per request (DESIGN §10).
+const MIN_RATIO = Number(process.env.BENCH_MIN_RATIO ?? 0.04);
+
+type Result = { name: string; rps: number; p99: number; non2xx: number; errors: number };
+
+async function load(name: string, url: string, body: string, headers: Record<string, string>): Promise<Result> {
+  const result = await autocannon({
+    url,
+    method: "POST",
+    body,
+    headers: { "content-type": "application/json", ...headers },
+    connections: CONNECTIONS,
+    duration: DURATION,
+  });
+  return {
+    name,
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+async function startBare(): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(resolve(import.meta.dirname, "../node_modules/.bin/node"), [
+    resolve(import.meta.dirname, "bare-server.ts"),
+  ]);
+  const address = await new Promise<string>((done, fail) => {
+    child.stdout.once("data", (chunk: Buffer) => done(chunk.toString().trim()));
+    child.once("exit", (code) => fail(new Error(`bare server exited ${code}`)));
+  });
+  return { url: `${address}/bare`, stop: () => child.kill("SIGTERM") };
+}
+
+const body = JSON.stringify({
+  title: "Checkout error rate above 5%",
+  severity: "sev2",
+  group_key: "bench",
+  metadata: { env: "production", region: "eu-west-1", padding: "x".repeat(800) },
+});
+
+const stack = await Stack.create({ databaseName: "pulsegate_bench", env: { LOG_LEVEL: "warn" } });
+const bare = await startBare();
+try {
+  const client = new Client(stack.info);
+  const { secret, webhookUrl } = await client.setup({ alertQuotaMonthly: 0 }, { rateLimitPerMinute: 100_000 });
+  const signature = createHmac("sha256", secret).update(body).digest("hex");
+  const trigger = `${stack.info.baseUrl}/api/alerts/trigger/${webhookUrl}`;
+  // Warm-up: JIT, pools, caches.
+  await load("warm-up", trigger, body, { "x-webhook-signature": signature });
+
+  const results = [
+    await load("bare Fastify route", bare.url, body, {}),
+    await load("signed trigger (fold)", trigger, body, { "x-webhook-signature": signature }),
+  ];
+  console.table(results.map((r) => ({ ...r, rps: Math.round(r.rps) })));
+  const [baseline, measured] = results as [Result, Result];
+  const ratio = measured.rps / baseline.rps;
+  console.log(`trigger / bare = ${ratio.toFixed(3)} (target >= ${MIN_RATIO})`);
+  const failed = measured.non2xx > 0 || measured.errors > 0 || ratio < MIN_RATIO;
+  if (measured.non2xx > 0 || measured.errors > 0) console.log("some trigger requests failed");
+  process.exitCode = failed ? 1 : 0;
+} finally {
+  bare.stop();
+  await stack.stopAll();
+}
