@@ -25,7 +25,8 @@ const nodeBinary = existsSync(pinnedNode) ? pinnedNode : process.execPath;
 export class Stack {
   readonly info: StackInfo;
   readonly #env: Record<ServiceName, NodeJS.ProcessEnv>;
-  readonly #children = new Map<ServiceName, ChildProcess>();
+  /** Keyed by instance: a service's name, or the name given to an extra replica. */
+  readonly #children = new Map<string, ChildProcess>();
   readonly #output: string[] = [];
 
   private constructor(info: StackInfo, env: Record<ServiceName, NodeJS.ProcessEnv>) {
@@ -38,6 +39,8 @@ export class Stack {
     redisUrl?: string;
     /** Extra environment for every service (overrides the defaults below). */
     env?: NodeJS.ProcessEnv;
+    /** Extra environment for one service. */
+    serviceEnv?: (name: ServiceName) => NodeJS.ProcessEnv;
   }): Promise<Stack> {
     const server = process.env.TEST_DATABASE_SERVER ?? "postgres://postgres@127.0.0.1:5432";
     await recreateDatabase(server, options.databaseName);
@@ -70,6 +73,13 @@ export class Stack {
       // Short caches so tests see changes quickly; behaviour is the same.
       WEBHOOK_CACHE_MS: "200",
       VERIFIER_CACHE_MS: "200",
+      // Notifications go to receivers the tests start on 127.0.0.1 and retry
+      // quickly; behaviour is the same.
+      NOTIFY_ALLOW_PRIVATE_NETWORKS: "true",
+      NOTIFY_ATTEMPT_TIMEOUT_MS: "1000",
+      NOTIFY_BACKOFF_BASE_MS: "200",
+      NOTIFY_BACKOFF_MAX_MS: "1000",
+      NOTIFY_POLL_MS: "100",
       ...options.env,
     };
     const stack = new Stack(
@@ -82,10 +92,10 @@ export class Stack {
         logFile: "",
       },
       {
-        auth: { ...common, GRPC_LISTEN_ADDR: grpc.auth },
-        alerts: { ...common, GRPC_LISTEN_ADDR: grpc.alerts },
-        monitors: { ...common, GRPC_LISTEN_ADDR: grpc.monitors },
-        gateway: { ...common, PORT: String(gatewayPort), HOST: "127.0.0.1" },
+        auth: { ...common, GRPC_LISTEN_ADDR: grpc.auth, ...options.serviceEnv?.("auth") },
+        alerts: { ...common, GRPC_LISTEN_ADDR: grpc.alerts, ...options.serviceEnv?.("alerts") },
+        monitors: { ...common, GRPC_LISTEN_ADDR: grpc.monitors, ...options.serviceEnv?.("monitors") },
+        gateway: { ...common, PORT: String(gatewayPort), HOST: "127.0.0.1", ...options.serviceEnv?.("gateway") },
       },
     );
     for (const name of ["auth", "alerts", "monitors", "gateway"] as const) stack.start(name);
@@ -94,15 +104,44 @@ export class Stack {
   }
 
   start(name: ServiceName): void {
-    const child = spawn(
-      nodeBinary,
-      ["--import", "@pulsegate/telemetry/register", `services/${name}/src/main.ts`],
-      { cwd: root, env: this.#env[name], stdio: ["ignore", "pipe", "pipe"] },
-    );
-    const collect = (chunk: Buffer) => this.#output.push(`[${name}] ${chunk.toString()}`);
+    this.#spawn(name, name, this.#env[name]);
+  }
+
+  /**
+   * Starts one more process of a gRPC service (a replica, e.g. a second
+   * monitors) as `instance`, on a free port of its own, with the service's
+   * environment plus `env`; resolves once it logs that it listens. Stop it
+   * with stop(instance); stopAll() stops it too. Returns its gRPC address.
+   */
+  async startReplica(
+    name: Exclude<ServiceName, "gateway">,
+    instance: string,
+    env: NodeJS.ProcessEnv = {},
+    timeoutMs = 30_000,
+  ): Promise<string> {
+    const address = `127.0.0.1:${await freePort()}`;
+    const child = this.#spawn(instance, name, { ...this.#env[name], GRPC_LISTEN_ADDR: address, ...env });
+    const deadline = Date.now() + timeoutMs;
+    while (!this.#output.some((line) => line.startsWith(`[${instance}] `) && line.includes("listening"))) {
+      if (child.exitCode !== null)
+        throw new Error(`${instance} exited with ${child.exitCode}:\n${this.output().slice(-4000)}`);
+      if (Date.now() > deadline) throw new Error(`${instance} did not start in ${timeoutMs} ms`);
+      await new Promise((done) => setTimeout(done, 100));
+    }
+    return address;
+  }
+
+  #spawn(instance: string, name: ServiceName, env: NodeJS.ProcessEnv | undefined): ChildProcess {
+    const child = spawn(nodeBinary, ["--import", "@pulsegate/telemetry/register", `services/${name}/src/main.ts`], {
+      cwd: root,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const collect = (chunk: Buffer) => this.#output.push(`[${instance}] ${chunk.toString()}`);
     child.stdout?.on("data", collect);
     child.stderr?.on("data", collect);
-    this.#children.set(name, child);
+    this.#children.set(instance, child);
+    return child;
   }
 
   /** Everything the services printed so far (for log-hygiene assertions and failure reports). */
@@ -110,7 +149,8 @@ export class Stack {
     return this.#output.join("");
   }
 
-  async stop(name: ServiceName, signal: NodeJS.Signals = "SIGTERM"): Promise<number | null> {
+  /** `name`: a service, or the instance name of a replica. */
+  async stop(name: ServiceName | (string & {}), signal: NodeJS.Signals = "SIGTERM"): Promise<number | null> {
     const child = this.#children.get(name);
     if (!child || child.exitCode !== null) return child?.exitCode ?? null;
     const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));

@@ -1,0 +1,85 @@
+// SREs trace every request across services: spans from gateway, auth and alerts share the caller's trace.
+import { createServer, type Server } from "node:http";
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client, sign } from "../support/client.ts";
+import { freePort } from "../support/free-port.ts";
+import { Stack } from "../support/stack.ts";
+
+type ExportedSpan = { traceId: string; name: string; service: string };
+
+let stack: Stack;
+let receiver: Server;
+const spans: ExportedSpan[] = [];
+
+/** A minimal OTLP/HTTP JSON trace receiver. */
+function startReceiver(port: number): Promise<Server> {
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as {
+        resourceSpans?: {
+          resource?: { attributes?: { key: string; value: { stringValue?: string } }[] };
+          scopeSpans?: { spans?: { traceId: string; name: string }[] }[];
+        }[];
+      };
+      for (const resourceSpan of body.resourceSpans ?? []) {
+        const service =
+          resourceSpan.resource?.attributes?.find((a) => a.key === "service.name")?.value.stringValue ?? "?";
+        for (const scope of resourceSpan.scopeSpans ?? []) {
+          for (const span of scope.spans ?? []) spans.push({ traceId: span.traceId, name: span.name, service });
+        }
+      }
+      response.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  return new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve(server)));
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  receiver = await startReceiver(port);
+  stack = await Stack.create({
+    databaseName: `pulsegate_tracing_${process.pid}`,
+    env: {
+      OTEL_SDK_DISABLED: "false",
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      OTEL_BSP_SCHEDULE_DELAY: "100",
+      OTEL_TRACES_SAMPLER: "parentbased_always_on",
+    },
+    serviceEnv: (name) => ({ OTEL_SERVICE_NAME: `pulsegate-${name}` }),
+  });
+});
+
+afterAll(async () => {
+  await stack?.stopAll();
+  receiver?.close();
+});
+
+describe("distributed tracing", () => {
+  it("continues the caller's W3C trace through gateway, auth and alerts", async () => {
+    const client = new Client(stack.info);
+    const { secret, webhookUrl } = await client.setup();
+    const traceId = randomBytes(16).toString("hex");
+    const body = JSON.stringify({ title: "Traced", group_key: "traced" });
+    const response = await fetch(`${stack.info.baseUrl}/api/alerts/trigger/${webhookUrl}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-webhook-signature": sign(secret, body),
+        traceparent: `00-${traceId}-${randomBytes(8).toString("hex")}-01`,
+      },
+      body,
+    });
+    expect(response.status).toBe(201);
+
+    const deadline = Date.now() + 10_000;
+    const services = () => new Set(spans.filter((span) => span.traceId === traceId).map((span) => span.service));
+    while (Date.now() < deadline && services().size < 3) await new Promise((done) => setTimeout(done, 100));
+    expect([...services()].sort()).toEqual(["pulsegate-alerts", "pulsegate-auth", "pulsegate-gateway"]);
+    // The database work of the trigger is in the same trace.
+    expect(spans.some((span) => span.traceId === traceId && /INSERT|UPDATE|pg/i.test(span.name))).toBe(true);
+  });
+});
