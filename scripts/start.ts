@@ -24,11 +24,11 @@ async function chooseDatabase(): Promise<{ url: string; close?: () => Promise<vo
     say(`PostgreSQL: ${LOCAL_POSTGRES} (local server; database created if missing)`);
     return { url: LOCAL_POSTGRES };
   }
-  const dataDir = resolve(root, ".data/pglite");
+  const dataDir = resolve(root, process.env.PULSEGATE_DATA_DIR ?? ".data/pglite");
   mkdirSync(dataDir, { recursive: true });
   const { startEmbeddedPostgres } = await import("@pulsegate/db/embedded");
   const embedded = await startEmbeddedPostgres(dataDir, Number(process.env.EMBEDDED_PG_PORT ?? 54329));
-  say(`PostgreSQL: none reachable, using EMBEDDED PGlite at ${embedded.url} (data in .data/pglite)`);
+  say(`PostgreSQL: none reachable, using EMBEDDED PGlite at ${embedded.url} (data in ${dataDir})`);
   return embedded;
 }
 
@@ -81,10 +81,18 @@ const shared = {
   ...(embedded ? { DB_POOL_MAX: "4" } : {}),
 };
 
+// One address per gRPC service: it listens there and the others dial it.
+const addresses = {
+  AUTH_GRPC_ADDR: process.env.AUTH_GRPC_ADDR ?? "127.0.0.1:50051",
+  ALERTS_GRPC_ADDR: process.env.ALERTS_GRPC_ADDR ?? "127.0.0.1:50052",
+  MONITORS_GRPC_ADDR: process.env.MONITORS_GRPC_ADDR ?? "127.0.0.1:50053",
+};
+Object.assign(shared, addresses);
+
 const services: { name: string; env: Record<string, string> }[] = [
-  { name: "auth", env: { GRPC_LISTEN_ADDR: process.env.AUTH_GRPC_LISTEN_ADDR ?? "127.0.0.1:50051" } },
-  { name: "alerts", env: { GRPC_LISTEN_ADDR: process.env.ALERTS_GRPC_LISTEN_ADDR ?? "127.0.0.1:50052" } },
-  { name: "monitors", env: { GRPC_LISTEN_ADDR: process.env.MONITORS_GRPC_LISTEN_ADDR ?? "127.0.0.1:50053" } },
+  { name: "auth", env: { GRPC_LISTEN_ADDR: addresses.AUTH_GRPC_ADDR } },
+  { name: "alerts", env: { GRPC_LISTEN_ADDR: addresses.ALERTS_GRPC_ADDR } },
+  { name: "monitors", env: { GRPC_LISTEN_ADDR: addresses.MONITORS_GRPC_ADDR } },
   { name: "gateway", env: { PORT: String(port) } },
 ];
 
