@@ -6,11 +6,14 @@ import { openAlertsDatabase } from "../services/alerts/src/app.ts";
 import { loadAlertsConfig } from "../services/alerts/src/config.ts";
 import { openAuthDatabase } from "../services/auth/src/app.ts";
 import { loadAuthConfig } from "../services/auth/src/config.ts";
+import { openMonitorsDatabase } from "../services/monitors/src/app.ts";
+import { loadMonitorsConfig } from "../services/monitors/src/config.ts";
 
 const log = createLogger("migrate", "info");
 const steps = [
   { name: "auth", open: () => openAuthDatabase(loadAuthConfig(), log) },
   { name: "alerts", open: () => openAlertsDatabase(loadAlertsConfig(), log) },
+  { name: "monitors", open: () => openMonitorsDatabase(loadMonitorsConfig(), log) },
 ];
 for (const step of steps) {
   const orm = await step.open();

@@ -8,7 +8,11 @@ describe("admin API", () => {
   it("refuses a missing or wrong token with 401 and the standard error body", async () => {
     const wrong = await client.admin("GET", "/teams/anything", undefined, "not-the-token");
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toMatchObject({ code: "unauthorized", error: expect.any(String), requestId: expect.any(String) });
+    expect(wrong.body).toMatchObject({
+      code: "unauthorized",
+      error: expect.any(String),
+      requestId: expect.any(String),
+    });
     const missing = await fetch(`${client.stack.baseUrl}/admin/v1/teams/anything`);
     expect(missing.status).toBe(401);
   });
@@ -52,7 +56,9 @@ describe("admin API", () => {
       filterRules: [{ field: "metadata.env", op: "matches", value: ".*" }],
     });
     expect(badRules.status).toBe(400);
-    expect(badRules.body.details).toEqual(expect.arrayContaining([expect.objectContaining({ field: expect.any(String) })]));
+    expect(badRules.body.details).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: expect.any(String) })]),
+    );
   });
 
   it("creates, reads, lists and updates webhooks; a webhook URL token carries at least 128 bits", async () => {

@@ -11,8 +11,13 @@ import { freePort } from "../support/free-port.ts";
 const root = resolve(import.meta.dirname, "../..");
 let child: ChildProcess | undefined;
 
-afterAll(() => {
-  if (child && child.exitCode === null) child.kill("SIGKILL");
+afterAll(async () => {
+  // SIGINT lets the start script stop the services it spawned.
+  if (child && child.exitCode === null) {
+    const exited = new Promise((done) => child?.once("exit", done));
+    child.kill("SIGINT");
+    await Promise.race([exited, new Promise((done) => setTimeout(done, 20_000))]);
+  }
 });
 
 describe("npm start with nothing reachable", () => {

@@ -1,6 +1,7 @@
 // SREs trace every request across services: spans from gateway, auth and alerts share the caller's trace.
-import { createServer, type Server } from "node:http";
+
 import { randomBytes } from "node:crypto";
+import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, sign } from "../support/client.ts";
 import { freePort } from "../support/free-port.ts";

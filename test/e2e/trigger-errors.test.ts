@@ -145,7 +145,11 @@ describe("trigger errors (spec §7)", () => {
     expect(first.status).toBe(201);
     const fold = await client.trigger(webhookUrl, { title: "a", group_key: "a" }, { secret });
     expect(fold.body.status).toBe("occurrence_added");
-    expectError(await client.trigger(webhookUrl, { title: "b", group_key: "b" }, { secret }), 429, "alert_quota_exhausted");
+    expectError(
+      await client.trigger(webhookUrl, { title: "b", group_key: "b" }, { secret }),
+      429,
+      "alert_quota_exhausted",
+    );
   });
 });
 

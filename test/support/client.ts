@@ -3,6 +3,23 @@ import type { StackInfo } from "./stack.ts";
 
 export type JsonResponse = { status: number; headers: Headers; body: Record<string, unknown> };
 
+/** A monitor as the admin API returns it. */
+export type MonitorJson = {
+  id: string;
+  teamId: string;
+  pingUrl: string;
+  name: string;
+  status: "idle" | "up" | "down" | "paused";
+  monitoringActive: boolean;
+  intervalSeconds: number;
+  graceSeconds: number;
+  severity: string;
+  reopenWindowSeconds: number;
+  lastPingAt: string | null;
+  lastPingStatus: "up" | "down" | null;
+  lastReason: string | null;
+};
+
 /** Lowercase hex HMAC-SHA256, as a caller computes it (`openssl dgst -sha256 -hmac`). */
 export function sign(secret: string, body: string | Buffer): string {
   return createHmac("sha256", secret).update(body).digest("hex");
@@ -79,6 +96,59 @@ export class Client {
       method: "POST",
       headers,
       body: raw,
+    });
+    return toJson(response);
+  }
+
+  async createMonitor(teamId: string, body: Record<string, unknown> = {}): Promise<MonitorJson> {
+    const response = await this.admin("POST", `/teams/${teamId}/monitors`, { name: "Nightly backup", ...body });
+    if (response.status !== 201) throw new Error(`create monitor: ${response.status} ${JSON.stringify(response.body)}`);
+    return response.body.monitor as MonitorJson;
+  }
+
+  /** A team with one monitor, ready for signed pings. */
+  async setupMonitor(team: Record<string, unknown> = {}, monitor: Record<string, unknown> = {}) {
+    const created = await this.createTeam(team);
+    const monitorJson = await this.createMonitor(created.teamId, monitor);
+    return { ...created, monitorId: monitorJson.id, pingUrl: monitorJson.pingUrl, monitor: monitorJson };
+  }
+
+  async getMonitor(monitorId: string): Promise<MonitorJson> {
+    const response = await this.admin("GET", `/monitors/${monitorId}`);
+    if (response.status !== 200) throw new Error(`get monitor: ${response.status} ${JSON.stringify(response.body)}`);
+    return response.body.monitor as MonitorJson;
+  }
+
+  /**
+   * Sends a ping. `body` undefined sends no body (signed as the empty string);
+   * strings are sent byte for byte, anything else as JSON. Signed with
+   * `secret` unless a signature is given (null sends none). `contentType`
+   * defaults to application/json when there is a body (null sends none).
+   */
+  async ping(
+    pingUrl: string,
+    body?: unknown,
+    options: {
+      secret?: string;
+      signature?: string | null;
+      contentType?: string | null;
+      method?: "GET" | "POST";
+      query?: string;
+    } = {},
+  ): Promise<JsonResponse> {
+    const method = options.method ?? "POST";
+    const raw = body === undefined ? "" : typeof body === "string" ? body : JSON.stringify(body);
+    const headers: Record<string, string> = {};
+    if (raw !== "" && options.contentType !== null) headers["content-type"] = options.contentType ?? "application/json";
+    if (raw === "" && typeof options.contentType === "string") headers["content-type"] = options.contentType;
+    const signature =
+      options.signature === undefined ? (options.secret ? sign(options.secret, raw) : undefined) : options.signature;
+    if (signature !== null && signature !== undefined) headers["x-webhook-signature"] = signature;
+    const query = options.query ? `?${options.query}` : "";
+    const response = await fetch(`${this.stack.baseUrl}/api/ping/${pingUrl}${query}`, {
+      method,
+      headers,
+      ...(method === "POST" && raw !== "" ? { body: raw } : {}),
     });
     return toJson(response);
   }

@@ -99,7 +99,13 @@ export class Stack {
       },
     );
     for (const name of ["auth", "alerts", "monitors", "gateway"] as const) stack.start(name);
-    await stack.waitReady();
+    try {
+      await stack.waitReady();
+    } catch (error) {
+      // Never leave services running behind a failed start.
+      await stack.stopAll();
+      throw error;
+    }
     return stack;
   }
 
@@ -153,7 +159,8 @@ export class Stack {
   async stop(name: ServiceName | (string & {}), signal: NodeJS.Signals = "SIGTERM"): Promise<number | null> {
     const child = this.#children.get(name);
     if (!child || child.exitCode !== null) return child?.exitCode ?? null;
-    const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+    // "close", not "exit": it comes after the child's output has been read to the end.
+    const exited = new Promise<number | null>((done) => child.once("close", (code) => done(code)));
     child.kill(signal);
     const code = await exited;
     this.#children.delete(name);

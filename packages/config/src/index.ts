@@ -1,2 +1,2 @@
-export { loadConfig, ConfigError } from "./load-config.ts";
 export { env } from "./fields.ts";
+export { ConfigError, loadConfig } from "./load-config.ts";

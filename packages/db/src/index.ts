@@ -1,5 +1,5 @@
-export { ensureDatabase } from "./ensure-database.ts";
-export { openOrm, type Orm, type OpenOrmOptions } from "./open-orm.ts";
-export { runMigrations } from "./run-migrations.ts";
 export { Migration } from "@mikro-orm/migrations";
-export { EntityManager, defineEntity, p, type InferEntity } from "@mikro-orm/postgresql";
+export { defineEntity, EntityManager, type InferEntity, p } from "@mikro-orm/postgresql";
+export { ensureDatabase } from "./ensure-database.ts";
+export { type OpenOrmOptions, type Orm, openOrm } from "./open-orm.ts";
+export { runMigrations } from "./run-migrations.ts";

@@ -1,5 +1,5 @@
-import { Migrator } from "@mikro-orm/migrations";
 import type { Migration } from "@mikro-orm/migrations";
+import { Migrator } from "@mikro-orm/migrations";
 import { type EntitySchema, MikroORM } from "@mikro-orm/postgresql";
 
 export type OpenOrmOptions = {

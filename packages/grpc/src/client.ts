@@ -5,8 +5,8 @@ import {
   type ClientOptions,
   type ClientUnaryCall,
   credentials,
-  Metadata,
   type ServiceError as GrpcServiceError,
+  Metadata,
 } from "@grpc/grpc-js";
 
 type ClientConstructor<C extends Client> = new (

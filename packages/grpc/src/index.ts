@@ -1,4 +1,11 @@
-export { type ErrorDetail, ServiceError, type ServiceErrorKind, serviceErrorFromGrpc, CODE_METADATA_KEY } from "./service-error.ts";
-export { unary } from "./unary.ts";
+export { callUnary, connectClient, type UnaryMethod } from "./client.ts";
 export { createGrpcServer, type GrpcServer, type ServiceBinding } from "./create-server.ts";
-export { connectClient, callUnary, type UnaryMethod } from "./client.ts";
+export {
+  CODE_METADATA_KEY,
+  type ErrorDetail,
+  ServiceError,
+  type ServiceErrorKind,
+  serviceErrorFromGrpc,
+} from "./service-error.ts";
+export { isTransientError } from "./transient-error.ts";
+export { unary } from "./unary.ts";

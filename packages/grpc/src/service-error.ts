@@ -1,4 +1,4 @@
-import { Metadata, status, type ServiceError as GrpcServiceError } from "@grpc/grpc-js";
+import { type ServiceError as GrpcServiceError, Metadata, status } from "@grpc/grpc-js";
 
 export const CODE_METADATA_KEY = "pulsegate-code";
 const DETAILS_METADATA_KEY = "pulsegate-details";

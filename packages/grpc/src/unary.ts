@@ -1,11 +1,13 @@
-import { status, type handleUnaryCall, type ServerUnaryCall } from "@grpc/grpc-js";
+import { type handleUnaryCall, type ServerUnaryCall, status } from "@grpc/grpc-js";
 import type { Logger } from "@pulsegate/logger";
 import { ServiceError } from "./service-error.ts";
+import { isTransientError } from "./transient-error.ts";
 
 /**
  * Adapts an async handler to grpc-js. ServiceErrors keep their status, code and
- * sentence; anything else is logged and answered INTERNAL without its message,
- * so no internal detail leaks to callers.
+ * sentence; an unreachable database or peer is UNAVAILABLE (callers retry);
+ * anything else is logged and answered INTERNAL without its message, so no
+ * internal detail leaks to callers.
  */
 export function unary<Req, Res>(
   log: Logger,
@@ -17,6 +19,17 @@ export function unary<Req, Res>(
       (error: unknown) => {
         if (error instanceof ServiceError) {
           callback(error.toGrpc());
+          return;
+        }
+        if (isTransientError(error)) {
+          log.warn({ err: error, method: call.getPath() }, "dependency unavailable");
+          callback(
+            new ServiceError(
+              "UNAVAILABLE",
+              "dependency_unavailable",
+              "A dependency is unavailable; retry shortly.",
+            ).toGrpc(),
+          );
           return;
         }
         log.error({ err: error, method: call.getPath() }, "unhandled error in gRPC handler");

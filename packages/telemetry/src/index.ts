@@ -1,2 +1,2 @@
-export { startTelemetry, shutdownTelemetry } from "./start-telemetry.ts";
-export { trace, context, SpanStatusCode } from "@opentelemetry/api";
+export { context, SpanStatusCode, trace } from "@opentelemetry/api";
+export { shutdownTelemetry, startTelemetry } from "./start-telemetry.ts";

@@ -1,10 +1,16 @@
 import { ensureDatabase, openOrm, runMigrations } from "@pulsegate/db";
-import { createGrpcServer } from "@pulsegate/grpc";
+import { callUnary, connectClient, createGrpcServer } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
+import { auth } from "@pulsegate/proto";
 import { AlertService } from "./alerts/alert-service.ts";
 import type { AlertsConfig } from "./config.ts";
 import { alertsServiceBinding } from "./grpc/alerts-server.ts";
 import { migrations } from "./migrations/index.ts";
+import { ChannelService } from "./notifications/channel-service.ts";
+import { DeliveryStore } from "./notifications/delivery-store.ts";
+import { Dispatcher } from "./notifications/dispatcher.ts";
+import { PolicyService } from "./notifications/policy-service.ts";
+import { createHttpSender } from "./notifications/send-http.ts";
 import { WebhookSchema } from "./webhooks/webhook.entity.ts";
 import { WebhookService } from "./webhooks/webhook-service.ts";
 
@@ -25,11 +31,60 @@ export async function openAlertsDatabase(config: AlertsConfig, log: Logger) {
   return orm;
 }
 
-/** Builds the alerts service, un-started: main.ts (or a test) listens and closes. */
+/**
+ * Builds the alerts service, un-started: main.ts (or a test) listens, starts
+ * the notification dispatcher, and closes.
+ */
 export async function buildAlertsService(config: AlertsConfig, log: Logger) {
   const orm = await openAlertsDatabase(config, log);
   const webhooks = new WebhookService(orm);
   const alertService = new AlertService(orm);
-  const grpc = createGrpcServer([alertsServiceBinding(log, orm, webhooks, alertService)]);
-  return { grpc, orm, webhooks, alertService };
+  const allowPrivateNetworks = config.NOTIFY_ALLOW_PRIVATE_NETWORKS;
+  if (allowPrivateNetworks) log.warn("NOTIFY_ALLOW_PRIVATE_NETWORKS=true: notifications may reach private addresses");
+  const channels = new ChannelService(orm, { allowPrivateNetworks });
+  const policies = new PolicyService(orm, channels);
+  const deliveries = new DeliveryStore(orm);
+
+  const authClient = connectClient(auth.AuthServiceClient, config.AUTH_GRPC_ADDR);
+  const sender = createHttpSender({ allowPrivateNetworks, timeoutMs: config.NOTIFY_ATTEMPT_TIMEOUT_MS });
+  const dispatcher = new Dispatcher({
+    orm,
+    log,
+    sender,
+    sign: async (teamId, payload) =>
+      (await callUnary(authClient, authClient.sign, { teamId, payload }, config.NOTIFY_ATTEMPT_TIMEOUT_MS)).signature,
+    maxAttempts: config.NOTIFY_MAX_ATTEMPTS,
+    attemptTimeoutMs: config.NOTIFY_ATTEMPT_TIMEOUT_MS,
+    pollMs: config.NOTIFY_POLL_MS,
+    backoff: { baseMs: config.NOTIFY_BACKOFF_BASE_MS, maxMs: config.NOTIFY_BACKOFF_MAX_MS },
+    concurrency: config.NOTIFY_CONCURRENCY,
+  });
+
+  const grpc = createGrpcServer([
+    alertsServiceBinding(log, orm, webhooks, alertService, {
+      channels,
+      policies,
+      deliveries,
+      onOutboxWritten: () => dispatcher.nudge(),
+    }),
+  ]);
+  /** Stops the dispatcher (attempts under way finish), then its HTTP pool and auth channel. */
+  const stopNotifications = async () => {
+    await dispatcher.stop();
+    await sender.close();
+    authClient.close();
+  };
+  return {
+    grpc,
+    orm,
+    webhooks,
+    alertService,
+    dispatcher,
+    stopNotifications,
+    close: async () => {
+      await grpc.close();
+      await stopNotifications();
+      await orm.close();
+    },
+  };
 }

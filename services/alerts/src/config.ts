@@ -10,6 +10,15 @@ export function loadAlertsConfig(source: NodeJS.ProcessEnv = process.env) {
       DB_POOL_MAX: env.int(20, 1, 100),
       DATABASE_URL: env.string("postgres://postgres@127.0.0.1:5432/pulsegate"),
       ALERTS_DATABASE_URL: env.optionalString(),
+      // Notifications (docs/notifications.md). Private, loopback and link-local
+      // destinations are refused unless this is true (tests, local use).
+      NOTIFY_ALLOW_PRIVATE_NETWORKS: env.boolean(false),
+      NOTIFY_MAX_ATTEMPTS: env.int(8, 1, 100),
+      NOTIFY_ATTEMPT_TIMEOUT_MS: env.int(5_000, 100, 120_000),
+      NOTIFY_POLL_MS: env.int(500, 10, 60_000),
+      NOTIFY_BACKOFF_BASE_MS: env.int(10_000, 10, 3_600_000),
+      NOTIFY_BACKOFF_MAX_MS: env.int(3_600_000, 10, 86_400_000),
+      NOTIFY_CONCURRENCY: env.int(8, 1, 256),
     },
     source,
   );

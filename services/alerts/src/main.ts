@@ -9,8 +9,10 @@ const log = createLogger("alerts", config.LOG_LEVEL);
 const service = await buildAlertsService(config, log);
 const port = await service.grpc.listen(config.GRPC_LISTEN_ADDR);
 log.info({ port }, "alerts listening");
+service.dispatcher.start();
 closeOnSignals(log, [
   { name: "grpc", close: () => service.grpc.close() },
+  { name: "notifications", close: () => service.stopNotifications() },
   { name: "database", close: () => service.orm.close() },
   { name: "telemetry", close: shutdownTelemetry },
 ]);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "@pulsegate/logger";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
 import { installErrorHandling } from "./error-handler.ts";
 import { createCoalescedCalls } from "./peers/coalesced-calls.ts";
@@ -26,13 +26,18 @@ export type AppDeps = {
 /** Builds the gateway without starting it: tests use `inject` or listen on port 0. */
 export function buildApp(deps: AppDeps): FastifyInstance {
   const app = Fastify({
-    loggerInstance: deps.log,
+    // Typed as Fastify's logger so the instance is a plain FastifyInstance for plugins.
+    loggerInstance: deps.log as FastifyBaseLogger,
+    // packages/logger redacts every `*.url` (notification URLs), which removes Fastify's
+    // req.url too; each request's lines carry its path (never the query) instead.
+    childLoggerFactory: (logger, bindings, options, rawRequest) =>
+      logger.child({ ...bindings, path: rawRequest.url?.split("?", 1)[0] }, options),
     genReqId: () => randomUUID(),
     bodyLimit: BODY_LIMIT_BYTES,
     // Unknown path tokens must still go through the signature check, however long.
     routerOptions: { maxParamLength: 1_000 },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
-  }) as unknown as FastifyInstance;
+  });
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
@@ -51,7 +56,12 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       rateLimiter,
       webhookCacheMs: deps.webhookCacheMs,
     });
-    await publicApi.register(pingRoute, { peers: deps.peers, monitorCacheMs: deps.webhookCacheMs });
+    await publicApi.register(pingRoute, {
+      peers: deps.peers,
+      calls,
+      redis: deps.redis,
+      monitorCacheMs: deps.webhookCacheMs,
+    });
   });
   app.register(adminRoutes, { prefix: "/admin/v1", peers: deps.peers, adminToken: deps.adminToken });
   app.register(healthRoutes, { peers: deps.peers, redis: deps.redis });

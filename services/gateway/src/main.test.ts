@@ -87,6 +87,7 @@ describe("gateway process", () => {
     // The requests were logged (with their ids)...
     expect(output).toContain(`"reqId":"${requestId}"`);
     expect(output).toContain("request completed");
+    expect(output).toContain('"path":"/api/alerts/trigger/webhook-token"');
     // ...but nothing a caller sent beyond method and URL.
     expect(output).not.toContain(SIGNATURE);
     expect(output).not.toContain(BODY_MARKER);

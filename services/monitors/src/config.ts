@@ -1,12 +1,27 @@
 import { env, loadConfig } from "@pulsegate/config";
 
 export function loadMonitorsConfig(source: NodeJS.ProcessEnv = process.env) {
-  return loadConfig(
+  const config = loadConfig(
     {
       NODE_ENV: env.nodeEnv(),
       LOG_LEVEL: env.logLevel(),
       GRPC_LISTEN_ADDR: env.string("0.0.0.0:50053"),
+      ALERTS_GRPC_ADDR: env.grpcAddress("127.0.0.1:50052"),
+      GRPC_TIMEOUT_MS: env.int(2_000, 1, 60_000),
+      DB_POOL_MAX: env.int(10, 1, 100),
+      DATABASE_URL: env.string("postgres://postgres@127.0.0.1:5432/pulsegate"),
+      MONITORS_DATABASE_URL: env.optionalString(),
+      // The ping spool (a Redis stream). Empty: no spool, so a ping that finds the database away is answered 503.
+      REDIS_URL: env.optionalString(),
+      // How long a ping waits for the database before it is spooled instead; below the gateway's gRPC deadline.
+      DB_ATTEMPT_TIMEOUT_MS: env.int(1_000, 50, 60_000),
+      SWEEP_INTERVAL_MS: env.int(5_000, 50, 3_600_000),
+      SPOOL_DRAIN_INTERVAL_MS: env.int(500, 50, 60_000),
+      INCIDENT_POLL_MS: env.int(1_000, 50, 60_000),
     },
     source,
   );
+  return { ...config, databaseUrl: config.MONITORS_DATABASE_URL ?? config.DATABASE_URL };
 }
+
+export type MonitorsConfig = ReturnType<typeof loadMonitorsConfig>;

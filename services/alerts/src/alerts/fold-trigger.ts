@@ -94,7 +94,11 @@ async function foldUnderLock(em: EntityManager, input: FoldInput): Promise<FoldR
           [input.receivedAt, open[0].id],
         );
         await insertOccurrence(tx, open[0].id, "occurrence_added", input);
-        return { outcome: "occurrence_added", alertId: open[0].id, occurrenceCount: (row as AlertRow).occurrence_count };
+        return {
+          outcome: "occurrence_added",
+          alertId: open[0].id,
+          occurrenceCount: (row as AlertRow).occurrence_count,
+        };
       }
       if (input.reopenWindowSeconds > 0) {
         const since = new Date(input.receivedAt.getTime() - input.reopenWindowSeconds * 1000);

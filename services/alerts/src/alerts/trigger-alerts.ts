@@ -2,8 +2,8 @@ import type { EntityManager, Orm } from "@pulsegate/db";
 import { alertsErrors } from "../errors.ts";
 import { evaluateFilterRules } from "../filter-rules/index.ts";
 import type { Severity } from "../severity.ts";
-import { WEBHOOK_LIMITS } from "../webhooks/webhook-settings.ts";
 import type { WebhookService } from "../webhooks/webhook-service.ts";
+import { WEBHOOK_LIMITS } from "../webhooks/webhook-settings.ts";
 import type { AlertSource } from "./alert-row.ts";
 import { type FoldInput, type FoldResult, foldTriggers } from "./fold-trigger.ts";
 

@@ -1,11 +1,12 @@
+import type { Orm } from "@pulsegate/db";
 import { type ServiceBinding, unary } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { alerts } from "@pulsegate/proto";
-import type { Orm } from "@pulsegate/db";
 import type { AlertService } from "../alerts/alert-service.ts";
 import { type TriggerItem, triggerAlerts } from "../alerts/trigger-alerts.ts";
 import { alertsErrors } from "../errors.ts";
 import type { WebhookService } from "../webhooks/webhook-service.ts";
+import { type NotificationDeps, notificationMethods } from "./notifications-server.ts";
 import {
   alertToProto,
   filterRulesFromProto,
@@ -24,6 +25,7 @@ export function alertsServiceBinding(
   orm: Orm,
   webhooks: WebhookService,
   alertService: AlertService,
+  notifications: NotificationDeps,
 ): ServiceBinding {
   const severityName = (value: alerts.Severity): string | undefined =>
     value === alerts.Severity.SEVERITY_UNSPECIFIED ? undefined : (severityFromProto(value) ?? `unknown(${value})`);
@@ -66,7 +68,8 @@ export function alertsServiceBinding(
       const items = request.items.map((item, index): TriggerItem => {
         const source = sourceFromProto(item.source);
         if (!source) throw alertsErrors.invalid([{ field: `items[${index}].source`, message: "source is required." }]);
-        const severity = item.severity === alerts.Severity.SEVERITY_UNSPECIFIED ? undefined : severityFromProto(item.severity);
+        const severity =
+          item.severity === alerts.Severity.SEVERITY_UNSPECIFIED ? undefined : severityFromProto(item.severity);
         if (item.severity !== alerts.Severity.SEVERITY_UNSPECIFIED && !severity) {
           throw alertsErrors.invalid([{ field: `items[${index}].severity`, message: "severity is not known." }]);
         }
@@ -84,6 +87,9 @@ export function alertsServiceBinding(
         };
       });
       const results = await triggerAlerts(orm, webhooks, items);
+      if (results.some((result) => result.outcome === "created" || result.outcome === "reopened")) {
+        notifications.onOutboxWritten();
+      }
       return { results: results.map(triggerResultToProto) };
     }),
     getAlert: unary(log, async (request) => ({ alert: alertToProto(await alertService.get(request.id)) })),
@@ -98,7 +104,12 @@ export function alertsServiceBinding(
     acknowledgeAlert: unary(log, async (request) => ({
       alert: alertToProto(await alertService.acknowledge(request.id)),
     })),
-    resolveAlert: unary(log, async (request) => ({ alert: alertToProto(await alertService.resolve(request.id)) })),
+    resolveAlert: unary(log, async (request) => {
+      const alert = alertToProto(await alertService.resolve(request.id));
+      notifications.onOutboxWritten();
+      return { alert };
+    }),
+    ...notificationMethods(log, notifications, alertService),
   };
   return { name: "alerts.v1.AlertsService", definition: alerts.AlertsServiceService, implementation };
 }

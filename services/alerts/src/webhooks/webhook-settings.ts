@@ -31,7 +31,10 @@ export type WebhookSettings = {
 };
 
 /** Checks the given settings; absent ones stay absent (the caller applies defaults). */
-export function checkWebhookSettings(input: WebhookSettingsInput): { settings: WebhookSettings; errors: ErrorDetail[] } {
+export function checkWebhookSettings(input: WebhookSettingsInput): {
+  settings: WebhookSettings;
+  errors: ErrorDetail[];
+} {
   const errors: ErrorDetail[] = [];
   const settings: WebhookSettings = {};
   if (input.name !== undefined) {

@@ -1,5 +1,5 @@
-import type { Logger } from "@pulsegate/logger";
 import { type ServiceBinding, unary } from "@pulsegate/grpc";
+import type { Logger } from "@pulsegate/logger";
 import { auth } from "@pulsegate/proto";
 import { authErrors } from "../errors.ts";
 import type { Team } from "../teams/team.entity.ts";

@@ -39,6 +39,13 @@ const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 /** After a mismatch, keys older than this are reloaded once, in case another replica rotated. */
 const RELOAD_ON_MISMATCH_AFTER_MS = 1_000;
 const MAX_CACHED_TEAMS = 50_000;
+/**
+ * While the database cannot be read, keys already in memory keep verifying
+ * for this long (pings are accepted through a database outage, DESIGN §5),
+ * and the database is asked again at most once per retry interval.
+ */
+const STALE_KEYS_MAX_MS = 60 * 60_000;
+const DATABASE_RETRY_MS = 1_000;
 
 /**
  * Verifies signatures against a team's current secret and, inside the grace
@@ -53,6 +60,7 @@ export class TeamKeys {
   readonly #now: () => number;
   readonly #cache = new Map<string, Keys>();
   readonly #lastUsedWrites = new Map<string, number>();
+  #databaseRetryAt = 0;
 
   constructor(orm: Orm, keyring: Keyring, log: Logger, cacheMs: number, now: () => number = Date.now) {
     this.#orm = orm;
@@ -121,8 +129,24 @@ export class TeamKeys {
   }
 
   async #load(teamIds: string[]): Promise<void> {
-    const em = this.#orm.em.fork() as EntityManager;
-    const teams = await em.find(TeamSchema, { id: { $in: teamIds } });
+    const now = this.#now();
+    const staleUsable = teamIds.every((id) => {
+      const cached = this.#cache.get(id);
+      return cached !== undefined && now - cached.loadedAt <= STALE_KEYS_MAX_MS;
+    });
+    if (staleUsable && now < this.#databaseRetryAt) return;
+    let teams: Team[];
+    try {
+      const em = this.#orm.em.fork() as EntityManager;
+      teams = await em.find(TeamSchema, { id: { $in: teamIds } });
+    } catch (error) {
+      // On load failure keep using the cached entries: a database outage must not stop verification.
+      this.#databaseRetryAt = now + DATABASE_RETRY_MS;
+      if (!staleUsable) throw error;
+      this.#log.warn({ err: error, teams: teamIds.length }, "team keys could not be reloaded; using cached keys");
+      return;
+    }
+    this.#databaseRetryAt = 0;
     const loadedAt = this.#now();
     // A bound on memory; entries are cheap to reload.
     if (this.#cache.size > MAX_CACHED_TEAMS) this.#cache.clear();

@@ -3,6 +3,8 @@ import { errors } from "../../errors.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { createAdminTokenCheck } from "./admin-token.ts";
 import { alertRoutes } from "./alert-routes.ts";
+import { channelRoutes } from "./channel-routes.ts";
+import { monitorRoutes } from "./monitor-routes.ts";
 import { teamRoutes } from "./team-routes.ts";
 import { webhookRoutes } from "./webhook-routes.ts";
 
@@ -29,4 +31,6 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
   await app.register(teamRoutes, { peers: options.peers });
   await app.register(webhookRoutes, { peers: options.peers });
   await app.register(alertRoutes, { peers: options.peers });
+  await app.register(monitorRoutes, { peers: options.peers });
+  await app.register(channelRoutes, { peers: options.peers });
 }

@@ -237,7 +237,10 @@ export interface CreateMonitorRequest {
   teamId: string;
   name: string;
   intervalSeconds?: number | undefined;
-  graceSeconds?: number | undefined;
+  graceSeconds?:
+    | number
+    | undefined;
+  /** "sev0".."sev4"; empty for the default (sev2). */
   severity: string;
   reopenWindowSeconds?: number | undefined;
 }
@@ -306,8 +309,16 @@ export interface RecordPingItem {
   groupKey: string;
   metadataJson: string;
   method: string;
-  receivedAt: Date | undefined;
+  receivedAt:
+    | Date
+    | undefined;
+  /** The team's monthly heartbeat quota at request time (0 = unlimited). */
   heartbeatQuotaMonthly: number;
+  /**
+   * The team's monthly alert quota at request time (0 = unlimited), passed on
+   * to TriggerAlert when the ping raises an incident.
+   */
+  alertQuotaMonthly: number;
 }
 
 export interface RecordPingRequest {
@@ -316,8 +327,15 @@ export interface RecordPingRequest {
 
 export interface RecordPingResult {
   outcome: RecordOutcome;
-  /** The monitor's state after the ping. */
-  monitor: Monitor | undefined;
+  /**
+   * The monitor's state after the ping. For SPOOLED: the last known state
+   * with this ping applied, or unset when none is known.
+   */
+  monitor:
+    | Monitor
+    | undefined;
+  /** The ping's idempotency key, generated at receipt (empty unless recorded or spooled). */
+  pingId: string;
 }
 
 export interface RecordPingResponse {
@@ -1971,6 +1989,7 @@ function createBaseRecordPingItem(): RecordPingItem {
     method: "",
     receivedAt: undefined,
     heartbeatQuotaMonthly: 0,
+    alertQuotaMonthly: 0,
   };
 }
 
@@ -2002,6 +2021,9 @@ export const RecordPingItem: MessageFns<RecordPingItem> = {
     }
     if (message.heartbeatQuotaMonthly !== 0) {
       writer.uint32(72).int32(message.heartbeatQuotaMonthly);
+    }
+    if (message.alertQuotaMonthly !== 0) {
+      writer.uint32(80).int32(message.alertQuotaMonthly);
     }
     return writer;
   },
@@ -2091,6 +2113,14 @@ export const RecordPingItem: MessageFns<RecordPingItem> = {
             message.heartbeatQuotaMonthly = reader.int32();
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.alertQuotaMonthly = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2138,6 +2168,11 @@ export const RecordPingItem: MessageFns<RecordPingItem> = {
         : isSet(object.heartbeat_quota_monthly)
         ? globalThis.Number(object.heartbeat_quota_monthly)
         : 0,
+      alertQuotaMonthly: isSet(object.alertQuotaMonthly)
+        ? globalThis.Number(object.alertQuotaMonthly)
+        : isSet(object.alert_quota_monthly)
+        ? globalThis.Number(object.alert_quota_monthly)
+        : 0,
     };
   },
 
@@ -2170,6 +2205,9 @@ export const RecordPingItem: MessageFns<RecordPingItem> = {
     if (message.heartbeatQuotaMonthly !== 0) {
       obj.heartbeatQuotaMonthly = Math.round(message.heartbeatQuotaMonthly);
     }
+    if (message.alertQuotaMonthly !== 0) {
+      obj.alertQuotaMonthly = Math.round(message.alertQuotaMonthly);
+    }
     return obj;
   },
 
@@ -2187,6 +2225,7 @@ export const RecordPingItem: MessageFns<RecordPingItem> = {
     message.method = object.method ?? "";
     message.receivedAt = object.receivedAt ?? undefined;
     message.heartbeatQuotaMonthly = object.heartbeatQuotaMonthly ?? 0;
+    message.alertQuotaMonthly = object.alertQuotaMonthly ?? 0;
     return message;
   },
 };
@@ -2261,7 +2300,7 @@ export const RecordPingRequest: MessageFns<RecordPingRequest> = {
 };
 
 function createBaseRecordPingResult(): RecordPingResult {
-  return { outcome: 0, monitor: undefined };
+  return { outcome: 0, monitor: undefined, pingId: "" };
 }
 
 export const RecordPingResult: MessageFns<RecordPingResult> = {
@@ -2271,6 +2310,9 @@ export const RecordPingResult: MessageFns<RecordPingResult> = {
     }
     if (message.monitor !== undefined) {
       Monitor.encode(message.monitor, writer.uint32(18).fork()).join();
+    }
+    if (message.pingId !== "") {
+      writer.uint32(26).string(message.pingId);
     }
     return writer;
   },
@@ -2304,6 +2346,14 @@ export const RecordPingResult: MessageFns<RecordPingResult> = {
             message.monitor = Monitor.decode(reader, reader.uint32());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.pingId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2320,6 +2370,11 @@ export const RecordPingResult: MessageFns<RecordPingResult> = {
     return {
       outcome: isSet(object.outcome) ? recordOutcomeFromJSON(object.outcome) : 0,
       monitor: isSet(object.monitor) ? Monitor.fromJSON(object.monitor) : undefined,
+      pingId: isSet(object.pingId)
+        ? globalThis.String(object.pingId)
+        : isSet(object.ping_id)
+        ? globalThis.String(object.ping_id)
+        : "",
     };
   },
 
@@ -2330,6 +2385,9 @@ export const RecordPingResult: MessageFns<RecordPingResult> = {
     }
     if (message.monitor !== undefined) {
       obj.monitor = Monitor.toJSON(message.monitor);
+    }
+    if (message.pingId !== "") {
+      obj.pingId = message.pingId;
     }
     return obj;
   },
@@ -2343,6 +2401,7 @@ export const RecordPingResult: MessageFns<RecordPingResult> = {
     message.monitor = (object.monitor !== undefined && object.monitor !== null)
       ? Monitor.fromPartial(object.monitor)
       : undefined;
+    message.pingId = object.pingId ?? "";
     return message;
   },
 };
@@ -2419,8 +2478,8 @@ export const RecordPingResponse: MessageFns<RecordPingResponse> = {
 };
 
 /**
- * MonitorsService owns heartbeat monitors and their pings. Its behaviour is
- * filled in by the monitors issue; the contract is fixed here.
+ * MonitorsService owns heartbeat monitors, their pings, the missed-heartbeat
+ * sweeper and the ping spool used while its database is away (docs/monitors.md).
  */
 export type MonitorsServiceService = typeof MonitorsServiceService;
 export const MonitorsServiceService = {

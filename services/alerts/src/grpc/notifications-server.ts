@@ -1,0 +1,84 @@
+import { unary } from "@pulsegate/grpc";
+import type { Logger } from "@pulsegate/logger";
+import type { alerts } from "@pulsegate/proto";
+import type { AlertService } from "../alerts/alert-service.ts";
+import type { ChannelService } from "../notifications/channel-service.ts";
+import type { DeliveryStore } from "../notifications/delivery-store.ts";
+import type { PolicyService } from "../notifications/policy-service.ts";
+import {
+  channelKindFromProto,
+  channelToProto,
+  deliveryToProto,
+  policyToProto,
+  routesFromProto,
+} from "./notifications-mapping.ts";
+
+export type NotificationDeps = {
+  channels: ChannelService;
+  policies: PolicyService;
+  deliveries: DeliveryStore;
+  /** Called after a commit that wrote outbox rows, so the dispatcher looks at once. */
+  onOutboxWritten: () => void;
+};
+
+type NotificationMethods = Pick<
+  alerts.AlertsServiceServer,
+  | "createChannel"
+  | "listChannels"
+  | "updateChannel"
+  | "deleteChannel"
+  | "putNotificationPolicy"
+  | "getNotificationPolicy"
+  | "deleteNotificationPolicy"
+  | "listDeliveries"
+>;
+
+/** The notification RPCs of alerts.v1: translation only. */
+export function notificationMethods(
+  log: Logger,
+  deps: NotificationDeps,
+  alertService: AlertService,
+): NotificationMethods {
+  const { channels, policies, deliveries } = deps;
+  return {
+    createChannel: unary(log, async (request) => {
+      const channel = await channels.create(request.teamId, {
+        kind: channelKindFromProto(request.kind),
+        name: request.name,
+        url: request.url,
+        enabled: request.enabled,
+      });
+      return { channel: channelToProto(channel) };
+    }),
+    listChannels: unary(log, async (request) => ({
+      channels: (await channels.list(request.teamId)).map(channelToProto),
+    })),
+    updateChannel: unary(log, async (request) => {
+      const channel = await channels.update(request.id, {
+        name: request.name,
+        url: request.url,
+        enabled: request.enabled,
+      });
+      return { channel: channelToProto(channel) };
+    }),
+    deleteChannel: unary(log, async (request) => {
+      await channels.delete(request.id);
+      return {};
+    }),
+    putNotificationPolicy: unary(log, async (request) => ({
+      policy: policyToProto(await policies.put(request.teamId, routesFromProto(request.routes))),
+    })),
+    getNotificationPolicy: unary(log, async (request) => {
+      const policy = await policies.get(request.teamId);
+      return { policy: policy ? policyToProto(policy) : undefined };
+    }),
+    deleteNotificationPolicy: unary(log, async (request) => {
+      await policies.delete(request.teamId);
+      return {};
+    }),
+    listDeliveries: unary(log, async (request) => {
+      await alertService.get(request.alertId);
+      return { deliveries: (await deliveries.listForAlert(request.alertId)).map(deliveryToProto) };
+    }),
+  };
+}

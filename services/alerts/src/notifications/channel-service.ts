@@ -1,0 +1,142 @@
+import { randomUUID } from "node:crypto";
+import type { EntityManager, Orm } from "@pulsegate/db";
+import type { ErrorDetail } from "@pulsegate/grpc";
+import { alertsErrors } from "../errors.ts";
+import { type ChannelKind, type ChannelRow, type ChannelView, channelFromRow, isChannelKind } from "./channel.ts";
+import { checkChannelUrl } from "./channel-url.ts";
+
+export const CHANNEL_LIMITS = { nameMaxLength: 200, maxPerTeam: 50 } as const;
+
+export type CreateChannelInput = { kind: string | undefined; name: string; url: string; enabled: boolean | undefined };
+export type UpdateChannelInput = { name: string | undefined; url: string | undefined; enabled: boolean | undefined };
+
+/** A team's notification channels. Deleting keeps the row (deliveries refer to it) but hides it. */
+export class ChannelService {
+  readonly #orm: Orm;
+  readonly #allowPrivateNetworks: boolean;
+  readonly #now: () => Date;
+
+  constructor(orm: Orm, options: { allowPrivateNetworks: boolean; now?: () => Date }) {
+    this.#orm = orm;
+    this.#allowPrivateNetworks = options.allowPrivateNetworks;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  async create(teamId: string, input: CreateChannelInput): Promise<ChannelView> {
+    const errors: ErrorDetail[] = [];
+    if (!teamId) errors.push({ field: "teamId", message: "teamId is required." });
+    if (!isChannelKind(input.kind)) errors.push({ field: "kind", message: "kind must be slack or webhook." });
+    const name = checkName(input.name, errors);
+    const url = await this.#checkUrl(input.url, errors);
+    if (errors.length > 0 || name === undefined || url === undefined) throw alertsErrors.invalid(errors);
+    const now = this.#now();
+    return this.#orm.em.fork().transactional(async (tx) => {
+      const em = tx as EntityManager;
+      // Serialises creations per team so the limit holds under concurrency.
+      await em.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [`alerts:channels:${teamId}`]);
+      const [count] = await em.execute<{ n: number }[]>(
+        "SELECT count(*)::int AS n FROM alerts.channels WHERE team_id = ? AND deleted_at IS NULL",
+        [teamId],
+      );
+      if ((count?.n ?? 0) >= CHANNEL_LIMITS.maxPerTeam) throw alertsErrors.tooManyChannels(CHANNEL_LIMITS.maxPerTeam);
+      const [row] = await em.execute<ChannelRow[]>(
+        `INSERT INTO alerts.channels (id, team_id, kind, name, url, enabled, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+        [
+          `ch_${randomUUID().replaceAll("-", "")}`,
+          teamId,
+          input.kind as ChannelKind,
+          name,
+          url,
+          input.enabled ?? true,
+          now,
+          now,
+        ],
+      );
+      return channelFromRow(row as ChannelRow);
+    });
+  }
+
+  async list(teamId: string): Promise<ChannelView[]> {
+    const rows = await this.#em().execute<ChannelRow[]>(
+      "SELECT * FROM alerts.channels WHERE team_id = ? AND deleted_at IS NULL ORDER BY created_at, id",
+      [teamId],
+    );
+    return rows.map(channelFromRow);
+  }
+
+  async update(id: string, input: UpdateChannelInput): Promise<ChannelView> {
+    const errors: ErrorDetail[] = [];
+    const name = input.name === undefined ? undefined : checkName(input.name, errors);
+    const url = input.url === undefined ? undefined : await this.#checkUrl(input.url, errors);
+    if (errors.length > 0) throw alertsErrors.invalid(errors);
+    return this.#orm.em.fork().transactional(async (tx) => {
+      const em = tx as EntityManager;
+      const now = this.#now();
+      const [row] = await em.execute<ChannelRow[]>(
+        `UPDATE alerts.channels
+            SET name = coalesce(?, name), url = coalesce(?, url), enabled = coalesce(?, enabled), updated_at = ?
+          WHERE id = ? AND deleted_at IS NULL RETURNING *`,
+        [name ?? null, url ?? null, input.enabled ?? null, now, id],
+      );
+      if (!row) throw alertsErrors.channelNotFound();
+      if (!row.enabled) await cancelPending(em, id, "channel disabled", now);
+      return channelFromRow(row);
+    });
+  }
+
+  /** Hides the channel and cancels its pending deliveries (an attempt under way still finishes). */
+  async delete(id: string): Promise<void> {
+    await this.#orm.em.fork().transactional(async (tx) => {
+      const em = tx as EntityManager;
+      const now = this.#now();
+      const deleted = await em.execute<{ id: string }[]>(
+        "UPDATE alerts.channels SET deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL RETURNING id",
+        [now, now, id],
+      );
+      if (deleted.length === 0) throw alertsErrors.channelNotFound();
+      await cancelPending(em, id, "channel deleted", now);
+    });
+  }
+
+  /** Ids of the team's channels that exist (enabled or not). */
+  async idsOf(teamId: string): Promise<Set<string>> {
+    const rows = await this.#em().execute<{ id: string }[]>(
+      "SELECT id FROM alerts.channels WHERE team_id = ? AND deleted_at IS NULL",
+      [teamId],
+    );
+    return new Set(rows.map((row) => row.id));
+  }
+
+  async #checkUrl(raw: string, errors: ErrorDetail[]): Promise<string | undefined> {
+    const checked = await checkChannelUrl(raw, { allowPrivateNetworks: this.#allowPrivateNetworks });
+    if ("error" in checked) {
+      errors.push(checked.error);
+      return undefined;
+    }
+    return checked.url;
+  }
+
+  #em(): EntityManager {
+    return this.#orm.em.fork() as EntityManager;
+  }
+}
+
+/** A disabled or deleted channel gets nothing more, not even what was queued for it. */
+async function cancelPending(em: EntityManager, channelId: string, reason: string, now: Date): Promise<void> {
+  await em.execute(
+    `UPDATE alerts.deliveries SET status = 'cancelled', last_error = ?, locked_until = NULL, lease_token = NULL,
+            updated_at = ?
+      WHERE channel_id = ? AND status = 'pending'`,
+    [reason, now, channelId],
+  );
+}
+
+function checkName(raw: string, errors: ErrorDetail[]): string | undefined {
+  const name = raw.trim();
+  if (name.length === 0) errors.push({ field: "name", message: "name is required." });
+  else if ([...name].length > CHANNEL_LIMITS.nameMaxLength) {
+    errors.push({ field: "name", message: `name must be at most ${CHANNEL_LIMITS.nameMaxLength} characters.` });
+  } else return name;
+  return undefined;
+}

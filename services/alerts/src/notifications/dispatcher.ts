@@ -1,0 +1,191 @@
+import type { Orm } from "@pulsegate/db";
+import type { Logger } from "@pulsegate/logger";
+import { type BackoffOptions, backoffDelay } from "./backoff.ts";
+import { type AttemptOutcome, type ClaimedDelivery, DeliveryStore, eventIdOf } from "./delivery-store.ts";
+import { expandOutbox } from "./expand-outbox.ts";
+import { webhookBody } from "./notification-event.ts";
+import { describeSendError, type HttpSender } from "./send-http.ts";
+import { slackMessage } from "./slack-message.ts";
+
+export const DELIVERY_HEADER = "x-pulsegate-delivery";
+export const USER_AGENT = "Pulsegate-Notifier/1";
+
+export type SignPayload = (teamId: string, payload: Buffer) => Promise<string>;
+
+export type DispatcherOptions = {
+  orm: Orm;
+  log: Logger;
+  sender: HttpSender;
+  /** auth.Sign: lowercase hex HMAC-SHA256 under the team's current secret. */
+  sign: SignPayload;
+  maxAttempts: number;
+  attemptTimeoutMs: number;
+  pollMs: number;
+  backoff: BackoffOptions;
+  /** Attempts in flight at once, per replica. */
+  concurrency: number;
+};
+
+class SigningError extends Error {
+  override name = "SigningError";
+}
+
+/**
+ * Delivers notifications from the transactional outbox, at least once.
+ * Each pass expands new outbox events into deliveries (one per routed
+ * channel), then leases due deliveries and attempts them. State lives in
+ * PostgreSQL: a restart loses nothing, and replicas share the work without
+ * sending one delivery twice at the same time (SKIP LOCKED plus a lease that
+ * outlasts any attempt). No transaction is open during an attempt.
+ */
+export class Dispatcher {
+  readonly #options: DispatcherOptions;
+  readonly #store: DeliveryStore;
+  readonly #inflight = new Set<Promise<void>>();
+  #loop: Promise<void> | undefined;
+  #stopping = false;
+  #nudged = false;
+  #wake: (() => void) | undefined;
+
+  constructor(options: DispatcherOptions) {
+    this.#options = options;
+    this.#store = new DeliveryStore(options.orm);
+  }
+
+  /** Longer than the longest attempt (signing and sending are each bounded by the attempt timeout). */
+  get leaseMs(): number {
+    return 2 * this.#options.attemptTimeoutMs + 5_000;
+  }
+
+  start(): void {
+    this.#loop ??= this.#run();
+  }
+
+  /** Work may be waiting (an outbox row was committed, an attempt ended): look now instead of at the next poll. */
+  nudge(): void {
+    if (this.#wake) this.#wake();
+    else this.#nudged = true;
+  }
+
+  /** Stops taking work and waits for attempts under way (each is bounded by its timeouts). */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    this.nudge();
+    await this.#loop;
+  }
+
+  async #run(): Promise<void> {
+    const { log, pollMs, concurrency, orm, maxAttempts } = this.#options;
+    let errorDelay = pollMs;
+    while (!this.#stopping) {
+      let progressed = false;
+      try {
+        const expanded = await expandOutbox(orm, { batchSize: 100, maxAttempts });
+        const claimed = await this.#store.claim(concurrency - this.#inflight.size, this.leaseMs);
+        for (const delivery of claimed) this.#track(this.#attempt(delivery));
+        progressed = expanded > 0 || claimed.length > 0;
+        errorDelay = pollMs;
+      } catch (error) {
+        log.error({ err: error }, "notification dispatch pass failed");
+        await this.#sleep(errorDelay);
+        errorDelay = Math.min(errorDelay * 2, 10_000);
+        continue;
+      }
+      if (!progressed || this.#inflight.size >= concurrency) await this.#sleep(pollMs);
+    }
+    await Promise.allSettled(this.#inflight);
+  }
+
+  #track(attempt: Promise<void>): void {
+    this.#inflight.add(attempt);
+    void attempt.finally(() => {
+      this.#inflight.delete(attempt);
+      // A later event of the same alert may be due now; a slot is free anyway.
+      this.nudge();
+    });
+  }
+
+  async #attempt(delivery: ClaimedDelivery): Promise<void> {
+    const { log, sender, backoff, attemptTimeoutMs } = this.#options;
+    let outcome: AttemptOutcome;
+    try {
+      const { body, headers } = await this.#request(delivery);
+      const answer = await sender.post(delivery.url, body, headers);
+      outcome =
+        answer.statusCode >= 200 && answer.statusCode < 300
+          ? { ok: true, statusCode: answer.statusCode }
+          : {
+              ok: false,
+              statusCode: answer.statusCode,
+              error: `HTTP ${answer.statusCode}`,
+              retryInMs: backoffDelay(delivery.attempt, backoff, answer.retryAfterMs),
+            };
+    } catch (error) {
+      outcome = {
+        ok: false,
+        statusCode: null,
+        error: error instanceof SigningError ? error.message : describeSendError(error, attemptTimeoutMs),
+        retryInMs: backoffDelay(delivery.attempt, backoff),
+      };
+    }
+    // Never the URL, the body or the signature: ids and outcome only.
+    const fields = {
+      deliveryId: delivery.id,
+      alertId: delivery.alertId,
+      channelId: delivery.channelId,
+      event: delivery.eventType,
+      attempt: delivery.attempt,
+      statusCode: outcome.statusCode,
+    };
+    try {
+      const status = await this.#store.complete(delivery, outcome);
+      if (outcome.ok) log.info(fields, "notification delivered");
+      else if (status === "failed") log.warn({ ...fields, error: outcome.error }, "notification failed for good");
+      else log.info({ ...fields, error: outcome.error, retryInMs: outcome.retryInMs }, "notification attempt failed");
+    } catch (error) {
+      // The lease runs out and the delivery is attempted again: at least once.
+      log.error({ ...fields, err: error }, "could not record a notification attempt");
+    }
+  }
+
+  async #request(delivery: ClaimedDelivery): Promise<{ body: Buffer; headers: Record<string, string> }> {
+    const eventId = eventIdOf(delivery.outboxId);
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      "user-agent": USER_AGENT,
+      [DELIVERY_HEADER]: delivery.id,
+      "x-pulsegate-event": delivery.eventType,
+      "x-pulsegate-event-id": eventId,
+      "x-pulsegate-attempt": String(delivery.attempt),
+    };
+    if (delivery.kind === "slack") {
+      return { body: Buffer.from(JSON.stringify(slackMessage(delivery.payload))), headers };
+    }
+    const body = webhookBody(eventId, delivery.payload);
+    try {
+      headers["x-webhook-signature"] = await this.#options.sign(delivery.teamId, body);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      throw new SigningError(
+        `could not sign the payload (auth${typeof code === "number" ? ` gRPC status ${code}` : ""})`,
+      );
+    }
+    return { body, headers };
+  }
+
+  #sleep(ms: number): Promise<void> {
+    if (this.#nudged || this.#stopping) {
+      this.#nudged = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.#wake = done;
+    });
+  }
+}

@@ -1,0 +1,64 @@
+import { randomUUID } from "node:crypto";
+import type { EntityManager, Orm } from "@pulsegate/db";
+import { type NotificationRoute, routeEvent } from "./route-event.ts";
+
+type OutboxRow = { id: string; team_id: string; alert_id: string; event_type: string; severity: string | null };
+
+/**
+ * Turns outbox events into deliveries, one per routed channel, in one short
+ * transaction (no network inside). Replicas take disjoint events (SKIP
+ * LOCKED) and the unique (outbox_id, channel_id) makes a repeat harmless.
+ * Returns how many events it expanded.
+ */
+export async function expandOutbox(orm: Orm, options: { batchSize: number; maxAttempts: number }): Promise<number> {
+  return orm.em.fork().transactional(async (tx) => {
+    const em = tx as EntityManager;
+    const events = await em.execute<OutboxRow[]>(
+      `SELECT id::text AS id, team_id, alert_id, event_type, payload->'alert'->>'severity' AS severity
+         FROM alerts.outbox WHERE expanded_at IS NULL ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED`,
+      [options.batchSize],
+    );
+    if (events.length === 0) return 0;
+    const teamIds = JSON.stringify([...new Set(events.map((event) => event.team_id))]);
+    const channels = await em.execute<{ id: string; team_id: string }[]>(
+      `SELECT id, team_id FROM alerts.channels
+        WHERE team_id IN (SELECT jsonb_array_elements_text(?::jsonb)) AND enabled AND deleted_at IS NULL
+        ORDER BY created_at, id`,
+      [teamIds],
+    );
+    const policies = await em.execute<{ team_id: string; routes: NotificationRoute[] }[]>(
+      "SELECT team_id, routes FROM alerts.notification_policies WHERE team_id IN (SELECT jsonb_array_elements_text(?::jsonb))",
+      [teamIds],
+    );
+    const routesByTeam = new Map(policies.map((policy) => [policy.team_id, policy.routes]));
+    const deliveries = events.flatMap((event) => {
+      const teamChannels = channels.filter((channel) => channel.team_id === event.team_id);
+      const routed = routeEvent(event.severity ?? "", teamChannels, routesByTeam.get(event.team_id) ?? null);
+      return routed.map((channelId) => ({
+        id: `dlv_${randomUUID().replaceAll("-", "")}`,
+        outbox_id: event.id,
+        channel_id: channelId,
+        team_id: event.team_id,
+        alert_id: event.alert_id,
+        event_type: event.event_type,
+      }));
+    });
+    if (deliveries.length > 0) {
+      await em.execute(
+        `INSERT INTO alerts.deliveries (id, outbox_id, channel_id, team_id, alert_id, event_type, status, attempts,
+                                        max_attempts, next_attempt_at, created_at, updated_at)
+         SELECT d.id, d.outbox_id::bigint, d.channel_id, d.team_id, d.alert_id, d.event_type, 'pending', 0, ?,
+                now(), now(), now()
+           FROM jsonb_to_recordset(?::jsonb)
+             AS d(id text, outbox_id text, channel_id text, team_id text, alert_id text, event_type text)
+         ON CONFLICT (outbox_id, channel_id) DO NOTHING`,
+        [options.maxAttempts, JSON.stringify(deliveries)],
+      );
+    }
+    await em.execute(
+      "UPDATE alerts.outbox SET expanded_at = now() WHERE id IN (SELECT jsonb_array_elements_text(?::jsonb)::bigint)",
+      [JSON.stringify(events.map((event) => event.id))],
+    );
+    return events.length;
+  });
+}

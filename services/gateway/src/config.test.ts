@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { loadGatewayConfig } from "./config.ts";
+
+describe("loadGatewayConfig", () => {
+  it("has laptop defaults and generates an admin token outside production", () => {
+    const config = loadGatewayConfig({});
+    expect(config).toMatchObject({
+      PORT: 8080,
+      HOST: "0.0.0.0",
+      AUTH_GRPC_ADDR: "127.0.0.1:50051",
+      ALERTS_GRPC_ADDR: "127.0.0.1:50052",
+      MONITORS_GRPC_ADDR: "127.0.0.1:50053",
+      REDIS_URL: "redis://127.0.0.1:6379",
+      GRPC_TIMEOUT_MS: 2000,
+      WEBHOOK_CACHE_MS: 5000,
+      NODE_ENV: "development",
+      adminTokenGenerated: true,
+    });
+    expect(config.adminToken.length).toBeGreaterThanOrEqual(32);
+    expect(loadGatewayConfig({}).adminToken).not.toBe(config.adminToken);
+  });
+
+  it("requires ADMIN_TOKEN in production", () => {
+    expect(() => loadGatewayConfig({ NODE_ENV: "production" })).toThrow(/ADMIN_TOKEN/);
+    const config = loadGatewayConfig({ NODE_ENV: "production", ADMIN_TOKEN: "t0ken" });
+    expect(config).toMatchObject({ adminToken: "t0ken", adminTokenGenerated: false });
+  });
+
+  it("names the failing variable", () => {
+    expect(() => loadGatewayConfig({ PORT: "eighty" })).toThrow(/PORT/);
+    expect(() => loadGatewayConfig({ AUTH_GRPC_ADDR: "localhost" })).toThrow(/AUTH_GRPC_ADDR/);
+    expect(() => loadGatewayConfig({ REDIS_URL: "not a url" })).toThrow(/REDIS_URL/);
+  });
+});

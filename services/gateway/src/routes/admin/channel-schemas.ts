@@ -1,0 +1,49 @@
+import { SEVERITIES } from "../../validation/index.ts";
+
+/** JSON schemas of the notification admin bodies (no coercion, no unknown fields). */
+
+const name = { type: "string", minLength: 1, maxLength: 200 } as const;
+/** The alerts service checks the URL itself (scheme, private addresses); this only bounds it. */
+const url = { type: "string", minLength: 1, maxLength: 2_048 } as const;
+const channelId = { type: "string", minLength: 1, maxLength: 200 } as const;
+
+export const CHANNEL_KINDS = ["slack", "webhook"] as const;
+
+export const createChannelBody = {
+  type: "object",
+  additionalProperties: false,
+  required: ["kind", "name", "url"],
+  properties: { kind: { type: "string", enum: [...CHANNEL_KINDS] }, name, url, enabled: { type: "boolean" } },
+} as const;
+
+export const updateChannelBody = {
+  type: "object",
+  additionalProperties: false,
+  properties: { name, url, enabled: { type: "boolean" } },
+} as const;
+
+export const putPolicyBody = {
+  type: "object",
+  additionalProperties: false,
+  required: ["routes"],
+  properties: {
+    routes: {
+      type: "array",
+      maxItems: 50,
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["severities", "channelIds"],
+        properties: {
+          severities: {
+            type: "array",
+            minItems: 1,
+            maxItems: SEVERITIES.length,
+            items: { type: "string", enum: [...SEVERITIES] },
+          },
+          channelIds: { type: "array", minItems: 1, maxItems: 50, items: channelId },
+        },
+      },
+    },
+  },
+} as const;

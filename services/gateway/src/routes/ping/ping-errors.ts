@@ -1,0 +1,27 @@
+import { HttpError } from "../../errors.ts";
+
+/** Errors only the ping endpoint answers (the shared ones are in errors.ts). */
+export const pingErrors = {
+  rateLimited: (headers: Record<string, string>) =>
+    new HttpError(
+      429,
+      "rate_limited",
+      "More than 10 pings in a minute for this ping URL; retry after Retry-After seconds.",
+      { headers },
+    ),
+  /** DESIGN §2 step 6: say why, since `curl -d` sends a form type by default. */
+  notJson: () =>
+    new HttpError(
+      415,
+      "unsupported_media_type",
+      "A ping body must be JSON sent with Content-Type: application/json (curl -d sends application/x-www-form-urlencoded; add -H 'Content-Type: application/json'), or send no body at all.",
+    ),
+  queryNotAllowed: () =>
+    new HttpError(400, "invalid_request", "The ping URL takes no query parameters; send a JSON body instead.", {
+      details: [{ field: "query", message: "Query parameters are not covered by the signature and are not accepted." }],
+    }),
+  heartbeatQuotaExhausted: (retryAfterSeconds: number) =>
+    new HttpError(429, "heartbeat_quota_exhausted", "The team's monthly heartbeat quota is exhausted.", {
+      headers: { "retry-after": String(retryAfterSeconds) },
+    }),
+};

@@ -1,0 +1,82 @@
+import { type auth, monitors } from "@pulsegate/proto";
+import { errors } from "../../errors.ts";
+import type { PingBody } from "../../validation/index.ts";
+import { secondsUntilNextUtcMonth } from "../trigger/trigger-response.ts";
+import { pingErrors } from "./ping-errors.ts";
+
+/** Spec §4.2 (exact). */
+export const PING_RECEIVED = "Ping received";
+
+const STATUS_NAMES: ReadonlyMap<number, string> = new Map([
+  [monitors.MonitorStatus.MONITOR_STATUS_IDLE, "idle"],
+  [monitors.MonitorStatus.MONITOR_STATUS_UP, "up"],
+  [monitors.MonitorStatus.MONITOR_STATUS_DOWN, "down"],
+  [monitors.MonitorStatus.MONITOR_STATUS_PAUSED, "paused"],
+]);
+
+export function monitorStatusName(status: monitors.MonitorStatus): string | null {
+  return STATUS_NAMES.get(status) ?? null;
+}
+
+/** The RecordPing item for a validated ping to `monitor`. */
+export function toRecordPingItem(
+  monitor: monitors.Monitor,
+  access: auth.TeamAccess,
+  body: PingBody,
+  method: string,
+  receivedAt: Date,
+): monitors.RecordPingItem {
+  return {
+    monitorId: monitor.id,
+    teamId: monitor.teamId,
+    status: body.status === "down" ? monitors.PingStatus.PING_STATUS_DOWN : monitors.PingStatus.PING_STATUS_UP,
+    reason: body.reason ?? "",
+    groupKey: body.group_key ?? "",
+    metadataJson: body.metadata === undefined ? "" : JSON.stringify(body.metadata),
+    method,
+    receivedAt,
+    heartbeatQuotaMonthly: access.heartbeatQuotaMonthly,
+    alertQuotaMonthly: access.alertQuotaMonthly,
+  };
+}
+
+/**
+ * Step 7: the 200 answer for a recorded (or spooled) ping, else the error.
+ * A spooled ping whose monitor the service could not describe is answered
+ * from the monitor resolved at step 2, with this ping applied.
+ */
+export function pingResponse(
+  result: monitors.RecordPingResult | undefined,
+  resolved: monitors.Monitor,
+  body: PingBody,
+  now: Date = new Date(),
+): {
+  message: string;
+  monitor: { name: string; status: string | null; monitoringActive: boolean };
+  pingStatus: string;
+} {
+  switch (result?.outcome) {
+    case monitors.RecordOutcome.RECORD_OUTCOME_RECORDED:
+    case monitors.RecordOutcome.RECORD_OUTCOME_SPOOLED: {
+      const monitor = result.monitor;
+      return {
+        message: PING_RECEIVED,
+        monitor: monitor
+          ? {
+              name: monitor.name,
+              status: monitorStatusName(monitor.status),
+              monitoringActive: monitor.monitoringActive,
+            }
+          : { name: resolved.name, status: body.status, monitoringActive: true },
+        pingStatus: body.status,
+      };
+    }
+    case monitors.RecordOutcome.RECORD_OUTCOME_QUOTA_EXHAUSTED:
+      throw pingErrors.heartbeatQuotaExhausted(secondsUntilNextUtcMonth(now));
+    case monitors.RecordOutcome.RECORD_OUTCOME_MONITOR_NOT_FOUND:
+    case monitors.RecordOutcome.RECORD_OUTCOME_PAUSED:
+      throw errors.monitorNotFound();
+    default:
+      throw new Error(`RecordPing returned outcome ${String(result?.outcome)}`);
+  }
+}

@@ -1,0 +1,117 @@
+import { ensureDatabase, openOrm, runMigrations } from "@pulsegate/db";
+import { connectClient, createGrpcServer } from "@pulsegate/grpc";
+import type { Logger } from "@pulsegate/logger";
+import { alerts } from "@pulsegate/proto";
+import type { MonitorsConfig } from "./config.ts";
+import { monitorsServiceBinding } from "./grpc/monitors-server.ts";
+import { IncidentWorker } from "./incidents/incident-worker.ts";
+import { migrations } from "./migrations/index.ts";
+import { LastKnownMonitors } from "./monitors/last-known-monitors.ts";
+import { MonitorSchema } from "./monitors/monitor.entity.ts";
+import { MonitorService } from "./monitors/monitor-service.ts";
+import { PingRecorder } from "./pings/record-pings.ts";
+import { type Periodic, startPeriodic } from "./runtime/periodic.ts";
+import { connectRedis } from "./spool/connect-redis.ts";
+import { drainSpool } from "./spool/drain-spool.ts";
+import { PingSpool } from "./spool/ping-spool.ts";
+import { sweepMissedHeartbeats } from "./sweeper/sweep-missed-heartbeats.ts";
+
+export const MONITORS_SCHEMA = "monitors";
+
+/** Opens the monitors schema and applies its pending migrations (also used by scripts/migrate.ts). */
+export async function openMonitorsDatabase(config: MonitorsConfig, log: Logger) {
+  await ensureDatabase(config.databaseUrl);
+  const orm = await openOrm({
+    url: config.databaseUrl,
+    schema: MONITORS_SCHEMA,
+    entities: [MonitorSchema],
+    migrations,
+    poolMax: config.DB_POOL_MAX,
+  });
+  const applied = await runMigrations(orm, MONITORS_SCHEMA);
+  if (applied.length > 0) log.info({ applied }, "migrations applied");
+  return orm;
+}
+
+/**
+ * Builds the monitors service, un-started: main.ts (or a test) listens, then
+ * calls `startWorkers` (incident outbox, spool drain, sweeper) and `close`.
+ */
+export async function buildMonitorsService(config: MonitorsConfig, log: Logger) {
+  const orm = await openMonitorsDatabase(config, log);
+
+  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, log) : null;
+  if (!redis) log.warn("REDIS_URL not set: no ping spool, so pings are refused (503) while the database is away");
+  const spool = new PingSpool(redis, config.databaseUrl);
+  const alertsClient = connectClient(alerts.AlertsServiceClient, config.ALERTS_GRPC_ADDR);
+  const lastKnown = new LastKnownMonitors();
+  const incidents = new IncidentWorker(orm, alertsClient, config.GRPC_TIMEOUT_MS, log);
+
+  let incidentLoop: Periodic | undefined;
+  const kickIncidents = () => incidentLoop?.kick();
+  const recorder = new PingRecorder({
+    orm,
+    spool,
+    lastKnown,
+    log,
+    dbAttemptTimeoutMs: config.DB_ATTEMPT_TIMEOUT_MS,
+    onIncident: kickIncidents,
+  });
+  const monitorService = new MonitorService(orm, lastKnown);
+  const grpc = createGrpcServer([monitorsServiceBinding(log, monitorService, recorder)]);
+
+  /** Pings in the spool are pings the sweeper cannot see yet: no sweeping until they are applied. */
+  const spoolHoldsPings = async () => {
+    if (recorder.spooling) return true;
+    if (!spool.configured) return false;
+    return spool.length().then(
+      (length) => length > 0,
+      () => false,
+    );
+  };
+
+  const loops: Periodic[] = [];
+  const startWorkers = () => {
+    incidentLoop = startPeriodic("incident outbox", config.INCIDENT_POLL_MS, () => incidents.runOnce(), log);
+    loops.push(incidentLoop);
+    loops.push(
+      startPeriodic(
+        "spool drain",
+        config.SPOOL_DRAIN_INTERVAL_MS,
+        () => drainSpool({ orm, spool, recorder, lastKnown, log, onIncident: kickIncidents }),
+        log,
+      ),
+    );
+    loops.push(
+      startPeriodic(
+        "missed-heartbeat sweep",
+        config.SWEEP_INTERVAL_MS,
+        async () => {
+          if (await spoolHoldsPings()) return false;
+          const { down, full } = await sweepMissedHeartbeats(orm);
+          if (down.length > 0) {
+            log.info({ monitorIds: down.map((monitor) => monitor.id) }, "missed heartbeat: monitors down");
+            kickIncidents();
+          }
+          return full;
+        },
+        log,
+      ),
+    );
+  };
+
+  return {
+    grpc,
+    orm,
+    startWorkers,
+    /** Workers first (they use the database and alerts), then clients and pools. */
+    stopWorkers: async () => {
+      await Promise.all(loops.map((loop) => loop.stop()));
+    },
+    close: async () => {
+      alertsClient.close();
+      await redis?.quit().catch(() => redis.disconnect());
+      await orm.close();
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import { type ServiceBinding, ServiceError, unary } from "@pulsegate/grpc";
+import type { Logger } from "@pulsegate/logger";
+import { monitors } from "@pulsegate/proto";
+import { monitorsErrors } from "../errors.ts";
+import type { MonitorService } from "../monitors/monitor-service.ts";
+import type { PingRecorder, RecordInput } from "../pings/record-pings.ts";
+import { isDatabaseUnavailable } from "../runtime/database-unavailable.ts";
+import { monitorToProto, pingStatusFromProto, pingToProto, recordResultToProto } from "./proto-mapping.ts";
+
+const MAX_BATCH = 500;
+
+/** A database that cannot be reached is UNAVAILABLE (503 with Retry-After at the gateway), not INTERNAL. */
+function guard<Req, Res>(handler: (request: Req) => Promise<Res>): (request: Req) => Promise<Res> {
+  return async (request) => {
+    try {
+      return await handler(request);
+    } catch (error) {
+      if (!(error instanceof ServiceError) && isDatabaseUnavailable(error)) throw monitorsErrors.databaseUnavailable();
+      throw error;
+    }
+  };
+}
+
+function isJsonObject(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+/** Translates monitors.v1 messages to the domain and back; no rules live here. */
+export function monitorsServiceBinding(log: Logger, service: MonitorService, recorder: PingRecorder): ServiceBinding {
+  const implementation: monitors.MonitorsServiceServer = {
+    createMonitor: unary(
+      log,
+      guard(async (request: monitors.CreateMonitorRequest) => {
+        const monitor = await service.create(request.teamId, {
+          name: request.name,
+          intervalSeconds: request.intervalSeconds,
+          graceSeconds: request.graceSeconds,
+          severity: request.severity,
+          reopenWindowSeconds: request.reopenWindowSeconds,
+        });
+        return { monitor: monitorToProto(monitor) };
+      }),
+    ),
+    getMonitor: unary(
+      log,
+      guard(async (request: monitors.GetMonitorRequest) => ({
+        monitor: monitorToProto(await service.get(request.id)),
+      })),
+    ),
+    listMonitors: unary(
+      log,
+      guard(async (request: monitors.ListMonitorsRequest) => ({
+        monitors: (await service.list(request.teamId)).map(monitorToProto),
+      })),
+    ),
+    pauseMonitor: unary(
+      log,
+      guard(async (request: monitors.PauseMonitorRequest) => ({
+        monitor: monitorToProto(await service.pause(request.id)),
+      })),
+    ),
+    resumeMonitor: unary(
+      log,
+      guard(async (request: monitors.ResumeMonitorRequest) => ({
+        monitor: monitorToProto(await service.resume(request.id)),
+      })),
+    ),
+    listPings: unary(
+      log,
+      guard(async (request: monitors.ListPingsRequest) => {
+        const page = await service.pings(request.monitorId, request.cursor, request.limit);
+        return { pings: page.pings.map(pingToProto), nextCursor: page.nextCursor };
+      }),
+    ),
+    resolveMonitor: unary(
+      log,
+      guard(async (request: monitors.ResolveMonitorRequest) => {
+        const monitor = await service.resolve(request.pingUrl);
+        return { monitor: monitor ? monitorToProto(monitor) : undefined };
+      }),
+    ),
+    recordPing: unary(
+      log,
+      guard(async (request: monitors.RecordPingRequest) => {
+        if (request.items.length > MAX_BATCH) {
+          throw monitorsErrors.invalid([{ field: "items", message: `At most ${MAX_BATCH} items per call.` }]);
+        }
+        const inputs = request.items.map((item, index): RecordInput => {
+          const status = pingStatusFromProto(item.status);
+          if (!status)
+            throw monitorsErrors.invalid([{ field: `items[${index}].status`, message: "status is not known." }]);
+          if (item.metadataJson !== "" && !isJsonObject(item.metadataJson)) {
+            throw monitorsErrors.invalid([
+              { field: `items[${index}].metadataJson`, message: "metadataJson must be a JSON object." },
+            ]);
+          }
+          return {
+            monitorId: item.monitorId,
+            teamId: item.teamId,
+            status,
+            reason: item.reason === "" ? null : item.reason,
+            groupKey: item.groupKey === "" ? null : item.groupKey,
+            metadataJson: item.metadataJson === "" ? null : item.metadataJson,
+            method: item.method || "POST",
+            receivedAt: item.receivedAt ?? null,
+            heartbeatQuotaMonthly: item.heartbeatQuotaMonthly,
+            alertQuotaMonthly: item.alertQuotaMonthly,
+          };
+        });
+        return { results: (await recorder.record(inputs)).map(recordResultToProto) };
+      }),
+    ),
+  };
+  return { name: "monitors.v1.MonitorsService", definition: monitors.MonitorsServiceService, implementation };
+}

@@ -1,0 +1,87 @@
+import { alerts, monitors } from "@pulsegate/proto";
+import type { MonitorStatus, PingStatus } from "../monitors/monitor.entity.ts";
+import type { MonitorView } from "../monitors/monitor-row.ts";
+import type { PingView } from "../monitors/monitor-service.ts";
+import type { RecordResult } from "../pings/record-pings.ts";
+import type { Severity } from "../severity.ts";
+
+const STATUS_TO_PROTO: Record<MonitorStatus, monitors.MonitorStatus> = {
+  idle: monitors.MonitorStatus.MONITOR_STATUS_IDLE,
+  up: monitors.MonitorStatus.MONITOR_STATUS_UP,
+  down: monitors.MonitorStatus.MONITOR_STATUS_DOWN,
+  paused: monitors.MonitorStatus.MONITOR_STATUS_PAUSED,
+};
+
+export function pingStatusToProto(status: PingStatus | null): monitors.PingStatus {
+  if (status === "up") return monitors.PingStatus.PING_STATUS_UP;
+  if (status === "down") return monitors.PingStatus.PING_STATUS_DOWN;
+  return monitors.PingStatus.PING_STATUS_UNSPECIFIED;
+}
+
+/** UNSPECIFIED means up: a ping without a status reports up. */
+export function pingStatusFromProto(status: monitors.PingStatus): PingStatus | undefined {
+  if (status === monitors.PingStatus.PING_STATUS_DOWN) return "down";
+  if (status === monitors.PingStatus.PING_STATUS_UP || status === monitors.PingStatus.PING_STATUS_UNSPECIFIED)
+    return "up";
+  return undefined;
+}
+
+const SEVERITY_TO_PROTO: Record<Severity, alerts.Severity> = {
+  sev0: alerts.Severity.SEVERITY_SEV0,
+  sev1: alerts.Severity.SEVERITY_SEV1,
+  sev2: alerts.Severity.SEVERITY_SEV2,
+  sev3: alerts.Severity.SEVERITY_SEV3,
+  sev4: alerts.Severity.SEVERITY_SEV4,
+};
+
+export function severityToProto(severity: string): alerts.Severity {
+  return SEVERITY_TO_PROTO[severity as Severity] ?? alerts.Severity.SEVERITY_UNSPECIFIED;
+}
+
+export function monitorToProto(monitor: MonitorView): monitors.Monitor {
+  return {
+    id: monitor.id,
+    teamId: monitor.teamId,
+    pingUrl: monitor.pingUrl,
+    name: monitor.name,
+    status: STATUS_TO_PROTO[monitor.status],
+    monitoringActive: monitor.monitoringActive,
+    intervalSeconds: monitor.intervalSeconds,
+    graceSeconds: monitor.graceSeconds,
+    severity: monitor.severity,
+    reopenWindowSeconds: monitor.reopenWindowSeconds,
+    lastPingAt: monitor.lastPingAt ?? undefined,
+    lastPingStatus: pingStatusToProto(monitor.lastPingStatus),
+    lastReason: monitor.lastReason ?? "",
+    createdAt: monitor.createdAt,
+  };
+}
+
+export function pingToProto(ping: PingView): monitors.Ping {
+  return {
+    id: ping.id,
+    monitorId: ping.monitorId,
+    status: pingStatusToProto(ping.status),
+    reason: ping.reason ?? "",
+    metadataJson: ping.metadata === null ? "" : JSON.stringify(ping.metadata),
+    method: ping.method,
+    receivedAt: ping.receivedAt,
+  };
+}
+
+const OUTCOME_TO_PROTO: Record<RecordResult["outcome"], monitors.RecordOutcome> = {
+  recorded: monitors.RecordOutcome.RECORD_OUTCOME_RECORDED,
+  spooled: monitors.RecordOutcome.RECORD_OUTCOME_SPOOLED,
+  paused: monitors.RecordOutcome.RECORD_OUTCOME_PAUSED,
+  quota_exhausted: monitors.RecordOutcome.RECORD_OUTCOME_QUOTA_EXHAUSTED,
+  monitor_not_found: monitors.RecordOutcome.RECORD_OUTCOME_MONITOR_NOT_FOUND,
+};
+
+export function recordResultToProto(result: RecordResult): monitors.RecordPingResult {
+  const monitor = "monitor" in result && result.monitor ? monitorToProto(result.monitor) : undefined;
+  return {
+    outcome: OUTCOME_TO_PROTO[result.outcome],
+    monitor,
+    pingId: "pingId" in result ? result.pingId : "",
+  };
+}

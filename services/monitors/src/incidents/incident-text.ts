@@ -1,0 +1,47 @@
+import type { MonitorView } from "../monitors/monitor-row.ts";
+
+export const MISSED_HEARTBEAT = "missed heartbeat";
+const TITLE_MAX = 200;
+const DESCRIPTION_MAX = 2000;
+
+function clip(text: string, max: number): string {
+  const points = [...text];
+  return points.length <= max ? text : `${points.slice(0, max - 1).join("")}…`;
+}
+
+/** The group key of a monitor's incident: the ping's own, else one per monitor (DESIGN §5). */
+export function incidentGroupKey(monitorId: string, groupKey: string | null): string {
+  return groupKey ?? `monitor:${monitorId}`;
+}
+
+/** Title and description of the alert that a down monitor raises; the reason is in both. */
+export function incidentText(
+  monitor: Pick<MonitorView, "name" | "intervalSeconds" | "graceSeconds">,
+  reason: string | null,
+  lastPingAt: Date | null,
+): { title: string; description: string } {
+  const title = clip(`Monitor "${monitor.name}" is down${reason ? `: ${reason}` : ""}`, TITLE_MAX);
+  if (reason === MISSED_HEARTBEAT) {
+    const since = lastPingAt ? ` The last ping arrived at ${lastPingAt.toISOString()}.` : "";
+    return {
+      title,
+      description: `No ping within the ${monitor.intervalSeconds} s interval plus ${monitor.graceSeconds} s grace.${since}`,
+    };
+  }
+  return {
+    title,
+    description: clip(
+      reason ? `A ping reported the monitor down: ${reason}` : "A ping reported the monitor down.",
+      DESCRIPTION_MAX,
+    ),
+  };
+}
+
+/** Alert metadata: the ping's own (group_key already folded in) plus the monitor; the ping's keys win. */
+export function incidentMetadata(
+  monitor: Pick<MonitorView, "id" | "name">,
+  reason: string | null,
+  pingMetadata: Record<string, unknown> | null,
+): Record<string, unknown> {
+  return { monitor: { id: monitor.id, name: monitor.name }, reason, ...(pingMetadata ?? {}) };
+}

@@ -1,0 +1,174 @@
+import type { EntityManager, Orm } from "@pulsegate/db";
+import { callUnary, serviceErrorFromGrpc } from "@pulsegate/grpc";
+import type { Logger } from "@pulsegate/logger";
+import { alerts } from "@pulsegate/proto";
+import { severityToProto } from "../grpc/proto-mapping.ts";
+
+type ActionRow = {
+  id: string;
+  monitor_id: string;
+  team_id: string;
+  kind: "raise" | "resolve";
+  title: string;
+  description: string;
+  severity: string;
+  group_key: string;
+  metadata: unknown;
+  reopen_window_seconds: number;
+  alert_quota_monthly: number;
+  attempts: number;
+};
+
+const BATCH = 20;
+const LEASE_SECONDS = 30;
+const MAX_BACKOFF_SECONDS = 30;
+
+const RAISED: ReadonlyMap<number, string> = new Map([
+  [alerts.TriggerOutcome.TRIGGER_OUTCOME_CREATED, "created"],
+  [alerts.TriggerOutcome.TRIGGER_OUTCOME_OCCURRENCE_ADDED, "occurrence_added"],
+  [alerts.TriggerOutcome.TRIGGER_OUTCOME_REOPENED, "reopened"],
+]);
+
+/**
+ * Sends the incident outbox to alerts: a raise is a TriggerAlert (source
+ * monitor), a resolve is a ResolveAlert of every alert the monitor's incident
+ * raised. Actions are claimed with a lease in a short transaction and the RPC
+ * runs after its commit; only the oldest pending action of a monitor is
+ * claimable, so a monitor's raises and resolves reach alerts in order, and
+ * SKIP LOCKED lets replicas share the work. A failed call is retried with
+ * backoff; a call whose completion was lost is repeated, which alerts folds
+ * into the same open alert.
+ */
+export class IncidentWorker {
+  readonly #orm: Orm;
+  readonly #alerts: alerts.AlertsServiceClient;
+  readonly #timeoutMs: number;
+  readonly #log: Logger;
+
+  constructor(orm: Orm, alertsClient: alerts.AlertsServiceClient, timeoutMs: number, log: Logger) {
+    this.#orm = orm;
+    this.#alerts = alertsClient;
+    this.#timeoutMs = timeoutMs;
+    this.#log = log;
+  }
+
+  /** One pass; true when it found work (there may be more behind it). */
+  async runOnce(): Promise<boolean> {
+    const claimed = await this.#claim();
+    await Promise.all(claimed.map((action) => this.#process(action)));
+    return claimed.length > 0;
+  }
+
+  async #claim(): Promise<ActionRow[]> {
+    return this.#em().execute<ActionRow[]>(
+      `UPDATE monitors.incident_actions
+          SET lease_until = now() + make_interval(secs => ?), attempts = attempts + 1
+        WHERE id IN (
+          SELECT a.id FROM monitors.incident_actions a
+           WHERE a.done_at IS NULL AND a.next_attempt_at <= now() AND (a.lease_until IS NULL OR a.lease_until < now())
+             AND NOT EXISTS (SELECT 1 FROM monitors.incident_actions b
+                              WHERE b.monitor_id = a.monitor_id AND b.done_at IS NULL AND b.id < a.id)
+           ORDER BY a.id LIMIT ? FOR UPDATE SKIP LOCKED)
+        RETURNING *`,
+      [LEASE_SECONDS, BATCH],
+    );
+  }
+
+  async #process(action: ActionRow): Promise<void> {
+    try {
+      if (action.kind === "raise") await this.#raise(action);
+      else await this.#resolve(action);
+    } catch (error) {
+      const backoff = Math.min(MAX_BACKOFF_SECONDS, 2 ** Math.max(0, action.attempts - 1));
+      this.#log.warn(
+        { err: error, actionId: action.id, kind: action.kind, backoff },
+        "incident action failed; will retry",
+      );
+      await this.#em()
+        .execute(
+          `UPDATE monitors.incident_actions
+              SET lease_until = NULL, next_attempt_at = now() + make_interval(secs => ?), last_error = ?
+            WHERE id = ?`,
+          [backoff, error instanceof Error ? error.message.slice(0, 500) : String(error), action.id],
+        )
+        .catch(() => undefined); // The lease runs out by itself.
+    }
+  }
+
+  async #raise(action: ActionRow): Promise<void> {
+    const response = await callUnary(
+      this.#alerts,
+      this.#alerts.triggerAlert,
+      {
+        items: [
+          {
+            teamId: action.team_id,
+            source: alerts.AlertSource.ALERT_SOURCE_MONITOR,
+            sourceId: action.monitor_id,
+            title: action.title,
+            description: action.description,
+            severity: severityToProto(action.severity),
+            metadataJson: action.metadata === null ? "" : JSON.stringify(action.metadata),
+            groupKey: action.group_key,
+            alertQuotaMonthly: action.alert_quota_monthly,
+            reopenWindowSeconds: action.reopen_window_seconds,
+          },
+        ],
+      },
+      this.#timeoutMs,
+    );
+    const result = response.results[0];
+    const raised = result ? RAISED.get(result.outcome) : undefined;
+    if (!result || !raised) {
+      // Quota exhausted (or an outcome a monitor cannot cause): nothing to retry.
+      this.#log.warn({ actionId: action.id, outcome: result?.outcome }, "incident not raised by alerts");
+      await this.#complete(action, `outcome_${result?.outcome ?? "none"}`, []);
+      return;
+    }
+    await this.#complete(action, raised, [result.alertId]);
+  }
+
+  async #resolve(action: ActionRow): Promise<void> {
+    const [monitor] = await this.#em().execute<{ open_alert_ids: string[] | string }[]>(
+      "SELECT open_alert_ids FROM monitors.monitors WHERE id = ?",
+      [action.monitor_id],
+    );
+    const ids = Array.isArray(monitor?.open_alert_ids)
+      ? monitor.open_alert_ids
+      : String(monitor?.open_alert_ids ?? "{}")
+          .replace(/^\{|\}$/g, "")
+          .split(",")
+          .filter(Boolean);
+    for (const id of ids) {
+      try {
+        await callUnary(this.#alerts, this.#alerts.resolveAlert, { id }, this.#timeoutMs);
+      } catch (error) {
+        // Already gone is as good as resolved.
+        if (serviceErrorFromGrpc(error)?.kind !== "NOT_FOUND") throw error;
+      }
+    }
+    await this.#complete(action, "resolved", ids);
+  }
+
+  /** Marks the action done and keeps the monitor's list of open incident alerts in step. */
+  async #complete(action: ActionRow, outcome: string, alertIds: string[]): Promise<void> {
+    await this.#em().transactional(async (tx) => {
+      await tx.execute(
+        "UPDATE monitors.incident_actions SET done_at = now(), lease_until = NULL, outcome = ?, alert_ids = ?::text[] WHERE id = ?",
+        [outcome, `{${alertIds.map((id) => `"${id}"`).join(",")}}`, action.id],
+      );
+      for (const id of alertIds) {
+        const change =
+          action.kind === "raise"
+            ? "CASE WHEN ? = ANY(open_alert_ids) THEN open_alert_ids ELSE array_append(open_alert_ids, ?) END"
+            : "array_remove(open_alert_ids, ?)";
+        const params = action.kind === "raise" ? [id, id, action.monitor_id] : [id, action.monitor_id];
+        await tx.execute(`UPDATE monitors.monitors SET open_alert_ids = ${change} WHERE id = ?`, params);
+      }
+    });
+  }
+
+  #em(): EntityManager {
+    return this.#orm.em.fork() as EntityManager;
+  }
+}

@@ -1,0 +1,36 @@
+import type { MonitorView } from "./monitor-row.ts";
+
+const MAX_ENTRIES = 50_000;
+
+/**
+ * The last state of each monitor this process read or wrote. While the
+ * database is away it answers ResolveMonitor and gives spooled pings their
+ * answer (DESIGN §5: "answered 200 from the last known monitor state").
+ */
+export class LastKnownMonitors {
+  readonly #byId = new Map<string, MonitorView>();
+  readonly #idByPingUrl = new Map<string, string>();
+
+  remember(monitor: MonitorView): MonitorView {
+    this.#byId.delete(monitor.id);
+    if (this.#byId.size >= MAX_ENTRIES) {
+      const oldest = this.#byId.values().next();
+      if (!oldest.done) {
+        this.#byId.delete(oldest.value.id);
+        this.#idByPingUrl.delete(oldest.value.pingUrl);
+      }
+    }
+    this.#byId.set(monitor.id, monitor);
+    this.#idByPingUrl.set(monitor.pingUrl, monitor.id);
+    return monitor;
+  }
+
+  byId(id: string): MonitorView | undefined {
+    return this.#byId.get(id);
+  }
+
+  byPingUrl(pingUrl: string): MonitorView | undefined {
+    const id = this.#idByPingUrl.get(pingUrl);
+    return id === undefined ? undefined : this.#byId.get(id);
+  }
+}

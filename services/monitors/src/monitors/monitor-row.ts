@@ -1,0 +1,83 @@
+import type { Severity } from "../severity.ts";
+import type { MonitorStatus, PingStatus } from "./monitor.entity.ts";
+
+/** A monitor as the service hands it out. */
+export type MonitorView = {
+  id: string;
+  teamId: string;
+  pingUrl: string;
+  name: string;
+  status: MonitorStatus;
+  monitoringActive: boolean;
+  intervalSeconds: number;
+  graceSeconds: number;
+  severity: Severity;
+  reopenWindowSeconds: number;
+  lastPingAt: Date | null;
+  lastPingStatus: PingStatus | null;
+  lastReason: string | null;
+  nextDueAt: Date | null;
+  incidentOpen: boolean;
+  openAlertIds: string[];
+  alertQuotaMonthly: number;
+  createdAt: Date;
+};
+
+/** A raw `monitors.monitors` row (timestamps may come back as text from the embedded database). */
+export type MonitorRow = {
+  id: string;
+  team_id: string;
+  ping_url: string;
+  name: string;
+  status: MonitorStatus;
+  monitoring_active: boolean;
+  interval_seconds: number;
+  grace_seconds: number;
+  severity: Severity;
+  reopen_window_seconds: number;
+  last_ping_at: Date | string | null;
+  last_ping_status: PingStatus | null;
+  last_reason: string | null;
+  next_due_at: Date | string | null;
+  incident_open: boolean;
+  open_alert_ids: string[] | string | null;
+  alert_quota_monthly: number;
+  created_at: Date | string;
+};
+
+export function toDate(value: Date | string): Date {
+  return value instanceof Date ? value : new Date(value);
+}
+
+const toDateOrNull = (value: Date | string | null): Date | null => (value === null ? null : toDate(value));
+
+/** text[] arrives as an array from pg, as "{a,b}" text from drivers that do not parse arrays. */
+function textArray(value: string[] | string | null): string[] {
+  if (value === null) return [];
+  if (Array.isArray(value)) return value;
+  const inner = value.replace(/^\{|\}$/g, "");
+  return inner === "" ? [] : inner.split(",").map((item) => item.replace(/^"|"$/g, ""));
+}
+
+export function monitorFromRow(row: MonitorRow): MonitorView {
+  return {
+    id: row.id,
+    teamId: row.team_id,
+    pingUrl: row.ping_url,
+    name: row.name,
+    status: row.status,
+    monitoringActive: row.monitoring_active,
+    intervalSeconds: row.interval_seconds,
+    graceSeconds: row.grace_seconds,
+    severity: row.severity,
+    reopenWindowSeconds: row.reopen_window_seconds,
+    lastPingAt: toDateOrNull(row.last_ping_at),
+    lastPingStatus: row.last_ping_status,
+    lastReason: row.last_reason,
+    nextDueAt: toDateOrNull(row.next_due_at),
+    incidentOpen: row.incident_open,
+    openAlertIds: textArray(row.open_alert_ids),
+    alertQuotaMonthly: row.alert_quota_monthly,
+    createdAt: toDate(row.created_at),
+  };
+}

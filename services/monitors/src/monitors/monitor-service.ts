@@ -1,0 +1,149 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { EntityManager, Orm } from "@pulsegate/db";
+import { monitorsErrors } from "../errors.ts";
+import { isDatabaseUnavailable } from "../runtime/database-unavailable.ts";
+import type { LastKnownMonitors } from "./last-known-monitors.ts";
+import { type MonitorRow, type MonitorView, monitorFromRow, toDate } from "./monitor-row.ts";
+import { checkMonitorSettings, type MonitorSettingsInput } from "./monitor-settings.ts";
+
+const MAX_PAGE = 200;
+const DEFAULT_PAGE = 50;
+
+export type PingView = {
+  id: string;
+  monitorId: string;
+  status: "up" | "down";
+  reason: string | null;
+  metadata: unknown;
+  method: string;
+  receivedAt: Date;
+};
+
+/** 24 random bytes: 192 bits, well over the 128 the design asks of a ping URL token. */
+function newPingUrl(): string {
+  return randomBytes(24).toString("base64url");
+}
+
+/** Creating, reading, pausing and resuming monitors, and reading their pings. */
+export class MonitorService {
+  readonly #orm: Orm;
+  readonly #lastKnown: LastKnownMonitors;
+  readonly #now: () => Date;
+
+  constructor(orm: Orm, lastKnown: LastKnownMonitors, now: () => Date = () => new Date()) {
+    this.#orm = orm;
+    this.#lastKnown = lastKnown;
+    this.#now = now;
+  }
+
+  /** Created idle, not monitoring (DESIGN §5). */
+  async create(teamId: string, input: MonitorSettingsInput): Promise<MonitorView> {
+    if (!teamId) throw monitorsErrors.invalid([{ field: "teamId", message: "teamId is required." }]);
+    const { settings, errors } = checkMonitorSettings(input);
+    if (errors.length > 0) throw monitorsErrors.invalid(errors);
+    const now = this.#now();
+    const [row] = await this.#em().execute<MonitorRow[]>(
+      `INSERT INTO monitors.monitors (id, team_id, ping_url, name, status, monitoring_active, interval_seconds,
+                                      grace_seconds, severity, reopen_window_seconds, created_at, updated_at)
+       VALUES (?, ?, ?, ?, 'idle', false, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      [
+        `mon_${randomUUID().replaceAll("-", "")}`,
+        teamId,
+        newPingUrl(),
+        settings.name,
+        settings.intervalSeconds,
+        settings.graceSeconds,
+        settings.severity,
+        settings.reopenWindowSeconds,
+        now,
+        now,
+      ],
+    );
+    return this.#lastKnown.remember(monitorFromRow(row as MonitorRow));
+  }
+
+  async get(id: string): Promise<MonitorView> {
+    const [row] = await this.#em().execute<MonitorRow[]>("SELECT * FROM monitors.monitors WHERE id = ?", [id]);
+    if (!row) throw monitorsErrors.monitorNotFound();
+    return this.#lastKnown.remember(monitorFromRow(row));
+  }
+
+  async list(teamId: string): Promise<MonitorView[]> {
+    const rows = await this.#em().execute<MonitorRow[]>(
+      "SELECT * FROM monitors.monitors WHERE team_id = ? ORDER BY created_at, id",
+      [teamId],
+    );
+    return rows.map(monitorFromRow);
+  }
+
+  /**
+   * By the token of the ping URL; null when unknown. While the database is
+   * away the last known monitor answers, so signed pings can still be
+   * authenticated and spooled.
+   */
+  async resolve(pingUrl: string): Promise<MonitorView | null> {
+    try {
+      const [row] = await this.#em().execute<MonitorRow[]>("SELECT * FROM monitors.monitors WHERE ping_url = ?", [
+        pingUrl,
+      ]);
+      return row ? this.#lastKnown.remember(monitorFromRow(row)) : null;
+    } catch (error) {
+      const known = this.#lastKnown.byPingUrl(pingUrl);
+      if (known && isDatabaseUnavailable(error)) return known;
+      throw error;
+    }
+  }
+
+  /** Paused: not monitoring, pings answered 404, never swept. Pausing twice is harmless. */
+  async pause(id: string): Promise<MonitorView> {
+    const [row] = await this.#em().execute<MonitorRow[]>(
+      `UPDATE monitors.monitors
+          SET status = 'paused', monitoring_active = false, next_due_at = NULL, updated_at = ?
+        WHERE id = ? RETURNING *`,
+      [this.#now(), id],
+    );
+    if (!row) throw monitorsErrors.monitorNotFound();
+    return this.#lastKnown.remember(monitorFromRow(row));
+  }
+
+  /** A paused monitor goes back to idle, monitoring again from its next ping; others are left as they are. */
+  async resume(id: string): Promise<MonitorView> {
+    const [row] = await this.#em().execute<MonitorRow[]>(
+      `UPDATE monitors.monitors
+          SET status = 'idle', monitoring_active = false, next_due_at = NULL, updated_at = ?
+        WHERE id = ? AND status = 'paused' RETURNING *`,
+      [this.#now(), id],
+    );
+    return row ? this.#lastKnown.remember(monitorFromRow(row)) : this.get(id);
+  }
+
+  /** Newest first; the cursor is the id of the last ping of the previous page. */
+  async pings(monitorId: string, cursor: string, limit: number): Promise<{ pings: PingView[]; nextCursor: string }> {
+    await this.get(monitorId);
+    const size = Number.isInteger(limit) && limit > 0 ? Math.min(limit, MAX_PAGE) : DEFAULT_PAGE;
+    if (cursor && !/^[1-9][0-9]{0,18}$/.test(cursor)) throw monitorsErrors.invalidCursor();
+    const rows = await this.#em().execute<Record<string, unknown>[]>(
+      `SELECT id, monitor_id, status, reason, metadata, method, received_at FROM monitors.pings
+        WHERE monitor_id = ? AND (?::bigint IS NULL OR id < ?::bigint)
+        ORDER BY id DESC LIMIT ?`,
+      [monitorId, cursor || null, cursor || null, size + 1],
+    );
+    const page = rows.slice(0, size);
+    return {
+      pings: page.map((row) => ({
+        id: String(row.id),
+        monitorId: row.monitor_id as string,
+        status: row.status as "up" | "down",
+        reason: (row.reason as string | null) ?? null,
+        metadata: row.metadata ?? null,
+        method: row.method as string,
+        receivedAt: toDate(row.received_at as Date | string),
+      })),
+      nextCursor: rows.length > size ? String(page.at(-1)?.id ?? "") : "",
+    };
+  }
+
+  #em(): EntityManager {
+    return this.#orm.em.fork() as EntityManager;
+  }
+}

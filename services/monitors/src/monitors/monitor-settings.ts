@@ -1,0 +1,98 @@
+import type { ErrorDetail } from "@pulsegate/grpc";
+import { isSeverity, type Severity } from "../severity.ts";
+
+/** Defaults and bounds of a monitor's settings (DESIGN §5). */
+export const MONITOR_LIMITS = {
+  nameMaxLength: 200,
+  defaultIntervalSeconds: 300,
+  defaultGraceSeconds: 60,
+  defaultSeverity: "sev2" as Severity,
+  defaultReopenWindowSeconds: 3_600,
+  maxIntervalSeconds: 31_536_000,
+  maxGraceSeconds: 31_536_000,
+  maxReopenWindowSeconds: 31_536_000,
+} as const;
+
+export type MonitorSettingsInput = {
+  name: string;
+  intervalSeconds?: number | undefined;
+  graceSeconds?: number | undefined;
+  /** "" or undefined: the default. */
+  severity?: string | undefined;
+  reopenWindowSeconds?: number | undefined;
+};
+
+export type MonitorSettings = {
+  name: string;
+  intervalSeconds: number;
+  graceSeconds: number;
+  severity: Severity;
+  reopenWindowSeconds: number;
+};
+
+function codePoints(value: string): number {
+  let count = 0;
+  for (const _ of value) count++;
+  return count;
+}
+
+function checkInt(
+  value: number | undefined,
+  field: string,
+  min: number,
+  max: number,
+  fallback: number,
+  errors: ErrorDetail[],
+): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min || value > max) {
+    errors.push({ field, message: `${field} must be an integer from ${min} to ${max}.` });
+  }
+  return value;
+}
+
+/** Validates a new monitor's settings and fills in the defaults. */
+export function checkMonitorSettings(input: MonitorSettingsInput): {
+  settings: MonitorSettings;
+  errors: ErrorDetail[];
+} {
+  const errors: ErrorDetail[] = [];
+  const name = input.name.trim();
+  if (name === "") errors.push({ field: "name", message: "name is required." });
+  else if (codePoints(name) > MONITOR_LIMITS.nameMaxLength) {
+    errors.push({ field: "name", message: `name must be at most ${MONITOR_LIMITS.nameMaxLength} characters.` });
+  }
+  const severity =
+    input.severity === undefined || input.severity === "" ? MONITOR_LIMITS.defaultSeverity : input.severity;
+  if (!isSeverity(severity))
+    errors.push({ field: "severity", message: "severity must be one of sev0, sev1, sev2, sev3, sev4." });
+  const settings: MonitorSettings = {
+    name,
+    intervalSeconds: checkInt(
+      input.intervalSeconds,
+      "intervalSeconds",
+      1,
+      MONITOR_LIMITS.maxIntervalSeconds,
+      MONITOR_LIMITS.defaultIntervalSeconds,
+      errors,
+    ),
+    graceSeconds: checkInt(
+      input.graceSeconds,
+      "graceSeconds",
+      0,
+      MONITOR_LIMITS.maxGraceSeconds,
+      MONITOR_LIMITS.defaultGraceSeconds,
+      errors,
+    ),
+    severity: severity as Severity,
+    reopenWindowSeconds: checkInt(
+      input.reopenWindowSeconds,
+      "reopenWindowSeconds",
+      0,
+      MONITOR_LIMITS.maxReopenWindowSeconds,
+      MONITOR_LIMITS.defaultReopenWindowSeconds,
+      errors,
+    ),
+  };
+  return { settings, errors };
+}

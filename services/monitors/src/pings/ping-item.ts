@@ -1,0 +1,26 @@
+import type { PingStatus } from "../monitors/monitor.entity.ts";
+
+/** One ping as received, with its idempotency key. Spooled as JSON exactly like this. */
+export type PingItem = {
+  /** UUID generated at receipt; UNIQUE in monitors.pings, so a ping is applied once. */
+  pingId: string;
+  monitorId: string;
+  teamId: string;
+  status: PingStatus;
+  reason: string | null;
+  groupKey: string | null;
+  metadataJson: string | null;
+  method: string;
+  receivedAt: Date;
+  heartbeatQuotaMonthly: number;
+  alertQuotaMonthly: number;
+};
+
+export function pingItemToJson(item: PingItem): string {
+  return JSON.stringify({ ...item, receivedAt: item.receivedAt.toISOString() });
+}
+
+export function pingItemFromJson(text: string): PingItem {
+  const value = JSON.parse(text) as Omit<PingItem, "receivedAt"> & { receivedAt: string };
+  return { ...value, receivedAt: new Date(value.receivedAt) };
+}

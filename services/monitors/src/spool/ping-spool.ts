@@ -1,0 +1,94 @@
+import { randomUUID } from "node:crypto";
+import type { Redis } from "ioredis";
+import { type PingItem, pingItemFromJson, pingItemToJson } from "../pings/ping-item.ts";
+
+export type SpoolEntry = { entryId: string; item: PingItem };
+
+const FIELD = "ping";
+const DRAIN_LOCK_MS = 30_000;
+
+/** Deletes the lock only while it is still ours. */
+const RELEASE_LOCK = `
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('del', KEYS[1])
+end
+return 0
+`;
+
+/**
+ * The ping spool: a Redis stream that keeps pings, in arrival order, while
+ * PostgreSQL is unreachable (DESIGN §5). Entries are deleted only after the
+ * drain worker has committed them. Keys are namespaced by the database, so
+ * deployments (or test stacks) sharing one Redis never drain each other's.
+ */
+export class PingSpool {
+  readonly #redis: Redis | null;
+  readonly #key: string;
+
+  constructor(redis: Redis | null, databaseUrl: string) {
+    this.#redis = redis;
+    const database = decodeURIComponent(new URL(databaseUrl).pathname.replace(/^\//, "")) || "postgres";
+    this.#key = `pulsegate:monitors:{${database}}:ping-spool`;
+  }
+
+  /** False when no Redis is configured: then nothing can be spooled. */
+  get configured(): boolean {
+    return this.#redis !== null;
+  }
+
+  get key(): string {
+    return this.#key;
+  }
+
+  /** Appends one ping; rejects when Redis cannot take it. */
+  async append(item: PingItem): Promise<string> {
+    const id = await this.#client().xadd(this.#key, "*", FIELD, pingItemToJson(item));
+    if (!id) throw new Error("XADD returned no entry id");
+    return id;
+  }
+
+  async length(): Promise<number> {
+    return this.#client().xlen(this.#key);
+  }
+
+  /** The oldest `count` entries, in arrival order. */
+  async oldest(count: number): Promise<SpoolEntry[]> {
+    const entries = (await this.#client().xrange(this.#key, "-", "+", "COUNT", count)) as [string, string[]][];
+    return entries.map(([entryId, fields]) => {
+      const index = fields.indexOf(FIELD);
+      return { entryId, item: pingItemFromJson(fields[index + 1] ?? "{}") };
+    });
+  }
+
+  async remove(entryId: string): Promise<void> {
+    await this.#client().xdel(this.#key, entryId);
+  }
+
+  /** Moves an entry that can never be applied aside, with the reason, so the drain goes on. */
+  async deadLetter(entry: SpoolEntry, reason: string): Promise<void> {
+    await this.#client()
+      .multi()
+      .xadd(`${this.#key}:dead`, "*", FIELD, pingItemToJson(entry.item), "reason", reason, "entry", entry.entryId)
+      .xdel(this.#key, entry.entryId)
+      .exec();
+  }
+
+  /** Runs `work` while holding the drain lock (one drainer at a time keeps the order); false if another holds it. */
+  async withDrainLock(work: () => Promise<void>): Promise<boolean> {
+    const redis = this.#client();
+    const lockKey = `${this.#key}:drain-lock`;
+    const token = randomUUID();
+    if ((await redis.set(lockKey, token, "PX", DRAIN_LOCK_MS, "NX")) !== "OK") return false;
+    try {
+      await work();
+    } finally {
+      await redis.eval(RELEASE_LOCK, 1, lockKey, token).catch(() => undefined);
+    }
+    return true;
+  }
+
+  #client(): Redis {
+    if (!this.#redis) throw new Error("no Redis is configured for the ping spool");
+    return this.#redis;
+  }
+}

@@ -1,0 +1,113 @@
+// DESIGN §7: the monitors part of the admin API.
+import { describe, expect, inject, it } from "vitest";
+import { Client } from "../support/client.ts";
+
+const stack = inject("stack");
+const client = new Client(stack);
+
+describe("monitors admin API", () => {
+  it("creates a monitor with the design's defaults and a ≥128-bit URL-safe ping URL", async () => {
+    const { teamId } = await client.createTeam();
+    const response = await client.admin("POST", `/teams/${teamId}/monitors`, { name: "Nightly backup" });
+    expect(response.status).toBe(201);
+    const monitor = response.body.monitor as Record<string, unknown>;
+    expect(monitor).toMatchObject({
+      teamId,
+      name: "Nightly backup",
+      status: "idle",
+      monitoringActive: false,
+      intervalSeconds: 300,
+      graceSeconds: 60,
+      severity: "sev2",
+      reopenWindowSeconds: 3600,
+      lastPingAt: null,
+      lastPingStatus: null,
+      lastReason: null,
+    });
+    expect(monitor.id).toEqual(expect.any(String));
+    // base64url of 24 random bytes: 192 bits.
+    expect(monitor.pingUrl).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(monitor.pingEndpoint).toBe(`${stack.baseUrl}/api/ping/${monitor.pingUrl}`);
+    const other = await client.createMonitor(teamId);
+    expect(other.pingUrl).not.toBe(monitor.pingUrl);
+  });
+
+  it("takes interval, grace, severity and reopen window", async () => {
+    const { teamId } = await client.createTeam();
+    const monitor = await client.createMonitor(teamId, {
+      intervalSeconds: 3600,
+      graceSeconds: 600,
+      severity: "sev0",
+      reopenWindowSeconds: 0,
+    });
+    expect(monitor).toMatchObject({
+      intervalSeconds: 3600,
+      graceSeconds: 600,
+      severity: "sev0",
+      reopenWindowSeconds: 0,
+    });
+  });
+
+  it.each([
+    ["a missing name", {}, "name"],
+    ["an interval of 0", { name: "x", intervalSeconds: 0 }, "intervalSeconds"],
+    ["a negative grace", { name: "x", graceSeconds: -1 }, "graceSeconds"],
+    ["an unknown severity", { name: "x", severity: "sev9" }, "severity"],
+    ["an unknown field", { name: "x", cron: "* * * * *" }, "cron"],
+  ])("400 for %s", async (_name, body, field) => {
+    const { teamId } = await client.createTeam();
+    const response = await client.admin("POST", `/teams/${teamId}/monitors`, body);
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe("invalid_request");
+    expect((response.body.details as { field: string }[]).map((detail) => detail.field)).toContain(field);
+  });
+
+  it("404 for an unknown team, an unknown monitor; 401 without the admin token", async () => {
+    expect((await client.admin("POST", "/teams/no-such-team/monitors", { name: "x" })).status).toBe(404);
+    const missing = await client.admin("GET", "/monitors/mon_nope");
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe("monitor_not_found");
+    expect((await client.admin("POST", "/monitors/mon_nope/pause")).status).toBe(404);
+    expect((await client.admin("GET", "/monitors/mon_nope/pings")).status).toBe(404);
+    expect((await client.admin("GET", "/monitors/mon_nope", undefined, "wrong-token")).status).toBe(401);
+  });
+
+  it("lists a team's monitors, oldest first", async () => {
+    const { teamId } = await client.createTeam();
+    const a = await client.createMonitor(teamId, { name: "a" });
+    const b = await client.createMonitor(teamId, { name: "b" });
+    const response = await client.admin("GET", `/teams/${teamId}/monitors`);
+    expect(response.status).toBe(200);
+    expect((response.body.monitors as { id: string }[]).map((monitor) => monitor.id)).toEqual([a.id, b.id]);
+    expect(response.body.nextCursor).toBeNull();
+  });
+
+  it("pause and resume are idempotent; resume leaves a running monitor alone", async () => {
+    const { secret, pingUrl, monitorId } = await client.setupMonitor();
+    await client.ping(pingUrl, undefined, { secret });
+    const resumedUp = await client.admin("POST", `/monitors/${monitorId}/resume`);
+    expect(resumedUp.body.monitor).toMatchObject({ status: "up", monitoringActive: true });
+    await client.admin("POST", `/monitors/${monitorId}/pause`);
+    const again = await client.admin("POST", `/monitors/${monitorId}/pause`);
+    expect(again.body.monitor).toMatchObject({ status: "paused", monitoringActive: false });
+    await client.admin("POST", `/monitors/${monitorId}/resume`);
+    const twice = await client.admin("POST", `/monitors/${monitorId}/resume`);
+    expect(twice.body.monitor).toMatchObject({ status: "idle", monitoringActive: false });
+  });
+
+  it("lists pings newest first with a cursor", async () => {
+    const { secret, pingUrl, monitorId } = await client.setupMonitor();
+    for (const status of ["up", "down", "up"] as const) {
+      await client.ping(pingUrl, { status, reason: `r-${status}` }, { secret });
+    }
+    const first = await client.admin("GET", `/monitors/${monitorId}/pings?limit=2`);
+    expect(first.status).toBe(200);
+    const page = first.body.pings as { status: string; reason: string; method: string; receivedAt: string }[];
+    expect(page.map((ping) => ping.status)).toEqual(["up", "down"]);
+    expect(page[0]).toMatchObject({ reason: "r-up", method: "POST", receivedAt: expect.any(String) });
+    const second = await client.admin("GET", `/monitors/${monitorId}/pings?limit=2&cursor=${first.body.nextCursor}`);
+    expect((second.body.pings as { status: string }[]).map((ping) => ping.status)).toEqual(["up"]);
+    expect(second.body.nextCursor).toBeNull();
+    expect((await client.admin("GET", `/monitors/${monitorId}/pings?cursor=abc`)).status).toBe(400);
+  });
+});

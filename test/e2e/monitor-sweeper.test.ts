@@ -1,0 +1,134 @@
+// DESIGN §5 "missed heartbeat": the sweeper, run by TWO monitors processes against one database.
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SELECT_DUE_MONITORS } from "../../services/monitors/src/sweeper/sweep-missed-heartbeats.ts";
+import { Client, type MonitorJson } from "../support/client.ts";
+import { eventually } from "../support/eventually.ts";
+import { Stack } from "../support/stack.ts";
+
+let stack: Stack;
+let client: Client;
+let db: pg.Pool;
+
+beforeAll(async () => {
+  stack = await Stack.create({
+    databaseName: `pulsegate_e2e_sweeper_${process.pid}`,
+    env: { SWEEP_INTERVAL_MS: "250", INCIDENT_POLL_MS: "250" },
+  });
+  await stack.startReplica("monitors", "monitors-2");
+  client = new Client(stack.info);
+  db = new pg.Pool({ connectionString: stack.info.databaseUrl, max: 2 });
+}, 90_000);
+
+afterAll(async () => {
+  await db?.end();
+  await stack?.stopAll();
+});
+
+const raiseActions = async (monitorId: string) =>
+  (
+    await db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM monitors.incident_actions WHERE monitor_id = $1 AND kind = 'raise'",
+      [monitorId],
+    )
+  ).rows[0]?.n;
+
+async function monitorAlerts(teamId: string) {
+  const response = await client.admin("GET", `/teams/${teamId}/alerts`);
+  return (
+    response.body.alerts as {
+      sourceId: string;
+      source: string;
+      title: string;
+      occurrenceCount: number;
+      status: string;
+    }[]
+  ).filter((alert) => alert.source === "monitor");
+}
+
+describe("missed-heartbeat sweeper with two replicas", () => {
+  it("marks each overdue monitor down once, with exactly one incident each", async () => {
+    const { teamId, secret } = await client.createTeam();
+    const monitors: MonitorJson[] = [];
+    for (let i = 0; i < 12; i++)
+      monitors.push(await client.createMonitor(teamId, { name: `job ${i}`, intervalSeconds: 1, graceSeconds: 1 }));
+    for (const monitor of monitors)
+      expect((await client.ping(monitor.pingUrl, undefined, { secret })).status).toBe(200);
+
+    for (const monitor of monitors) {
+      const down = await eventually(
+        async () => {
+          const current = await client.getMonitor(monitor.id);
+          return current.status === "down" ? current : undefined;
+        },
+        { what: `${monitor.name} down` },
+      );
+      expect(down).toMatchObject({ status: "down", monitoringActive: true, lastReason: "missed heartbeat" });
+    }
+    const alerts = await eventually(async () => {
+      const found = await monitorAlerts(teamId);
+      return found.length === monitors.length ? found : undefined;
+    });
+    // Several more sweeps by both processes change nothing.
+    await new Promise((done) => setTimeout(done, 1_500));
+    for (const monitor of monitors) expect(await raiseActions(monitor.id)).toBe(1);
+    const again = await monitorAlerts(teamId);
+    expect(again.length).toBe(monitors.length);
+    expect(new Set(again.map((alert) => alert.sourceId))).toEqual(new Set(monitors.map((monitor) => monitor.id)));
+    for (const alert of again) {
+      expect(alert.occurrenceCount).toBe(1);
+      expect(alert.title).toContain("missed heartbeat");
+    }
+    expect(alerts.length).toBe(monitors.length);
+  });
+
+  it("an up ping after a missed heartbeat resolves its incident", async () => {
+    const { teamId, secret, pingUrl, monitorId } = await client.setupMonitor(
+      {},
+      { intervalSeconds: 1, graceSeconds: 1 },
+    );
+    await client.ping(pingUrl, undefined, { secret });
+    await eventually(async () => ((await client.getMonitor(monitorId)).status === "down" ? true : undefined));
+    await eventually(async () => ((await monitorAlerts(teamId)).length === 1 ? true : undefined));
+    const up = await client.ping(pingUrl, undefined, { secret });
+    expect(up.body.monitor).toMatchObject({ status: "up", monitoringActive: true });
+    const [alert] = await eventually(async () => {
+      const found = await monitorAlerts(teamId);
+      return found[0]?.status === "resolved" ? found : undefined;
+    });
+    expect(alert?.sourceId).toBe(monitorId);
+  });
+
+  it("never sweeps idle, paused or regularly pinged monitors", async () => {
+    const { teamId, secret } = await client.createTeam();
+    const idle = await client.createMonitor(teamId, { name: "idle", intervalSeconds: 1, graceSeconds: 0 });
+    const paused = await client.createMonitor(teamId, { name: "paused", intervalSeconds: 1, graceSeconds: 0 });
+    const healthy = await client.createMonitor(teamId, { name: "healthy", intervalSeconds: 2, graceSeconds: 2 });
+    await client.ping(paused.pingUrl, undefined, { secret });
+    await client.admin("POST", `/monitors/${paused.id}/pause`);
+    for (let i = 0; i < 5; i++) {
+      expect((await client.ping(healthy.pingUrl, undefined, { secret })).status).toBe(200);
+      await new Promise((done) => setTimeout(done, 500));
+    }
+    expect((await client.getMonitor(idle.id)).status).toBe("idle");
+    expect((await client.getMonitor(paused.id)).status).toBe("paused");
+    expect((await client.getMonitor(healthy.id)).status).toBe("up");
+    expect(await monitorAlerts(teamId)).toEqual([]);
+  });
+
+  it("the sweep reads due monitors through the partial index on next_due_at", async () => {
+    const connection = await db.connect();
+    try {
+      await connection.query("BEGIN");
+      // Tiny tables make a sequential scan cheaper; forbid it to see which index the query can use.
+      await connection.query("SET LOCAL enable_seqscan = off");
+      const { rows } = await connection.query<{ "QUERY PLAN": string }>(
+        `EXPLAIN ${SELECT_DUE_MONITORS.replace("?", "200")}`,
+      );
+      expect(rows.map((row) => row["QUERY PLAN"]).join("\n")).toMatch(/monitors_due_idx/);
+    } finally {
+      await connection.query("ROLLBACK");
+      connection.release();
+    }
+  });
+});

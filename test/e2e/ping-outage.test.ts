@@ -1,0 +1,233 @@
+// DESIGN §5 / spec §4.2 "pings are not dropped": PostgreSQL (and Redis) taken away while pings arrive.
+// The services reach both through TCP proxies this test cuts and restores; the machine's servers stay up.
+import { Redis } from "ioredis";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client, type JsonResponse } from "../support/client.ts";
+import { eventually } from "../support/eventually.ts";
+import { Stack } from "../support/stack.ts";
+import { hostPortOf, TcpProxy } from "../support/tcp-proxy.ts";
+
+const databaseName = `pulsegate_e2e_outage_${process.pid}`;
+const databaseServer = process.env.TEST_DATABASE_SERVER ?? "postgres://postgres@127.0.0.1:5432";
+const redisServer = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+let pgProxy: TcpProxy;
+let redisProxy: TcpProxy;
+let stack: Stack;
+let client: Client;
+let db: pg.Pool;
+let redis: Redis;
+
+beforeAll(async () => {
+  pgProxy = await TcpProxy.start(hostPortOf(databaseServer, 5432));
+  redisProxy = await TcpProxy.start(hostPortOf(redisServer, 6379));
+  const viaPgProxy = new URL(databaseServer);
+  viaPgProxy.hostname = "127.0.0.1";
+  viaPgProxy.port = String(pgProxy.port);
+  viaPgProxy.pathname = `/${databaseName}`;
+  const viaRedisProxy = new URL(redisServer);
+  viaRedisProxy.hostname = "127.0.0.1";
+  viaRedisProxy.port = String(redisProxy.port);
+  stack = await Stack.create({
+    databaseName,
+    env: {
+      DATABASE_URL: viaPgProxy.toString(),
+      REDIS_URL: viaRedisProxy.toString(),
+      SPOOL_DRAIN_INTERVAL_MS: "200",
+      INCIDENT_POLL_MS: "250",
+      SWEEP_INTERVAL_MS: "250",
+    },
+  });
+  client = new Client(stack.info);
+  db = new pg.Pool({ connectionString: stack.info.databaseUrl, max: 2 });
+  redis = new Redis(redisServer, { lazyConnect: true });
+  await redis.connect();
+}, 90_000);
+
+afterAll(async () => {
+  await pgProxy?.restore();
+  await redisProxy?.restore();
+  await stack?.stopAll();
+  await db?.end();
+  redis?.disconnect();
+  await pgProxy?.close();
+  await redisProxy?.close();
+});
+
+/** Longer than the caches of the test stack (WEBHOOK_CACHE_MS, VERIFIER_CACHE_MS: 200 ms). */
+const CACHE_EXPIRY_MS = 400;
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+type Sent = { status: "up" | "down"; reason?: string };
+
+async function storedPings(monitorId: string) {
+  const { rows } = await db.query<{ status: string; reason: string | null; spooled: boolean; received_at: Date }>(
+    "SELECT status, reason, spooled, received_at FROM monitors.pings WHERE monitor_id = $1 ORDER BY id",
+    [monitorId],
+  );
+  return rows;
+}
+
+async function incidentActions(monitorId: string) {
+  const { rows } = await db.query<{ kind: string; done: boolean }>(
+    "SELECT kind, done_at IS NOT NULL AS done FROM monitors.incident_actions WHERE monitor_id = $1 ORDER BY id",
+    [monitorId],
+  );
+  return rows;
+}
+
+describe("PostgreSQL unreachable", () => {
+  it("answers every signed ping 200, spools it, and stores it once, in order, with its incidents", async () => {
+    const { teamId, secret } = await client.createTeam();
+    const backup = await client.createMonitor(teamId, { name: "backup" });
+    const report = await client.createMonitor(teamId, { name: "report" });
+    // Before the outage: one ping each, so every cache on the way has seen the monitors and the team.
+    for (const monitor of [backup, report])
+      expect((await client.ping(monitor.pingUrl, undefined, { secret })).status).toBe(200);
+
+    await pgProxy.cut();
+    // Past every cache lifetime (200 ms in tests): authentication now rests on the stale-on-error fallbacks.
+    await sleep(CACHE_EXPIRY_MS);
+
+    const plan: [typeof backup, Sent][] = [
+      [backup, { status: "down", reason: "disk full" }],
+      [report, { status: "down", reason: "cron failed" }],
+      [backup, { status: "down", reason: "disk full" }],
+      [backup, { status: "up" }],
+      [report, { status: "down", reason: "cron failed" }],
+      [backup, { status: "down", reason: "out of memory" }],
+      [backup, { status: "up" }],
+    ];
+    const answers: JsonResponse[] = [];
+    for (const [monitor, body] of plan) {
+      answers.push(await client.ping(monitor.pingUrl, body, { secret }));
+      await sleep(100);
+    }
+    // The GET form too (an up ping).
+    answers.push(await client.ping(report.pingUrl, undefined, { secret, method: "GET" }));
+    plan.push([report, { status: "up" }]);
+
+    answers.forEach((answer, index) => {
+      const [monitor, body] = plan[index] as [typeof backup, Sent];
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      expect(answer.body).toEqual({
+        message: "Ping received",
+        monitor: { name: monitor.name, status: body.status, monitoringActive: true },
+        pingStatus: body.status,
+      });
+    });
+    // Nothing reached the database; everything waits in the spool.
+    expect(await redis.xlen(`pulsegate:monitors:{${databaseName}}:ping-spool`)).toBe(plan.length);
+    await sleep(500); // drain attempts fail meanwhile
+
+    await pgProxy.restore();
+
+    for (const monitor of [backup, report]) {
+      const expected = [
+        { status: "up", reason: null },
+        ...plan
+          .filter(([m]) => m === monitor)
+          .map(([, body]) => ({ status: body.status, reason: body.reason ?? null })),
+      ];
+      const rows = await eventually(
+        async () => {
+          const found = await storedPings(monitor.id);
+          return found.length >= expected.length ? found : undefined;
+        },
+        { what: `${monitor.name}'s pings stored`, timeoutMs: 20_000 },
+      );
+      expect(rows.map((row) => ({ status: row.status, reason: row.reason }))).toEqual(expected);
+      expect(rows.map((row) => row.spooled)).toEqual(expected.map((_, index) => index > 0));
+      const times = rows.map((row) => row.received_at.getTime());
+      expect([...times].sort((a, b) => a - b)).toEqual(times);
+    }
+    await eventually(async () =>
+      (await redis.xlen(`pulsegate:monitors:{${databaseName}}:ping-spool`)) === 0 ? true : undefined,
+    );
+
+    expect(await client.getMonitor(backup.id)).toMatchObject({ status: "up", monitoringActive: true });
+    expect(await client.getMonitor(report.id)).toMatchObject({ status: "up", monitoringActive: true });
+
+    // Incidents of the spooled down pings: raised and resolved like live ones, in order.
+    const backupActions = await eventually(async () => {
+      const rows = await incidentActions(backup.id);
+      return rows.length === 4 && rows.every((row) => row.done) ? rows : undefined;
+    });
+    expect(backupActions.map((row) => row.kind)).toEqual(["raise", "resolve", "raise", "resolve"]);
+    const reportActions = await eventually(async () => {
+      const rows = await incidentActions(report.id);
+      return rows.length === 2 && rows.every((row) => row.done) ? rows : undefined;
+    });
+    expect(reportActions.map((row) => row.kind)).toEqual(["raise", "resolve"]);
+    const alerts = (await client.admin("GET", `/teams/${teamId}/alerts`)).body.alerts as {
+      sourceId: string;
+      title: string;
+      status: string;
+      occurrenceCount: number;
+    }[];
+    const byMonitor = (id: string) => alerts.filter((alert) => alert.sourceId === id);
+    expect(byMonitor(backup.id).map((alert) => [alert.status, alert.occurrenceCount])).toEqual([["resolved", 2]]);
+    expect(byMonitor(report.id).map((alert) => [alert.status, alert.title])).toEqual([
+      ["resolved", 'Monitor "report" is down: cron failed'],
+    ]);
+
+    // Live pings are written straight to the database again.
+    expect((await client.ping(backup.pingUrl, undefined, { secret })).status).toBe(200);
+    expect((await storedPings(backup.id)).at(-1)?.spooled).toBe(false);
+  });
+
+  it("answers 503 with Retry-After, never 200, when neither PostgreSQL nor Redis can store the ping", async () => {
+    const { secret, pingUrl, monitorId } = await client.setupMonitor();
+    expect((await client.ping(pingUrl, undefined, { secret })).status).toBe(200);
+
+    await pgProxy.cut();
+    await redisProxy.cut();
+    await sleep(CACHE_EXPIRY_MS);
+    const refused = await client.ping(pingUrl, { status: "down", reason: "nowhere to go" }, { secret });
+    expect(refused.status).toBe(503);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(refused.body).toMatchObject({ code: expect.any(String), error: expect.any(String) });
+    await redisProxy.restore();
+    await pgProxy.restore();
+
+    // Once both are back, pings are stored again; the refused one never was.
+    const accepted = await eventually(async () => {
+      const answer = await client.ping(pingUrl, undefined, { secret });
+      return answer.status === 200 ? answer : undefined;
+    });
+    expect(accepted.body.pingStatus).toBe("up");
+    const rows = await eventually(async () => {
+      const found = await storedPings(monitorId);
+      return found.length >= 2 ? found : undefined;
+    });
+    expect(rows.map((row) => row.reason)).not.toContain("nowhere to go");
+  });
+});
+
+describe("PostgreSQL unreachable, alert triggers", () => {
+  it("answers 503 with Retry-After (never 500) while the database is away, and 201 once it is back", async () => {
+    // Retries below would otherwise run into the per-webhook rate limit.
+    const { secret, webhookUrl } = await client.setup({}, { rateLimitPerMinute: 10_000 });
+    expect((await client.trigger(webhookUrl, { title: "before", group_key: "o" }, { secret })).status).toBe(201);
+    await pgProxy.cut();
+    try {
+      await sleep(CACHE_EXPIRY_MS);
+      const during = await client.trigger(webhookUrl, { title: "during", group_key: "o" }, { secret });
+      expect(during.status).toBe(503);
+      expect(Number(during.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(during.body).toMatchObject({ code: expect.any(String), error: expect.any(String) });
+    } finally {
+      await pgProxy.restore();
+    }
+    await eventually(
+      async () => {
+        const after = await client.trigger(webhookUrl, { title: "after", group_key: "o" }, { secret });
+        expect(after.status).toBe(201);
+        expect(after.body.status).toBe("occurrence_added");
+        return after;
+      },
+      { intervalMs: 250 },
+    );
+  });
+});
