@@ -18,6 +18,13 @@ let sdk: NodeSDK | undefined;
  */
 export function startTelemetry(env: NodeJS.ProcessEnv = process.env): void {
   if (sdk || env.OTEL_SDK_DISABLED === "true") return;
+  // Without an endpoint there is nowhere to send: the SDK's default would be
+  // OTLP on localhost, failing every export. Explicit OTEL_*_EXPORTER wins.
+  if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) {
+    env.OTEL_TRACES_EXPORTER ??= "none";
+    env.OTEL_LOGS_EXPORTER ??= "none";
+    env.OTEL_METRICS_EXPORTER ??= "none";
+  }
   const metricsPort = Number(env.METRICS_PORT ?? 0);
   sdk = new NodeSDK({
     serviceName: env.OTEL_SERVICE_NAME ?? "pulsegate",
