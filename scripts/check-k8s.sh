@@ -22,7 +22,7 @@
 #
 # Needs: kubectl (Debian package kubernetes-client), Node >= 22, and the
 # devDependencies kubernetes-models, yaml and typescript in node_modules.
-# Environment: KUBECTL, NODE to override the tools; EXTERNAL_SECRETS
+# Environment: KUBECTL, PULSEGATE_NODE to override the tools; EXTERNAL_SECRETS
 # (space-separated, default "pulsegate-secrets") names Secrets that may be
 # referenced without being rendered, because they are created out of band.
 set -euo pipefail
@@ -31,13 +31,15 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
 kubectl="${KUBECTL:-kubectl}"
-if [[ -z "${NODE:-}" ]]; then
+# Not $NODE: npm sets that to the node running npm, which may be older.
+NODE="${PULSEGATE_NODE:-}"
+if [[ -z "$NODE" ]]; then
   if [[ -x node_modules/.bin/node ]]; then NODE=node_modules/.bin/node; else NODE=node; fi
 fi
 
 die() { echo "check-k8s: $*" >&2; exit 2; }
 command -v "$kubectl" >/dev/null || die "kubectl not found (apt-get install kubernetes-client, or set KUBECTL)"
-command -v "$NODE" >/dev/null || die "node not found (set NODE)"
+command -v "$NODE" >/dev/null || die "node not found (set PULSEGATE_NODE)"
 "$NODE" -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 22 ? 0 : 1)' ||
   die "$NODE is Node $("$NODE" --version); Node >= 22 is needed"
 for dep in kubernetes-models/package.json yaml/package.json typescript/bin/tsc; do

@@ -1,4 +1,4 @@
-import { ensureDatabase, openOrm, runMigrations } from "@pulsegate/db";
+import { openServiceDatabase } from "@pulsegate/db";
 import { callUnary, connectClient, createGrpcServer } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { auth } from "@pulsegate/proto";
@@ -18,17 +18,16 @@ export const ALERTS_SCHEMA = "alerts";
 
 /** Opens the alerts schema, creating the database if missing and applying pending migrations. */
 export async function openAlertsDatabase(config: AlertsConfig, log: Logger) {
-  await ensureDatabase(config.databaseUrl);
-  const orm = await openOrm({
-    url: config.databaseUrl,
-    schema: ALERTS_SCHEMA,
-    entities: [WebhookSchema],
-    migrations,
-    poolMax: config.DB_POOL_MAX,
-  });
-  const applied = await runMigrations(orm, ALERTS_SCHEMA);
-  if (applied.length > 0) log.info({ applied }, "migrations applied");
-  return orm;
+  return openServiceDatabase(
+    {
+      url: config.databaseUrl,
+      schema: ALERTS_SCHEMA,
+      entities: [WebhookSchema],
+      migrations,
+      poolMax: config.DB_POOL_MAX,
+    },
+    log,
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ensureDatabase, openOrm, runMigrations } from "@pulsegate/db";
+import { openServiceDatabase } from "@pulsegate/db";
 import { createGrpcServer } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import type { AuthConfig } from "./config.ts";
@@ -13,17 +13,16 @@ export const AUTH_SCHEMA = "auth";
 
 /** Opens the auth schema, creating the database if missing and applying pending migrations. */
 export async function openAuthDatabase(config: AuthConfig, log: Logger) {
-  await ensureDatabase(config.databaseUrl);
-  const orm = await openOrm({
-    url: config.databaseUrl,
-    schema: AUTH_SCHEMA,
-    entities: [TeamSchema],
-    migrations,
-    poolMax: config.DB_POOL_MAX,
-  });
-  const applied = await runMigrations(orm, AUTH_SCHEMA);
-  if (applied.length > 0) log.info({ applied }, "migrations applied");
-  return orm;
+  return openServiceDatabase(
+    {
+      url: config.databaseUrl,
+      schema: AUTH_SCHEMA,
+      entities: [TeamSchema],
+      migrations,
+      poolMax: config.DB_POOL_MAX,
+    },
+    log,
+  );
 }
 
 /** Builds the auth service, un-started: main.ts (or a test) listens and closes. */

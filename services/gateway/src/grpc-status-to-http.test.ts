@@ -34,7 +34,7 @@ describe("httpErrorFromGrpc", () => {
     const error = httpErrorFromGrpc(
       fromService(
         new ServiceError("INVALID_ARGUMENT", "invalid_request", "Filter rule 1 is invalid.", [
-          { field: "filterRules.0.op", message: "unknown operator" },
+          { field: "filterRules[0].op", message: "unknown operator" },
         ]),
       ),
     );
@@ -42,7 +42,7 @@ describe("httpErrorFromGrpc", () => {
       status: 400,
       code: "invalid_request",
       message: "Filter rule 1 is invalid.",
-      details: [{ field: "filterRules.0.op", message: "unknown operator" }],
+      details: [{ field: "filterRules[0].op", message: "unknown operator" }],
     });
     expect(httpErrorFromGrpc(fromService(new ServiceError("NOT_FOUND", "team_not_found", "No team.")))).toMatchObject({
       status: 404,

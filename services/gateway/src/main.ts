@@ -1,10 +1,10 @@
 import { closeOnSignals } from "@pulsegate/lifecycle";
 import { createLogger } from "@pulsegate/logger";
+import { connectRedis } from "@pulsegate/redis";
 import { shutdownTelemetry } from "@pulsegate/telemetry";
 import { buildApp } from "./app.ts";
 import { loadGatewayConfig } from "./config.ts";
 import { connectPeers } from "./peers/connect-peers.ts";
-import { connectRedis } from "./rate-limit/connect-redis.ts";
 
 const config = loadGatewayConfig();
 const log = createLogger("gateway", config.LOG_LEVEL);

@@ -21,7 +21,7 @@ describe("detailsFromValidation", () => {
       ),
     ).toEqual([
       { field: "name", message: "name is required." },
-      { field: "filterRules.0.regex", message: "filterRules.0.regex is not allowed." },
+      { field: "filterRules[0].regex", message: "filterRules[0].regex is not allowed." },
     ]);
   });
 

@@ -8,13 +8,20 @@ function decodePointer(pointer: string): string[] {
     .map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~"));
 }
 
+/** `filterRules[0].op`: the notation the services use in their details too. */
 function join(...parts: (string | undefined)[]): string {
-  return parts.filter((part) => part !== undefined && part !== "").join(".");
+  let path = "";
+  for (const part of parts) {
+    if (part === undefined || part === "") continue;
+    if (/^\d+$/.test(part)) path += `[${part}]`;
+    else path += path ? `.${part}` : part;
+  }
+  return path;
 }
 
 /**
  * Turns Fastify (ajv) schema errors into `details: [{field, message}]`, with
- * dotted field paths ("filterRules.0.op") and whole sentences.
+ * field paths like "filterRules[0].op" and whole sentences.
  */
 export function detailsFromValidation(
   issues: readonly FastifySchemaValidationError[],

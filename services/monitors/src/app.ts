@@ -1,7 +1,8 @@
-import { ensureDatabase, openOrm, runMigrations } from "@pulsegate/db";
+import { openServiceDatabase } from "@pulsegate/db";
 import { connectClient, createGrpcServer } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { alerts } from "@pulsegate/proto";
+import { connectRedis } from "@pulsegate/redis";
 import type { MonitorsConfig } from "./config.ts";
 import { monitorsServiceBinding } from "./grpc/monitors-server.ts";
 import { IncidentWorker } from "./incidents/incident-worker.ts";
@@ -11,7 +12,6 @@ import { MonitorSchema } from "./monitors/monitor.entity.ts";
 import { MonitorService } from "./monitors/monitor-service.ts";
 import { PingRecorder } from "./pings/record-pings.ts";
 import { type Periodic, startPeriodic } from "./runtime/periodic.ts";
-import { connectRedis } from "./spool/connect-redis.ts";
 import { drainSpool } from "./spool/drain-spool.ts";
 import { PingSpool } from "./spool/ping-spool.ts";
 import { sweepMissedHeartbeats } from "./sweeper/sweep-missed-heartbeats.ts";
@@ -20,17 +20,16 @@ export const MONITORS_SCHEMA = "monitors";
 
 /** Opens the monitors schema and applies its pending migrations (also used by scripts/migrate.ts). */
 export async function openMonitorsDatabase(config: MonitorsConfig, log: Logger) {
-  await ensureDatabase(config.databaseUrl);
-  const orm = await openOrm({
-    url: config.databaseUrl,
-    schema: MONITORS_SCHEMA,
-    entities: [MonitorSchema],
-    migrations,
-    poolMax: config.DB_POOL_MAX,
-  });
-  const applied = await runMigrations(orm, MONITORS_SCHEMA);
-  if (applied.length > 0) log.info({ applied }, "migrations applied");
-  return orm;
+  return openServiceDatabase(
+    {
+      url: config.databaseUrl,
+      schema: MONITORS_SCHEMA,
+      entities: [MonitorSchema],
+      migrations,
+      poolMax: config.DB_POOL_MAX,
+    },
+    log,
+  );
 }
 
 /**

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { createLogger } from "@pulsegate/logger";
+import { connectRedis } from "@pulsegate/redis";
 import { afterAll, describe, expect, it } from "vitest";
 import { REDIS_URL } from "../testing/build-test-app.ts";
-import { connectRedis } from "./connect-redis.ts";
 import { createLocalWindowLog, createPingRateLimiter } from "./ping-rate-limiter.ts";
 
 const log = createLogger("ping-rate-limiter-test", "silent");

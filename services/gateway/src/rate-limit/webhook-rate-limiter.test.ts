@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "@pulsegate/logger";
+import { connectRedis } from "@pulsegate/redis";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REDIS_URL } from "../testing/build-test-app.ts";
-import { connectRedis } from "./connect-redis.ts";
 import { createRateLimiter } from "./webhook-rate-limiter.ts";
 
 function recordingLog() {

@@ -1,8 +1,8 @@
 import { createLogger } from "@pulsegate/logger";
+import { connectRedis } from "@pulsegate/redis";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../app.ts";
 import { connectPeers, type PeerAddresses } from "../peers/connect-peers.ts";
-import { connectRedis } from "../rate-limit/connect-redis.ts";
 
 /** Nothing listens here: calls to it fail at once with UNAVAILABLE. */
 export const DEAD_ADDRESS = "127.0.0.1:1";

@@ -2,10 +2,10 @@ import type { Logger } from "@pulsegate/logger";
 import { Redis } from "ioredis";
 
 /**
- * The Redis client of the ping spool. Commands fail at once instead of
- * queueing while Redis is away (no offline queue, one retry, short timeout):
- * a ping that can be stored nowhere must be answered 503 within the
- * gateway's deadline, not held.
+ * A Redis client for work that must not wait on Redis: rate limits (which
+ * fall back to in-process counters) and the ping spool (whose caller answers
+ * 503 when nothing can store a ping). Commands fail at once instead of
+ * queueing while Redis is away: no offline queue, one retry, short timeout.
  */
 export function connectRedis(url: string, log: Logger): Redis {
   const redis = new Redis(url, {
@@ -14,6 +14,7 @@ export function connectRedis(url: string, log: Logger): Redis {
     commandTimeout: 500,
     connectTimeout: 2_000,
   });
+  // ioredis reports every failed reconnect; callers warn once per outage.
   redis.on("error", (error: Error) => log.debug({ err: error }, "redis connection error"));
   return redis;
 }
