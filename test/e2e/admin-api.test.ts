@@ -132,4 +132,29 @@ describe("admin API", () => {
     }
     expect(alert.source).toBe("webhook");
   });
+
+  it("answers 400 naming the field, never 500, for U+0000 the database cannot store", async () => {
+    const name = await client.admin("POST", "/teams", { name: "a\u0000b" });
+    expect(name.status).toBe(400);
+    expect(name.body.details).toEqual([{ field: "name", message: expect.stringContaining("NUL") }]);
+    const { teamId } = await client.createTeam();
+    const rule = await client.admin("POST", `/teams/${teamId}/webhooks`, {
+      name: "x",
+      filterRules: [{ field: "title", op: "==", value: "\u0000" }],
+    });
+    expect(rule.status).toBe(400);
+    expect(rule.body.details).toEqual([{ field: "filterRules[0].value", message: expect.stringContaining("NUL") }]);
+    expect((await client.admin("GET", "/alerts/a%00b")).status).toBe(400);
+  });
+
+  it("answers an over-long path with the standard error body", async () => {
+    const response = await client.admin("GET", `/alerts/${"x".repeat(5000)}`);
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.status).toBeLessThan(500);
+    expect(response.body).toMatchObject({
+      code: expect.any(String),
+      error: expect.any(String),
+      requestId: expect.any(String),
+    });
+  });
 });

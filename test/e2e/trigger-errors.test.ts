@@ -64,6 +64,11 @@ describe("trigger errors (spec §7)", () => {
     expectError(response, 404, "webhook_not_found");
   });
 
+  it("404 (not 500) for a webhook URL that cannot be a token, such as one holding U+0000", async () => {
+    const response = await client.trigger("bad%00token", { title: "x" }, { secret: "a".repeat(64) });
+    expectError(response, 404, "webhook_not_found");
+  });
+
   it("404 for a disabled webhook, even with a valid signature", async () => {
     const { secret, webhookUrl } = await client.setup({}, { enabled: false });
     const response = await client.trigger(webhookUrl, { title: "x" }, { secret });

@@ -1,3 +1,4 @@
+export { isTransientError, isUnstorableTextError } from "./classify-error.ts";
 export { callUnary, connectClient, type UnaryMethod } from "./client.ts";
 export { createGrpcServer, type GrpcServer, type ServiceBinding } from "./create-server.ts";
 export {
@@ -7,5 +8,4 @@ export {
   type ServiceErrorKind,
   serviceErrorFromGrpc,
 } from "./service-error.ts";
-export { isTransientError } from "./transient-error.ts";
 export { unary } from "./unary.ts";

@@ -1,7 +1,7 @@
 import { type handleUnaryCall, type ServerUnaryCall, status } from "@grpc/grpc-js";
 import type { Logger } from "@pulsegate/logger";
+import { isTransientError, isUnstorableTextError } from "./classify-error.ts";
 import { ServiceError } from "./service-error.ts";
-import { isTransientError } from "./transient-error.ts";
 
 /**
  * Adapts an async handler to grpc-js. ServiceErrors keep their status, code and
@@ -19,6 +19,16 @@ export function unary<Req, Res>(
       (error: unknown) => {
         if (error instanceof ServiceError) {
           callback(error.toGrpc());
+          return;
+        }
+        if (isUnstorableTextError(error)) {
+          callback(
+            new ServiceError(
+              "INVALID_ARGUMENT",
+              "invalid_request",
+              "A text value contains a character that cannot be stored (U+0000).",
+            ).toGrpc(),
+          );
           return;
         }
         if (isTransientError(error)) {

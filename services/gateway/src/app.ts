@@ -2,10 +2,12 @@ import { randomUUID } from "node:crypto";
 import type { Logger } from "@pulsegate/logger";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
-import { installErrorHandling } from "./error-handler.ts";
+import { installErrorHandling, sendError, toHttpError } from "./error-handler.ts";
+import { errors } from "./errors.ts";
 import { createCoalescedCalls } from "./peers/coalesced-calls.ts";
 import type { Peers } from "./peers/connect-peers.ts";
 import { acceptRawBodies, BODY_LIMIT_BYTES } from "./pipeline/raw-body.ts";
+import { nulCharacterDetails } from "./pipeline/reject-nul.ts";
 import { createRateLimiter } from "./rate-limit/webhook-rate-limiter.ts";
 import { adminRoutes } from "./routes/admin/admin-routes.ts";
 import { healthRoutes } from "./routes/health/health-routes.ts";
@@ -37,10 +39,29 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     // Unknown path tokens must still go through the signature check, however long.
     routerOptions: { maxParamLength: 1_000 },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
+    // Malformed URLs and over-long path parameters get the standard error body too.
+    frameworkErrors: (error, request, reply) =>
+      sendError(
+        request,
+        reply,
+        toHttpError(error) ?? errors.invalidRequest([{ field: "url", message: error.message }]),
+      ),
   });
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
+  });
+  // PostgreSQL cannot store U+0000: refuse it in admin paths, queries and
+  // bodies with a 400 naming the field. Public routes keep DESIGN §2's order;
+  // their tokens and bodies are checked in their own steps.
+  app.addHook("preHandler", async (request) => {
+    if (!request.url.startsWith("/admin/")) return;
+    const details = [
+      ...nulCharacterDetails(request.params, ""),
+      ...nulCharacterDetails(request.query, ""),
+      ...(Buffer.isBuffer(request.body) ? [] : nulCharacterDetails(request.body, "")),
+    ];
+    if (details.length > 0) throw errors.invalidRequest(details);
   });
   installErrorHandling(app);
 

@@ -2,6 +2,7 @@ import { callUnary } from "@pulsegate/grpc";
 import { monitors } from "@pulsegate/proto";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { createLookupCache } from "../../pipeline/lookup-cache.ts";
+import { isUrlToken } from "../../pipeline/url-token.ts";
 
 const MAX_LAST_KNOWN = 10_000;
 
@@ -33,6 +34,7 @@ export function createMonitorLookup(peers: Peers, ttlMs: number): MonitorLookup 
   const cache = createLookupCache<monitors.Monitor | undefined>({
     ttlMs,
     load: async (pingUrl) => {
+      if (!isUrlToken(pingUrl)) return undefined;
       const { monitor } = await callUnary(peers.monitors, peers.monitors.resolveMonitor, { pingUrl }, peers.timeoutMs);
       remember(pingUrl, monitor);
       return monitor;

@@ -8,6 +8,7 @@ import { parseJsonBody } from "../../pipeline/json-body.ts";
 import { createLookupCache } from "../../pipeline/lookup-cache.ts";
 import { contentTypeOf, rawBodyOf } from "../../pipeline/raw-body.ts";
 import { requireSignature } from "../../pipeline/require-signature.ts";
+import { isUrlToken } from "../../pipeline/url-token.ts";
 import { requireActiveSubscription, verifySignature } from "../../pipeline/verify-signature.ts";
 import { rateLimitHeaders } from "../../rate-limit/rate-limit-headers.ts";
 import type { RateLimiter } from "../../rate-limit/webhook-rate-limiter.ts";
@@ -31,7 +32,9 @@ export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOp
   const webhooks = createLookupCache<alerts.Webhook | undefined>({
     ttlMs: options.webhookCacheMs,
     load: async (webhookUrl) =>
-      (await callUnary(peers.alerts, peers.alerts.resolveWebhook, { webhookUrl }, peers.timeoutMs)).webhook,
+      isUrlToken(webhookUrl)
+        ? (await callUnary(peers.alerts, peers.alerts.resolveWebhook, { webhookUrl }, peers.timeoutMs)).webhook
+        : undefined,
   });
 
   app.post<{ Params: { webhookUrl: string } }>("/api/alerts/trigger/:webhookUrl", async (request, reply) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isTransientError } from "./transient-error.ts";
+import { isTransientError, isUnstorableTextError } from "./classify-error.ts";
 
 describe("isTransientError", () => {
   it("recognises unreachable databases and peers, also behind a cause", () => {
@@ -19,5 +19,15 @@ describe("isTransientError", () => {
     expect(isTransientError(new TypeError("undefined is not a function"))).toBe(false);
     expect(isTransientError(Object.assign(new Error("duplicate key"), { code: "23505" }))).toBe(false);
     expect(isTransientError(undefined)).toBe(false);
+  });
+});
+
+describe("isUnstorableTextError", () => {
+  it("recognises PostgreSQL refusing U+0000 in text and jsonb, also behind a cause", () => {
+    expect(isUnstorableTextError(Object.assign(new Error("invalid byte sequence"), { code: "22021" }))).toBe(true);
+    expect(isUnstorableTextError(new Error("x", { cause: Object.assign(new Error("y"), { code: "22P05" }) }))).toBe(
+      true,
+    );
+    expect(isUnstorableTextError(Object.assign(new Error("duplicate key"), { code: "23505" }))).toBe(false);
   });
 });
