@@ -17,9 +17,8 @@ export function loadAuthConfig(source: NodeJS.ProcessEnv = process.env) {
     },
     source,
   );
-  if (config.NODE_ENV === "production" && !config.SECRET_KEK) {
-    throw new Error("Invalid configuration:\n  SECRET_KEK: required when NODE_ENV=production");
-  }
+  // SECRET_KEK is checked where it is used (parseKeyring, at service start):
+  // `npm run migrate` reads this config too and has no business with it.
   return { ...config, databaseUrl: config.AUTH_DATABASE_URL ?? config.DATABASE_URL };
 }
 
