@@ -81,6 +81,8 @@ describe("admin API", () => {
       filterRules: [{ field: "severity", op: "in", value: ["sev0", "sev1"] }],
     });
     expect(Buffer.from(webhook.webhookUrl as string, "base64url").length * 8).toBeGreaterThanOrEqual(128);
+    // Without PUBLIC_BASE_URL the address is the one the admin request came to.
+    expect(webhook.triggerUrl).toBe(`${client.stack.baseUrl}/api/alerts/trigger/${webhook.webhookUrl}`);
     const listed = await client.admin("GET", `/teams/${teamId}/webhooks`);
     expect((listed.body.webhooks as { id: string }[]).map((w) => w.id)).toEqual([webhook.id]);
     const patched = await client.admin("PATCH", `/webhooks/${webhook.id}`, { enabled: false });

@@ -23,6 +23,8 @@ export type AppDeps = {
   adminToken: string;
   /** How long ResolveWebhook / ResolveMonitor answers are reused, in ms (0: never). */
   webhookCacheMs: number;
+  /** Where callers reach the public endpoints (PUBLIC_BASE_URL); default: the admin request's own host. */
+  publicBaseUrl?: string | undefined;
 };
 
 /** Builds the gateway without starting it: tests use `inject` or listen on port 0. */
@@ -84,7 +86,12 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       monitorCacheMs: deps.webhookCacheMs,
     });
   });
-  app.register(adminRoutes, { prefix: "/admin/v1", peers: deps.peers, adminToken: deps.adminToken });
+  app.register(adminRoutes, {
+    prefix: "/admin/v1",
+    peers: deps.peers,
+    adminToken: deps.adminToken,
+    publicBaseUrl: deps.publicBaseUrl,
+  });
   app.register(healthRoutes, { peers: deps.peers, redis: deps.redis });
   return app;
 }

@@ -31,4 +31,11 @@ describe("loadGatewayConfig", () => {
     expect(() => loadGatewayConfig({ AUTH_GRPC_ADDR: "localhost" })).toThrow(/AUTH_GRPC_ADDR/);
     expect(() => loadGatewayConfig({ REDIS_URL: "not a url" })).toThrow(/REDIS_URL/);
   });
+
+  it("takes PUBLIC_BASE_URL without a trailing slash, and leaves it unset by default", () => {
+    expect(loadGatewayConfig({}).publicBaseUrl).toBeUndefined();
+    expect(loadGatewayConfig({ PUBLIC_BASE_URL: "https://pulsegate.example.com/" }).publicBaseUrl).toBe(
+      "https://pulsegate.example.com",
+    );
+  });
 });

@@ -15,6 +15,8 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
       ADMIN_TOKEN: env.optionalString(),
       GRPC_TIMEOUT_MS: env.int(2_000, 1, 60_000),
       WEBHOOK_CACHE_MS: env.int(5_000, 0, 60_000),
+      // e.g. https://pulsegate.example.com, for triggerUrl and pingEndpoint behind an ingress.
+      PUBLIC_BASE_URL: env.optionalString(),
     },
     source,
   );
@@ -24,7 +26,8 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
   // Outside production a missing token is generated, so the admin API is never open.
   const adminTokenGenerated = !config.ADMIN_TOKEN;
   const adminToken = config.ADMIN_TOKEN ?? randomBytes(32).toString("base64url");
-  return { ...config, adminToken, adminTokenGenerated };
+  const publicBaseUrl = config.PUBLIC_BASE_URL?.replace(/\/+$/, "");
+  return { ...config, adminToken, adminTokenGenerated, publicBaseUrl };
 }
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

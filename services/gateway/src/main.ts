@@ -23,6 +23,7 @@ const app = buildApp({
   redis,
   adminToken: config.adminToken,
   webhookCacheMs: config.WEBHOOK_CACHE_MS,
+  publicBaseUrl: config.publicBaseUrl,
 });
 await app.listen({ port: config.PORT, host: config.HOST });
 closeOnSignals(log, [

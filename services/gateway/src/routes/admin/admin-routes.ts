@@ -8,7 +8,7 @@ import { monitorRoutes } from "./monitor-routes.ts";
 import { teamRoutes } from "./team-routes.ts";
 import { webhookRoutes } from "./webhook-routes.ts";
 
-export type AdminRoutesOptions = { peers: Peers; adminToken: string };
+export type AdminRoutesOptions = { peers: Peers; adminToken: string; publicBaseUrl?: string | undefined };
 
 /** The admin API (DESIGN §7), registered under /admin/v1. */
 export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOptions): Promise<void> {
@@ -29,8 +29,8 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
   });
 
   await app.register(teamRoutes, { peers: options.peers });
-  await app.register(webhookRoutes, { peers: options.peers });
+  await app.register(webhookRoutes, { peers: options.peers, publicBaseUrl: options.publicBaseUrl });
   await app.register(alertRoutes, { peers: options.peers });
-  await app.register(monitorRoutes, { peers: options.peers });
+  await app.register(monitorRoutes, { peers: options.peers, publicBaseUrl: options.publicBaseUrl });
   await app.register(channelRoutes, { peers: options.peers });
 }

@@ -1,9 +1,10 @@
 import { callUnary } from "@pulsegate/grpc";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { SEVERITIES, type Severity } from "../../validation/index.ts";
 import { monitorJson, pingJson } from "./monitor-json.ts";
 import { present } from "./present.ts";
+import { publicBaseUrl } from "./public-base-url.ts";
 import { noBody, pageOnlyQuery } from "./schemas.ts";
 
 type MonitorBody = {
@@ -30,10 +31,12 @@ export const createMonitorBody = {
   },
 } as const;
 
-const baseUrlOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
-
 /** Heartbeat monitors (monitors). A team's existence is checked with auth first: monitors does not know teams. */
-export async function monitorRoutes(app: FastifyInstance, { peers }: { peers: Peers }): Promise<void> {
+export async function monitorRoutes(
+  app: FastifyInstance,
+  options: { peers: Peers; publicBaseUrl?: string | undefined },
+): Promise<void> {
+  const { peers } = options;
   const client = peers.monitors;
   const requireTeam = (teamId: string) => callUnary(peers.auth, peers.auth.getTeam, { teamId }, peers.timeoutMs);
 
@@ -57,7 +60,9 @@ export async function monitorRoutes(app: FastifyInstance, { peers }: { peers: Pe
         },
         peers.timeoutMs,
       );
-      return reply.code(201).send({ monitor: monitorJson(present(response.monitor, "monitor"), baseUrlOf(request)) });
+      return reply.code(201).send({
+        monitor: monitorJson(present(response.monitor, "monitor"), publicBaseUrl(request, options.publicBaseUrl)),
+      });
     },
   );
 
@@ -67,23 +72,29 @@ export async function monitorRoutes(app: FastifyInstance, { peers }: { peers: Pe
       requireTeam(teamId),
       callUnary(client, client.listMonitors, { teamId }, peers.timeoutMs),
     ]);
-    const baseUrl = baseUrlOf(request);
+    const baseUrl = publicBaseUrl(request, options.publicBaseUrl);
     return { monitors: response.monitors.map((monitor) => monitorJson(monitor, baseUrl)), nextCursor: null };
   });
 
   app.get<{ Params: { id: string } }>("/monitors/:id", async (request) => {
     const response = await callUnary(client, client.getMonitor, { id: request.params.id }, peers.timeoutMs);
-    return { monitor: monitorJson(present(response.monitor, "monitor"), baseUrlOf(request)) };
+    return {
+      monitor: monitorJson(present(response.monitor, "monitor"), publicBaseUrl(request, options.publicBaseUrl)),
+    };
   });
 
   app.post<{ Params: { id: string } }>("/monitors/:id/pause", { schema: { body: noBody } }, async (request) => {
     const response = await callUnary(client, client.pauseMonitor, { id: request.params.id }, peers.timeoutMs);
-    return { monitor: monitorJson(present(response.monitor, "monitor"), baseUrlOf(request)) };
+    return {
+      monitor: monitorJson(present(response.monitor, "monitor"), publicBaseUrl(request, options.publicBaseUrl)),
+    };
   });
 
   app.post<{ Params: { id: string } }>("/monitors/:id/resume", { schema: { body: noBody } }, async (request) => {
     const response = await callUnary(client, client.resumeMonitor, { id: request.params.id }, peers.timeoutMs);
-    return { monitor: monitorJson(present(response.monitor, "monitor"), baseUrlOf(request)) };
+    return {
+      monitor: monitorJson(present(response.monitor, "monitor"), publicBaseUrl(request, options.publicBaseUrl)),
+    };
   });
 
   app.get<{ Params: { id: string }; Querystring: PageQuery }>(

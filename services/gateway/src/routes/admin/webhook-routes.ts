@@ -1,10 +1,11 @@
 import { callUnary } from "@pulsegate/grpc";
 import { alerts } from "@pulsegate/proto";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { severityToProto } from "../../severity.ts";
 import type { Severity } from "../../validation/index.ts";
 import { present } from "./present.ts";
+import { publicBaseUrl } from "./public-base-url.ts";
 import { createWebhookBody, updateWebhookBody } from "./schemas.ts";
 import { type FilterRuleJson, filterRuleToProto, webhookJson } from "./to-json.ts";
 
@@ -17,11 +18,12 @@ type WebhookBody = {
   reopenWindowSeconds?: number;
 };
 
-/** Scheme and host the admin called, so triggerUrl is an address that reaches this gateway. */
-const baseUrlOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
-
 /** Webhooks (alerts). A team's existence is checked with auth first: alerts does not know teams. */
-export async function webhookRoutes(app: FastifyInstance, { peers }: { peers: Peers }): Promise<void> {
+export async function webhookRoutes(
+  app: FastifyInstance,
+  options: { peers: Peers; publicBaseUrl?: string | undefined },
+): Promise<void> {
+  const { peers } = options;
   const client = peers.alerts;
   const requireTeam = (teamId: string) => callUnary(peers.auth, peers.auth.getTeam, { teamId }, peers.timeoutMs);
 
@@ -46,7 +48,9 @@ export async function webhookRoutes(app: FastifyInstance, { peers }: { peers: Pe
         },
         peers.timeoutMs,
       );
-      return reply.code(201).send({ webhook: webhookJson(present(response.webhook, "webhook"), baseUrlOf(request)) });
+      return reply.code(201).send({
+        webhook: webhookJson(present(response.webhook, "webhook"), publicBaseUrl(request, options.publicBaseUrl)),
+      });
     },
   );
 
@@ -56,13 +60,15 @@ export async function webhookRoutes(app: FastifyInstance, { peers }: { peers: Pe
       requireTeam(teamId),
       callUnary(client, client.listWebhooks, { teamId }, peers.timeoutMs),
     ]);
-    const baseUrl = baseUrlOf(request);
+    const baseUrl = publicBaseUrl(request, options.publicBaseUrl);
     return { webhooks: response.webhooks.map((webhook) => webhookJson(webhook, baseUrl)), nextCursor: null };
   });
 
   app.get<{ Params: { id: string } }>("/webhooks/:id", async (request) => {
     const response = await callUnary(client, client.getWebhook, { id: request.params.id }, peers.timeoutMs);
-    return { webhook: webhookJson(present(response.webhook, "webhook"), baseUrlOf(request)) };
+    return {
+      webhook: webhookJson(present(response.webhook, "webhook"), publicBaseUrl(request, options.publicBaseUrl)),
+    };
   });
 
   app.patch<{ Params: { id: string }; Body: Partial<WebhookBody> }>(
@@ -88,7 +94,9 @@ export async function webhookRoutes(app: FastifyInstance, { peers }: { peers: Pe
         },
         peers.timeoutMs,
       );
-      return { webhook: webhookJson(present(response.webhook, "webhook"), baseUrlOf(request)) };
+      return {
+        webhook: webhookJson(present(response.webhook, "webhook"), publicBaseUrl(request, options.publicBaseUrl)),
+      };
     },
   );
 }
