@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { errorBody, errors, HttpError } from "./errors.ts";
 import { httpErrorFromGrpc, isGrpcError } from "./grpc-status-to-http.ts";
+import { requestErrors } from "./metrics.ts";
 import { detailsFromValidation } from "./validation-details.ts";
 
 /** Fastify's own errors that callers can cause, mapped to the catalogue. */
@@ -30,6 +31,7 @@ export function toHttpError(error: unknown): HttpError | undefined {
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: HttpError): FastifyReply {
+  requestErrors.add(1, { code: error.code, status: error.status });
   return reply.code(error.status).headers(error.headers).send(errorBody(error, request.id));
 }
 

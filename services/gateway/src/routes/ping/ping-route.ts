@@ -3,6 +3,7 @@ import { monitors } from "@pulsegate/proto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
 import { errors } from "../../errors.ts";
+import { pingOutcomes } from "../../metrics.ts";
 import { batchPerTurn } from "../../peers/batch-per-turn.ts";
 import type { CoalescedCalls } from "../../peers/coalesced-calls.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
@@ -78,6 +79,10 @@ export async function pingRoute(app: FastifyInstance, options: PingRouteOptions)
       ) {
         lookup.invalidate(pingUrl);
       }
+      pingOutcomes.add(1, {
+        status: body.status,
+        stored: result?.outcome === monitors.RecordOutcome.RECORD_OUTCOME_SPOOLED ? "spooled" : "recorded",
+      });
       return reply.code(200).send(pingResponse(result, monitor, body));
     },
   });

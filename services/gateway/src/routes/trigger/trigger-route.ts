@@ -2,6 +2,7 @@ import { callUnary } from "@pulsegate/grpc";
 import { alerts } from "@pulsegate/proto";
 import type { FastifyInstance } from "fastify";
 import { errors } from "../../errors.ts";
+import { triggerOutcomes } from "../../metrics.ts";
 import type { CoalescedCalls } from "../../peers/coalesced-calls.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { parseJsonBody } from "../../pipeline/json-body.ts";
@@ -62,6 +63,7 @@ export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOp
       webhooks.invalidate(request.params.webhookUrl);
     }
     const answer = triggerResponse(result);
+    if (typeof answer.body.status === "string") triggerOutcomes.add(1, { outcome: answer.body.status });
     return reply.code(answer.status).send(answer.body);
   });
 }

@@ -1,4 +1,5 @@
-// SREs trace every request across services: spans from gateway, auth and alerts share the caller's trace.
+// SREs trace every request across services (spans from gateway, auth and alerts share the caller's
+// trace) and scrape Prometheus metrics, business counters included.
 
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
@@ -11,6 +12,7 @@ type ExportedSpan = { traceId: string; name: string; service: string };
 
 let stack: Stack;
 let receiver: Server;
+let metricsPort: number;
 const spans: ExportedSpan[] = [];
 
 /** A minimal OTLP/HTTP JSON trace receiver. */
@@ -40,6 +42,7 @@ function startReceiver(port: number): Promise<Server> {
 
 beforeAll(async () => {
   const port = await freePort();
+  metricsPort = await freePort();
   receiver = await startReceiver(port);
   stack = await Stack.create({
     databaseName: `pulsegate_tracing_${process.pid}`,
@@ -50,7 +53,10 @@ beforeAll(async () => {
       OTEL_BSP_SCHEDULE_DELAY: "100",
       OTEL_TRACES_SAMPLER: "parentbased_always_on",
     },
-    serviceEnv: (name) => ({ OTEL_SERVICE_NAME: `pulsegate-${name}` }),
+    serviceEnv: (name) => ({
+      OTEL_SERVICE_NAME: `pulsegate-${name}`,
+      ...(name === "gateway" ? { METRICS_PORT: String(metricsPort) } : {}),
+    }),
   });
 });
 
@@ -82,5 +88,20 @@ describe("distributed tracing", () => {
     expect([...services()].sort()).toEqual(["pulsegate-alerts", "pulsegate-auth", "pulsegate-gateway"]);
     // The database work of the trigger is in the same trace.
     expect(spans.some((span) => span.traceId === traceId && /INSERT|UPDATE|pg/i.test(span.name))).toBe(true);
+  });
+
+  it("counts trigger outcomes and error codes on the gateway's Prometheus endpoint", async () => {
+    const client = new Client(stack.info);
+    const { secret, webhookUrl } = await client.setup();
+    await client.trigger(webhookUrl, { title: "m", group_key: "metrics" }, { secret });
+    await client.trigger(webhookUrl, { title: "m", group_key: "metrics" }, { secret });
+    await client.trigger(webhookUrl, { title: "m" }, { signature: null });
+    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? Number.NaN);
+    expect(value(/^pulsegate_triggers_total\{[^}]*outcome="created"[^}]*\} (\d+)/m)).toBeGreaterThanOrEqual(1);
+    expect(value(/^pulsegate_triggers_total\{[^}]*outcome="occurrence_added"[^}]*\} (\d+)/m)).toBeGreaterThanOrEqual(1);
+    expect(
+      value(/^pulsegate_request_errors_total\{[^}]*code="missing_signature"[^}]*\} (\d+)/m),
+    ).toBeGreaterThanOrEqual(1);
   });
 });
