@@ -11,6 +11,7 @@ import { DeliveryStore } from "./notifications/delivery-store.ts";
 import { Dispatcher } from "./notifications/dispatcher.ts";
 import { PolicyService } from "./notifications/policy-service.ts";
 import { createHttpSender } from "./notifications/send-http.ts";
+import { notificationRetention } from "./retention/notification-retention.ts";
 import { WebhookSchema } from "./webhooks/webhook.entity.ts";
 import { WebhookService } from "./webhooks/webhook-service.ts";
 
@@ -32,7 +33,7 @@ export async function openAlertsDatabase(config: AlertsConfig, log: Logger) {
 
 /**
  * Builds the alerts service, un-started: main.ts (or a test) listens, starts
- * the notification dispatcher, and closes.
+ * the notification dispatcher and retention, and closes.
  */
 export async function buildAlertsService(config: AlertsConfig, log: Logger) {
   const orm = await openAlertsDatabase(config, log);
@@ -59,6 +60,11 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
     concurrency: config.NOTIFY_CONCURRENCY,
   });
 
+  const retention = notificationRetention(orm, log, {
+    retentionDays: config.NOTIFY_RETENTION_DAYS,
+    intervalMs: config.RETENTION_INTERVAL_MS,
+  });
+
   const grpc = createGrpcServer([
     alertsServiceBinding(log, orm, webhooks, alertService, {
       channels,
@@ -79,9 +85,11 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
     webhooks,
     alertService,
     dispatcher,
+    retention,
     stopNotifications,
     close: async () => {
       await grpc.close();
+      await retention.stop();
       await stopNotifications();
       await orm.close();
     },

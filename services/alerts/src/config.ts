@@ -19,6 +19,10 @@ export function loadAlertsConfig(source: NodeJS.ProcessEnv = process.env) {
       NOTIFY_BACKOFF_BASE_MS: env.int(10_000, 10, 3_600_000),
       NOTIFY_BACKOFF_MAX_MS: env.int(3_600_000, 10, 86_400_000),
       NOTIFY_CONCURRENCY: env.int(8, 1, 256),
+      // Retention: final deliveries and spent outbox events older than this are pruned
+      // (alerts and occurrences never are). Deliveries show in the admin API, so keep a while.
+      NOTIFY_RETENTION_DAYS: env.int(30, 1, 36_500),
+      RETENTION_INTERVAL_MS: env.int(3_600_000, 1_000, 86_400_000),
     },
     source,
   );

@@ -11,6 +11,7 @@ import { LastKnownMonitors } from "./monitors/last-known-monitors.ts";
 import { MonitorSchema } from "./monitors/monitor.entity.ts";
 import { MonitorService } from "./monitors/monitor-service.ts";
 import { PingRecorder } from "./pings/record-pings.ts";
+import { startRetention } from "./retention/start-retention.ts";
 import { type Periodic, startPeriodic } from "./runtime/periodic.ts";
 import { drainSpool } from "./spool/drain-spool.ts";
 import { PingSpool } from "./spool/ping-spool.ts";
@@ -34,7 +35,7 @@ export async function openMonitorsDatabase(config: MonitorsConfig, log: Logger) 
 
 /**
  * Builds the monitors service, un-started: main.ts (or a test) listens, then
- * calls `startWorkers` (incident outbox, spool drain, sweeper) and `close`.
+ * calls `startWorkers` (incident outbox, spool drain, sweeper, retention) and `close`.
  */
 export async function buildMonitorsService(config: MonitorsConfig, log: Logger) {
   const orm = await openMonitorsDatabase(config, log);
@@ -96,6 +97,13 @@ export async function buildMonitorsService(config: MonitorsConfig, log: Logger) 
         },
         log,
       ),
+    );
+    loops.push(
+      startRetention(orm, log, {
+        pingRetentionDays: config.PING_RETENTION_DAYS,
+        incidentActionRetentionDays: config.INCIDENT_ACTION_RETENTION_DAYS,
+        intervalMs: config.RETENTION_INTERVAL_MS,
+      }),
     );
   };
 

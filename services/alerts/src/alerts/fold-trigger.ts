@@ -3,7 +3,7 @@ import type { EntityManager } from "@pulsegate/db";
 import { writeOutboxEvent } from "../outbox/write-outbox-event.ts";
 import type { Severity } from "../severity.ts";
 import { type AlertRow, type AlertSource, alertFromRow } from "./alert-row.ts";
-import { consumeAlertQuota } from "./consume-alert-quota.ts";
+import { refundAlertQuota, reserveAlertQuota } from "./consume-alert-quota.ts";
 
 /** One accepted trigger, after filter rules, ready to fold. */
 export type FoldInput = {
@@ -77,9 +77,30 @@ export async function foldTriggers(em: EntityManager, inputs: FoldInput[]): Prom
   return results;
 }
 
-/** The slow path: under the (team, group key) lock, fold, reopen or create one trigger. */
+/**
+ * The slow path: under the (team, group key) lock, fold, reopen or create one
+ * trigger. The quota is reserved before the transaction (its row is shared by
+ * the whole team; see reserveAlertQuota) and given back if the trigger
+ * created nothing; a fold needs none, so it succeeds even without one.
+ */
 async function foldUnderLock(em: EntityManager, input: FoldInput): Promise<FoldResult> {
-  return em.transactional(async (tx) => {
+  const reserved = await reserveAlertQuota(em, input.teamId, input.alertQuotaMonthly, input.receivedAt);
+  let result: FoldResult;
+  try {
+    result = await lockedFold(em, input, reserved);
+  } catch (error) {
+    // Best effort: if the database is away the refund fails too, and the count stays one high.
+    if (reserved) await refundAlertQuota(em, input.teamId, input.receivedAt).catch(() => undefined);
+    throw error;
+  }
+  if (reserved && result.outcome !== "created" && result.outcome !== "reopened") {
+    await refundAlertQuota(em, input.teamId, input.receivedAt);
+  }
+  return result;
+}
+
+async function lockedFold(em: EntityManager, input: FoldInput, quotaReserved: boolean): Promise<FoldResult> {
+  return em.transactional(async (tx): Promise<FoldResult> => {
     if (input.groupKey !== null) {
       await tx.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [
         `alerts:${input.teamId}:${input.groupKey}`,
@@ -109,9 +130,7 @@ async function foldUnderLock(em: EntityManager, input: FoldInput): Promise<FoldR
           [input.teamId, input.groupKey, since],
         );
         if (resolved[0]) {
-          if (!(await consumeAlertQuota(tx, input.teamId, input.alertQuotaMonthly, input.receivedAt))) {
-            return { outcome: "quota_exhausted" };
-          }
+          if (!quotaReserved) return { outcome: "quota_exhausted" };
           const [row] = await tx.execute<AlertRow[]>(
             `UPDATE alerts.alerts SET status = 'open', occurrence_count = occurrence_count + 1, last_seen_at = ?,
                     acknowledged_at = NULL, resolved_at = NULL
@@ -125,9 +144,7 @@ async function foldUnderLock(em: EntityManager, input: FoldInput): Promise<FoldR
         }
       }
     }
-    if (!(await consumeAlertQuota(tx, input.teamId, input.alertQuotaMonthly, input.receivedAt))) {
-      return { outcome: "quota_exhausted" };
-    }
+    if (!quotaReserved) return { outcome: "quota_exhausted" };
     const [row] = await tx.execute<AlertRow[]>(
       `INSERT INTO alerts.alerts (id, team_id, status, group_key, title, description, severity, occurrence_count,
                            source, source_id, metadata, first_seen_at, last_seen_at, created_at)

@@ -1,0 +1,39 @@
+import type { Orm } from "@pulsegate/db";
+import type { Logger } from "@pulsegate/logger";
+import { pruneNotifications } from "./prune-notifications.ts";
+import { RetentionSchedule } from "./retention-schedule.ts";
+
+const FIRST_RUN_DELAY_MS = 60_000;
+
+/** The periodic pruning of deliveries and outbox events (un-started), logging one line per run. */
+export function notificationRetention(
+  orm: Orm,
+  log: Logger,
+  options: { retentionDays: number; intervalMs: number },
+): RetentionSchedule {
+  const { retentionDays, intervalMs } = options;
+  return new RetentionSchedule({
+    log,
+    intervalMs,
+    firstRunDelayMs: Math.min(FIRST_RUN_DELAY_MS, intervalMs),
+    run: async (signal) => {
+      const started = performance.now();
+      const result = await pruneNotifications(orm, { retentionDays, signal });
+      if (result.skipped) {
+        log.debug("retention run skipped: another replica is pruning");
+        return false;
+      }
+      log.info(
+        {
+          deliveries: result.deliveries,
+          outbox: result.outbox,
+          retentionDays,
+          more: result.more,
+          ms: Math.round(performance.now() - started),
+        },
+        "retention: notification history pruned",
+      );
+      return result.more;
+    },
+  });
+}

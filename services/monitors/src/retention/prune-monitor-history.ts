@@ -1,0 +1,52 @@
+import { type BatchLimits, deleteInBatches, type Orm } from "@pulsegate/db";
+import { deleteDoneIncidentActions } from "./prune-incident-actions.ts";
+import { oldPingBatches, PINGS_KEPT_PER_MONITOR } from "./prune-pings.ts";
+
+export const MONITORS_RETENTION_LOCK = "pulsegate:retention:monitors";
+
+export type MonitorHistoryRetention = BatchLimits & {
+  pingRetentionDays: number;
+  incidentActionRetentionDays: number;
+  pingsKeptPerMonitor?: number;
+};
+
+export type MonitorHistoryPruneResult = {
+  /** Another replica was pruning: nothing was done. */
+  skipped: boolean;
+  incidentActions: number;
+  pings: number;
+  /** A cap was reached with rows left: run again soon. */
+  more: boolean;
+};
+
+/**
+ * One retention run: done incident actions, then old pings beyond each
+ * monitor's newest. Monitors themselves are never pruned. Safe to run from
+ * every replica: they take turns on an advisory lock, and a repeated delete
+ * finds nothing.
+ */
+export async function pruneMonitorHistory(
+  orm: Orm,
+  options: MonitorHistoryRetention,
+): Promise<MonitorHistoryPruneResult> {
+  const actions = await deleteInBatches(
+    orm,
+    MONITORS_RETENTION_LOCK,
+    (tx, batchSize) => deleteDoneIncidentActions(tx, batchSize, options.incidentActionRetentionDays),
+    options,
+  );
+  if (actions.contended && actions.deleted === 0) return { skipped: true, incidentActions: 0, pings: 0, more: false };
+  if (actions.contended) return { skipped: false, incidentActions: actions.deleted, pings: 0, more: false };
+  const pings = await deleteInBatches(
+    orm,
+    MONITORS_RETENTION_LOCK,
+    oldPingBatches(options.pingRetentionDays, options.pingsKeptPerMonitor ?? PINGS_KEPT_PER_MONITOR),
+    options,
+  );
+  return {
+    skipped: false,
+    incidentActions: actions.deleted,
+    pings: pings.deleted,
+    more: actions.more || pings.more,
+  };
+}

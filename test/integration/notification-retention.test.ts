@@ -1,0 +1,231 @@
+// Retention of the notification tables against a real database: exactly the
+// final, old deliveries and the spent, old outbox events go; pending and
+// leased rows, recent rows, alerts and occurrences stay; batches are bounded
+// and replicas take turns.
+import type { Orm } from "@pulsegate/db";
+import { createLogger } from "@pulsegate/logger";
+import pg from "pg";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { openAlertsDatabase } from "../../services/alerts/src/app.ts";
+import { loadAlertsConfig } from "../../services/alerts/src/config.ts";
+import { ALERTS_RETENTION_LOCK, pruneNotifications } from "../../services/alerts/src/retention/prune-notifications.ts";
+
+const server = process.env.TEST_DATABASE_SERVER ?? "postgres://postgres@127.0.0.1:5432";
+const databaseName = `pulsegate_it_notification_retention_${process.pid}`;
+const log = createLogger("test", "silent");
+const config = loadAlertsConfig({ DATABASE_URL: `${server}/${databaseName}`, DB_POOL_MAX: "5" });
+const RETENTION_DAYS = config.NOTIFY_RETENTION_DAYS;
+const OLD = 40;
+const RECENT = 1;
+
+let orm: Orm;
+let db: pg.Pool;
+
+async function recreateDatabase(): Promise<void> {
+  const admin = new pg.Client({ connectionString: `${server}/postgres` });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(databaseName)} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(databaseName)}`);
+  } finally {
+    await admin.end();
+  }
+}
+
+beforeAll(async () => {
+  await recreateDatabase();
+  orm = await openAlertsDatabase(config, log);
+  db = new pg.Pool({ connectionString: `${server}/${databaseName}`, max: 2 });
+});
+
+afterAll(async () => {
+  await db?.end();
+  await orm?.close();
+  const admin = new pg.Client({ connectionString: `${server}/postgres` });
+  await admin.connect();
+  await admin
+    .query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(databaseName)} WITH (FORCE)`)
+    .finally(() => admin.end());
+});
+
+beforeEach(async () => {
+  await db.query(
+    "TRUNCATE alerts.deliveries, alerts.outbox, alerts.occurrences, alerts.alerts, alerts.channels RESTART IDENTITY",
+  );
+  await db.query(
+    `INSERT INTO alerts.alerts (id, team_id, status, title, severity, occurrence_count, source, source_id,
+                                first_seen_at, last_seen_at, created_at)
+     VALUES ('al_1', 'team_1', 'resolved', 'Disk', 'sev2', 1, 'webhook', 'wh_1',
+             now() - interval '60 days', now() - interval '60 days', now() - interval '60 days')`,
+  );
+  await db.query(
+    `INSERT INTO alerts.occurrences (alert_id, team_id, outcome, source, source_id, title, severity, received_at)
+     VALUES ('al_1', 'team_1', 'created', 'webhook', 'wh_1', 'Disk', 'sev2', now() - interval '60 days')`,
+  );
+});
+
+/** An outbox event created `ageDays` ago, expanded then (or `expandedDaysAgo`, or never with null). */
+async function outboxEvent(ageDays: number, expandedDaysAgo: number | null = ageDays): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO alerts.outbox (team_id, alert_id, event_type, payload, created_at, expanded_at)
+     VALUES ('team_1', 'al_1', 'alert.created', '{}', now() - make_interval(days => $1::int),
+             now() - make_interval(days => $2::int))
+     RETURNING id::text AS id`,
+    [ageDays, expandedDaysAgo],
+  );
+  return rows[0]?.id ?? "";
+}
+
+let deliveryCount = 0;
+/** A delivery of `outboxId`, created `ageDays` ago and last changed `updatedDaysAgo` ago. */
+async function delivery(
+  outboxId: string,
+  status: "pending" | "delivered" | "failed" | "cancelled",
+  options: { ageDays: number; updatedDaysAgo?: number; leasedForSeconds?: number },
+): Promise<string> {
+  const id = `dlv_${++deliveryCount}`;
+  // One delivery per event and channel: each gets a channel of its own.
+  await db.query(
+    `INSERT INTO alerts.channels (id, team_id, kind, name, url, enabled, created_at, updated_at)
+     VALUES ($1, 'team_1', 'webhook', 'hook', 'https://example.com/hook', true, now(), now())`,
+    [`ch_${id}`],
+  );
+  await db.query(
+    `INSERT INTO alerts.deliveries (id, outbox_id, channel_id, team_id, alert_id, event_type, status, attempts,
+                                    max_attempts, next_attempt_at, locked_until, created_at, updated_at)
+     VALUES ($1, $2::bigint, 'ch_' || $1, 'team_1', 'al_1', 'alert.created', $3, 1, 8, now() + interval '1 hour',
+             now() + make_interval(secs => $4::int), now() - make_interval(days => $5::int),
+             now() - make_interval(days => $6::int))`,
+    [
+      id,
+      outboxId,
+      status,
+      options.leasedForSeconds ?? null,
+      options.ageDays,
+      options.updatedDaysAgo ?? options.ageDays,
+    ],
+  );
+  return id;
+}
+
+async function ids(table: "alerts.deliveries" | "alerts.outbox"): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(`SELECT id::text AS id FROM ${table}`);
+  return rows.map((row) => row.id).sort();
+}
+
+async function count(table: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
+  return rows[0]?.n ?? -1;
+}
+
+describe("notification retention", () => {
+  it("deletes final deliveries and spent outbox events older than the horizon, and nothing else", async () => {
+    // All deliveries final and old: they go, then the event.
+    const spent = await outboxEvent(OLD);
+    const delivered = await delivery(spent, "delivered", { ageDays: OLD });
+    const failed = await delivery(spent, "failed", { ageDays: OLD });
+    // A pending delivery keeps its event, however old.
+    const waiting = await outboxEvent(OLD);
+    const cancelled = await delivery(waiting, "cancelled", { ageDays: OLD });
+    const pending = await delivery(waiting, "pending", { ageDays: OLD });
+    // Final but finished recently (a long retry): kept, and so is its event.
+    const lateEvent = await outboxEvent(OLD);
+    const lateFailure = await delivery(lateEvent, "failed", { ageDays: OLD, updatedDaysAgo: RECENT });
+    // Under a lease: kept, whatever its status says.
+    const leasedEvent = await outboxEvent(OLD);
+    const leasedPending = await delivery(leasedEvent, "pending", { ageDays: OLD, leasedForSeconds: 300 });
+    const leasedCancelled = await delivery(leasedEvent, "cancelled", { ageDays: OLD, leasedForSeconds: 300 });
+    // Events without deliveries: routed nowhere (old: goes), awaiting expansion, recent, expanded recently.
+    const routedNowhere = await outboxEvent(OLD);
+    const unexpanded = await outboxEvent(OLD, null);
+    const recent = await outboxEvent(RECENT);
+    const expandedRecently = await outboxEvent(OLD, RECENT);
+    const recentEvent = await outboxEvent(RECENT);
+    const recentDelivered = await delivery(recentEvent, "delivered", { ageDays: RECENT });
+
+    const result = await pruneNotifications(orm, { retentionDays: RETENTION_DAYS });
+
+    expect(result).toEqual({ skipped: false, deliveries: 3, outbox: 2, more: false });
+    expect(await ids("alerts.deliveries")).toEqual(
+      [pending, lateFailure, leasedPending, leasedCancelled, recentDelivered].sort(),
+    );
+    expect(await ids("alerts.outbox")).toEqual(
+      [waiting, lateEvent, leasedEvent, unexpanded, recent, expandedRecently, recentEvent].sort(),
+    );
+    for (const id of [delivered, failed, cancelled]) expect(await ids("alerts.deliveries")).not.toContain(id);
+    for (const id of [spent, routedNowhere]) expect(await ids("alerts.outbox")).not.toContain(id);
+    // The product's history is never pruned.
+    expect(await count("alerts.alerts")).toBe(1);
+    expect(await count("alerts.occurrences")).toBe(1);
+    // A second run (or another replica after this one) finds nothing.
+    expect(await pruneNotifications(orm, { retentionDays: RETENTION_DAYS })).toEqual({
+      skipped: false,
+      deliveries: 0,
+      outbox: 0,
+      more: false,
+    });
+  });
+
+  it("honours the configured horizon", async () => {
+    const event = await outboxEvent(OLD);
+    const old = await delivery(event, "delivered", { ageDays: OLD });
+    expect(await pruneNotifications(orm, { retentionDays: OLD + 5 })).toMatchObject({ deliveries: 0, outbox: 0 });
+    expect(await ids("alerts.deliveries")).toEqual([old]);
+    expect(await pruneNotifications(orm, { retentionDays: OLD - 5 })).toMatchObject({ deliveries: 1, outbox: 1 });
+    expect(await ids("alerts.deliveries")).toEqual([]);
+  });
+
+  it("deletes in bounded batches, stops at the cap and finishes at the next run", async () => {
+    const event = await outboxEvent(OLD);
+    for (let i = 0; i < 25; i++) await delivery(event, "delivered", { ageDays: OLD });
+    const limits = { retentionDays: RETENTION_DAYS, batchSize: 10, maxBatches: 2 };
+
+    expect(await pruneNotifications(orm, limits)).toEqual({ skipped: false, deliveries: 20, outbox: 0, more: true });
+    expect(await count("alerts.deliveries")).toBe(5);
+    expect(await ids("alerts.outbox")).toEqual([event]);
+
+    expect(await pruneNotifications(orm, limits)).toEqual({ skipped: false, deliveries: 5, outbox: 1, more: false });
+    expect(await count("alerts.deliveries")).toBe(0);
+    expect(await count("alerts.outbox")).toBe(0);
+  });
+
+  it("stands aside while another replica holds the retention lock", async () => {
+    const event = await outboxEvent(OLD);
+    const old = await delivery(event, "failed", { ageDays: OLD });
+    const other = await db.connect();
+    try {
+      await other.query("BEGIN");
+      await other.query("SELECT pg_advisory_xact_lock(hashtext($1))", [ALERTS_RETENTION_LOCK]);
+      expect(await pruneNotifications(orm, { retentionDays: RETENTION_DAYS })).toEqual({
+        skipped: true,
+        deliveries: 0,
+        outbox: 0,
+        more: false,
+      });
+      expect(await ids("alerts.deliveries")).toEqual([old]);
+    } finally {
+      await other.query("COMMIT");
+      other.release();
+    }
+    expect(await pruneNotifications(orm, { retentionDays: RETENTION_DAYS })).toMatchObject({
+      deliveries: 1,
+      outbox: 1,
+    });
+  });
+
+  it("stops between batches once aborted", async () => {
+    const event = await outboxEvent(OLD);
+    for (let i = 0; i < 5; i++) await delivery(event, "delivered", { ageDays: OLD });
+    const abort = new AbortController();
+    abort.abort();
+    const result = await pruneNotifications(orm, { retentionDays: RETENTION_DAYS, batchSize: 2, signal: abort.signal });
+    expect(result).toMatchObject({ deliveries: 0, outbox: 0 });
+    expect(await count("alerts.deliveries")).toBe(5);
+  });
+
+  it("defaults to 30 days, hourly", () => {
+    const defaults = loadAlertsConfig({});
+    expect(defaults.NOTIFY_RETENTION_DAYS).toBe(30);
+    expect(defaults.RETENTION_INTERVAL_MS).toBe(3_600_000);
+  });
+});
