@@ -4,12 +4,13 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, type JsonResponse } from "../support/client.ts";
+import { TEST_DATABASE_SERVER } from "../support/database.ts";
 import { eventually } from "../support/eventually.ts";
 import { Stack } from "../support/stack.ts";
 import { hostPortOf, TcpProxy } from "../support/tcp-proxy.ts";
 
 const databaseName = `pulsegate_e2e_outage_${process.pid}`;
-const databaseServer = process.env.TEST_DATABASE_SERVER ?? "postgres://postgres@127.0.0.1:5432";
+const databaseServer = TEST_DATABASE_SERVER;
 const redisServer = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
 let pgProxy: TcpProxy;

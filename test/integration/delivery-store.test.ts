@@ -3,7 +3,6 @@
 // go out in order, leases expire, attempts are bounded.
 import type { EntityManager, Orm } from "@pulsegate/db";
 import { createLogger } from "@pulsegate/logger";
-import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AlertService } from "../../services/alerts/src/alerts/alert-service.ts";
 import { foldTrigger } from "../../services/alerts/src/alerts/fold-trigger.ts";
@@ -13,8 +12,9 @@ import { ChannelService } from "../../services/alerts/src/notifications/channel-
 import { DeliveryStore } from "../../services/alerts/src/notifications/delivery-store.ts";
 import { expandOutbox } from "../../services/alerts/src/notifications/expand-outbox.ts";
 import { PolicyService } from "../../services/alerts/src/notifications/policy-service.ts";
+import { recreateDatabase, TEST_DATABASE_SERVER } from "../support/database.ts";
 
-const server = process.env.TEST_DATABASE_SERVER ?? "postgres://postgres@127.0.0.1:5432";
+const server = TEST_DATABASE_SERVER;
 const databaseName = `pulsegate_it_deliveries_${process.pid}`;
 const log = createLogger("test", "silent");
 const config = loadAlertsConfig({ DATABASE_URL: `${server}/${databaseName}`, DB_POOL_MAX: "5" });
@@ -25,19 +25,8 @@ let channels: ChannelService;
 let store: DeliveryStore;
 let team = 0;
 
-async function recreateDatabase(): Promise<void> {
-  const admin = new pg.Client({ connectionString: `${server}/postgres` });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(databaseName)} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(databaseName)}`);
-  } finally {
-    await admin.end();
-  }
-}
-
 beforeAll(async () => {
-  await recreateDatabase();
+  await recreateDatabase(databaseName, server);
   orm = await openAlertsDatabase(config, log);
   // A second connection pool plays a second dispatcher replica.
   replica = await openAlertsDatabase(config, log);

@@ -13,8 +13,9 @@ import {
   type MonitorHistoryRetention,
   pruneMonitorHistory,
 } from "../../services/monitors/src/retention/prune-monitor-history.ts";
+import { dropDatabase, recreateDatabase, TEST_DATABASE_SERVER } from "../support/database.ts";
 
-const server = process.env.TEST_DATABASE_SERVER ?? "postgres://postgres@127.0.0.1:5432";
+const server = TEST_DATABASE_SERVER;
 const databaseName = `pulsegate_it_monitor_retention_${process.pid}`;
 const log = createLogger("test", "silent");
 const config = loadMonitorsConfig({ DATABASE_URL: `${server}/${databaseName}`, DB_POOL_MAX: "5" });
@@ -28,19 +29,8 @@ const RECENT = 1;
 let orm: Orm;
 let db: pg.Pool;
 
-async function recreateDatabase(): Promise<void> {
-  const admin = new pg.Client({ connectionString: `${server}/postgres` });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(databaseName)} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(databaseName)}`);
-  } finally {
-    await admin.end();
-  }
-}
-
 beforeAll(async () => {
-  await recreateDatabase();
+  await recreateDatabase(databaseName, server);
   orm = await openMonitorsDatabase(config, log);
   db = new pg.Pool({ connectionString: `${server}/${databaseName}`, max: 2 });
 });
@@ -48,11 +38,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.end();
   await orm?.close();
-  const admin = new pg.Client({ connectionString: `${server}/postgres` });
-  await admin.connect();
-  await admin
-    .query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(databaseName)} WITH (FORCE)`)
-    .finally(() => admin.end());
+  await dropDatabase(databaseName, server);
 });
 
 beforeEach(async () => {

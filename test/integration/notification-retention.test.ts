@@ -9,8 +9,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openAlertsDatabase } from "../../services/alerts/src/app.ts";
 import { loadAlertsConfig } from "../../services/alerts/src/config.ts";
 import { ALERTS_RETENTION_LOCK, pruneNotifications } from "../../services/alerts/src/retention/prune-notifications.ts";
+import { dropDatabase, recreateDatabase, TEST_DATABASE_SERVER } from "../support/database.ts";
 
-const server = process.env.TEST_DATABASE_SERVER ?? "postgres://postgres@127.0.0.1:5432";
+const server = TEST_DATABASE_SERVER;
 const databaseName = `pulsegate_it_notification_retention_${process.pid}`;
 const log = createLogger("test", "silent");
 const config = loadAlertsConfig({ DATABASE_URL: `${server}/${databaseName}`, DB_POOL_MAX: "5" });
@@ -21,19 +22,8 @@ const RECENT = 1;
 let orm: Orm;
 let db: pg.Pool;
 
-async function recreateDatabase(): Promise<void> {
-  const admin = new pg.Client({ connectionString: `${server}/postgres` });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(databaseName)} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(databaseName)}`);
-  } finally {
-    await admin.end();
-  }
-}
-
 beforeAll(async () => {
-  await recreateDatabase();
+  await recreateDatabase(databaseName, server);
   orm = await openAlertsDatabase(config, log);
   db = new pg.Pool({ connectionString: `${server}/${databaseName}`, max: 2 });
 });
@@ -41,11 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.end();
   await orm?.close();
-  const admin = new pg.Client({ connectionString: `${server}/postgres` });
-  await admin.connect();
-  await admin
-    .query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(databaseName)} WITH (FORCE)`)
-    .finally(() => admin.end());
+  await dropDatabase(databaseName, server);
 });
 
 beforeEach(async () => {

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import pg from "pg";
+import { recreateDatabase, TEST_DATABASE_SERVER } from "./database.ts";
 import { freePort } from "./free-port.ts";
 
 export type StackInfo = {
@@ -42,8 +42,8 @@ export class Stack {
     /** Extra environment for one service. */
     serviceEnv?: (name: ServiceName) => NodeJS.ProcessEnv;
   }): Promise<Stack> {
-    const server = process.env.TEST_DATABASE_SERVER ?? "postgres://postgres@127.0.0.1:5432";
-    await recreateDatabase(server, options.databaseName);
+    const server = TEST_DATABASE_SERVER;
+    await recreateDatabase(options.databaseName, server);
     const databaseUrl = `${server}/${options.databaseName}`;
     const [gatewayPort, authPort, alertsPort, monitorsPort] = await Promise.all([
       freePort(),
@@ -187,16 +187,5 @@ export class Stack {
 
   async stopAll(): Promise<void> {
     await Promise.all([...this.#children.keys()].map((name) => this.stop(name)));
-  }
-}
-
-async function recreateDatabase(server: string, name: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: `${server}/postgres` });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
-  } finally {
-    await admin.end();
   }
 }
