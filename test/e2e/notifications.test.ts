@@ -214,6 +214,38 @@ describe("notifications", () => {
     expect(new Set(hook.requests.map((request) => request.headers["x-pulsegate-delivery"])).size).toBe(1);
   }, 30_000);
 
+  it("sends a failed delivery again on request, under the same delivery id, until it is delivered", async () => {
+    const { teamId, secret, webhookUrl } = await client.setup();
+    const hook = await receiver();
+    let up = false;
+    hook.behaviour = () => (up ? 200 : 503);
+    await createChannel(client, teamId, { kind: "webhook", url: hook.url() });
+    const trigger = await client.trigger(webhookUrl, { title: "Receiver down for a while" }, { secret });
+    const [failed] = await waitForDeliveries(client, trigger.body.alertId as string, allSettled, "failed", 25_000);
+    expect(failed?.status).toBe("failed");
+
+    up = true;
+    const retried = await client.admin("POST", `/deliveries/${failed?.id}/retry`);
+    expect(retried.status).toBe(200);
+    expect(retried.body.delivery).toMatchObject({ id: failed?.id, status: "pending", maxAttempts: 16 });
+    const [delivered] = await waitForDeliveries(
+      client,
+      trigger.body.alertId as string,
+      allSettled,
+      "delivered",
+      10_000,
+    );
+    expect(delivered).toMatchObject({ id: failed?.id, status: "delivered", attempts: 9, lastStatusCode: 200 });
+    expect(new Set(hook.requests.map((request) => request.headers["x-pulsegate-delivery"]))).toEqual(
+      new Set([failed?.id]),
+    );
+
+    const again = await client.admin("POST", `/deliveries/${failed?.id}/retry`);
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe("delivery_not_failed");
+    expect((await client.admin("POST", "/deliveries/dlv_nope/retry")).status).toBe(404);
+  }, 40_000);
+
   it("a later event of an alert waits while an earlier one to the same channel is retried", async () => {
     const { teamId, secret, webhookUrl } = await client.setup();
     const hook = await receiver();

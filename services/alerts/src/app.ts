@@ -71,6 +71,7 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
       policies,
       deliveries,
       onOutboxWritten: () => dispatcher.nudge(),
+      maxAttempts: config.NOTIFY_MAX_ATTEMPTS,
     }),
   ]);
   /** Stops the dispatcher (attempts under way finish), then its HTTP pool and auth channel. */

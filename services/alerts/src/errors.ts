@@ -11,6 +11,19 @@ export const alertsErrors = {
       "The alert is resolved; it can no longer be acknowledged.",
     ),
   channelNotFound: () => new ServiceError("NOT_FOUND", "channel_not_found", "No channel has that id."),
+  deliveryNotFound: () => new ServiceError("NOT_FOUND", "delivery_not_found", "No delivery has that id."),
+  deliveryNotFailed: (status: string) =>
+    new ServiceError(
+      "FAILED_PRECONDITION",
+      "delivery_not_failed",
+      `Only a failed delivery can be sent again; this one is ${status}.`,
+    ),
+  channelUnavailable: () =>
+    new ServiceError(
+      "FAILED_PRECONDITION",
+      "channel_unavailable",
+      "The delivery's channel is disabled or deleted; enable or recreate it first.",
+    ),
   tooManyChannels: (max: number) =>
     new ServiceError("FAILED_PRECONDITION", "too_many_channels", `A team has at most ${max} channels.`),
   invalidCursor: () =>

@@ -19,6 +19,8 @@ export type NotificationDeps = {
   deliveries: DeliveryStore;
   /** Called after a commit that wrote outbox rows, so the dispatcher looks at once. */
   onOutboxWritten: () => void;
+  /** Attempts a retried delivery gets (NOTIFY_MAX_ATTEMPTS). */
+  maxAttempts: number;
 };
 
 type NotificationMethods = Pick<
@@ -31,6 +33,7 @@ type NotificationMethods = Pick<
   | "getNotificationPolicy"
   | "deleteNotificationPolicy"
   | "listDeliveries"
+  | "retryDelivery"
 >;
 
 /** The notification RPCs of alerts.v1: translation only. */
@@ -79,6 +82,11 @@ export function notificationMethods(
     listDeliveries: unary(log, async (request) => {
       await alertService.get(request.alertId);
       return { deliveries: (await deliveries.listForAlert(request.alertId)).map(deliveryToProto) };
+    }),
+    retryDelivery: unary(log, async (request) => {
+      const delivery = await deliveries.retry(request.id, deps.maxAttempts);
+      deps.onOutboxWritten();
+      return { delivery: deliveryToProto(delivery) };
     }),
   };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager, Orm } from "@pulsegate/db";
 import { toDate } from "../alerts/alert-row.ts";
+import { alertsErrors } from "../errors.ts";
 import type { ChannelKind } from "./channel.ts";
 
 export type DeliveryStatus = "pending" | "delivered" | "failed" | "cancelled";
@@ -133,13 +134,44 @@ export class DeliveryStore {
     return row?.status ?? null;
   }
 
+  /**
+   * Makes a failed delivery pending again, due now, with `extraAttempts`
+   * more attempts and the same id (receivers de-duplicate on it). Only a
+   * failed delivery to a channel that is still enabled qualifies.
+   */
+  async retry(id: string, extraAttempts: number): Promise<DeliveryView> {
+    const [current] = await this.#em().execute<{ status: DeliveryStatus; usable: boolean }[]>(
+      `SELECT d.status, (c.enabled AND c.deleted_at IS NULL) AS usable
+         FROM alerts.deliveries d JOIN alerts.channels c ON c.id = d.channel_id WHERE d.id = ?`,
+      [id],
+    );
+    if (!current) throw alertsErrors.deliveryNotFound();
+    if (current.status !== "failed") throw alertsErrors.deliveryNotFailed(current.status);
+    if (!current.usable) throw alertsErrors.channelUnavailable();
+    const updated = await this.#em().execute<{ id: string }[]>(
+      `UPDATE alerts.deliveries
+          SET status = 'pending', next_attempt_at = now(), max_attempts = attempts + ?, locked_until = NULL,
+              lease_token = NULL, updated_at = now()
+        WHERE id = ? AND status = 'failed' RETURNING id`,
+      [extraAttempts, id],
+    );
+    // A concurrent retry got there first: report what it left.
+    if (updated.length === 0) throw alertsErrors.deliveryNotFailed("pending");
+    const [view] = await this.#views("d.id = ?", [id]);
+    return view as DeliveryView;
+  }
+
   /** Every delivery of an alert, oldest event first. */
   async listForAlert(alertId: string): Promise<DeliveryView[]> {
+    return this.#views("d.alert_id = ?", [alertId]);
+  }
+
+  async #views(where: string, params: unknown[]): Promise<DeliveryView[]> {
     const rows = await this.#em().execute<Record<string, unknown>[]>(
       `SELECT d.*, d.outbox_id::text AS outbox_id, c.kind AS channel_kind, c.name AS channel_name
          FROM alerts.deliveries d JOIN alerts.channels c ON c.id = d.channel_id
-        WHERE d.alert_id = ? ORDER BY d.outbox_id, c.created_at, d.id`,
-      [alertId],
+        WHERE ${where} ORDER BY d.outbox_id, c.created_at, d.id`,
+      params,
     );
     const date = (value: unknown) => (value === null || value === undefined ? null : toDate(value as Date | string));
     return rows.map((row) => ({

@@ -109,4 +109,10 @@ export async function channelRoutes(app: FastifyInstance, { peers }: { peers: Pe
     const response = await callUnary(client, client.listDeliveries, { alertId: request.params.id }, peers.timeoutMs);
     return { deliveries: response.deliveries.map(deliveryJson), nextCursor: null };
   });
+
+  // Sends a failed delivery again, same delivery id, fresh attempts.
+  app.post<{ Params: { id: string } }>("/deliveries/:id/retry", async (request) => {
+    const response = await callUnary(client, client.retryDelivery, { id: request.params.id }, peers.timeoutMs);
+    return { delivery: deliveryJson(present(response.delivery, "delivery")) };
+  });
 }
