@@ -25,6 +25,8 @@ export type AppDeps = {
   webhookCacheMs: number;
   /** Where callers reach the public endpoints (PUBLIC_BASE_URL); default: the admin request's own host. */
   publicBaseUrl?: string | undefined;
+  /** Fastify's trustProxy: true, or addresses/CIDRs of the proxies (TRUST_PROXY). */
+  trustProxy?: boolean | string | undefined;
 };
 
 /** Builds the gateway without starting it: tests use `inject` or listen on port 0. */
@@ -38,6 +40,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       logger.child({ ...bindings, path: rawRequest.url?.split("?", 1)[0] }, options),
     genReqId: () => randomUUID(),
     bodyLimit: BODY_LIMIT_BYTES,
+    // A request (headers and body) must arrive within 30 s: slow senders cannot hold sockets.
+    requestTimeout: 30_000,
+    // Longer than the usual load balancer idle timeout (60 s), so the gateway never closes a
+    // kept-alive connection the balancer is about to reuse.
+    keepAliveTimeout: 65_000,
+    // Behind an ingress, request.ip and request.protocol come from X-Forwarded-* (TRUST_PROXY).
+    trustProxy: deps.trustProxy ?? false,
     // Unknown path tokens must still go through the signature check, however long.
     routerOptions: { maxParamLength: 1_000 },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },

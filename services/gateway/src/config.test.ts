@@ -38,4 +38,10 @@ describe("loadGatewayConfig", () => {
       "https://pulsegate.example.com",
     );
   });
+
+  it("reads TRUST_PROXY as a flag or proxy addresses", () => {
+    expect(loadGatewayConfig({}).trustProxy).toBeUndefined();
+    expect(loadGatewayConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(true);
+    expect(loadGatewayConfig({ TRUST_PROXY: "10.0.0.0/8,127.0.0.1" }).trustProxy).toBe("10.0.0.0/8,127.0.0.1");
+  });
 });

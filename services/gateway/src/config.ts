@@ -17,6 +17,8 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
       WEBHOOK_CACHE_MS: env.int(5_000, 0, 60_000),
       // e.g. https://pulsegate.example.com, for triggerUrl and pingEndpoint behind an ingress.
       PUBLIC_BASE_URL: env.optionalString(),
+      // "true", or comma-separated proxy addresses/CIDRs (Fastify trustProxy).
+      TRUST_PROXY: env.optionalString(),
     },
     source,
   );
@@ -27,7 +29,14 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
   const adminTokenGenerated = !config.ADMIN_TOKEN;
   const adminToken = config.ADMIN_TOKEN ?? randomBytes(32).toString("base64url");
   const publicBaseUrl = config.PUBLIC_BASE_URL?.replace(/\/+$/, "");
-  return { ...config, adminToken, adminTokenGenerated, publicBaseUrl };
+  const trustProxy = parseTrustProxy(config.TRUST_PROXY);
+  return { ...config, adminToken, adminTokenGenerated, publicBaseUrl, trustProxy };
 }
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
+
+function parseTrustProxy(value: string | undefined): boolean | string | undefined {
+  if (value === undefined) return undefined;
+  if (value === "true" || value === "false") return value === "true";
+  return value;
+}

@@ -24,6 +24,7 @@ const app = buildApp({
   adminToken: config.adminToken,
   webhookCacheMs: config.WEBHOOK_CACHE_MS,
   publicBaseUrl: config.publicBaseUrl,
+  trustProxy: config.trustProxy,
 });
 await app.listen({ port: config.PORT, host: config.HOST });
 closeOnSignals(log, [
