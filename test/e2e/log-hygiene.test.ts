@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await stack?.stopAll();
+  await stack?.destroy();
 });
 
 describe("log hygiene", () => {

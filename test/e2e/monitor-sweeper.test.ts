@@ -22,7 +22,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await db?.end();
-  await stack?.stopAll();
+  await stack?.destroy();
 });
 
 const raiseActions = async (monitorId: string) =>

@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await stack?.stopAll();
+  await stack?.destroy();
 });
 
 const refusal = {

@@ -22,7 +22,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(receivers.map((receiver) => receiver.close()));
-  await stack?.stopAll();
+  await stack?.destroy();
 });
 
 async function receiver(): Promise<Receiver> {

@@ -49,8 +49,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await pgProxy?.restore();
   await redisProxy?.restore();
-  await stack?.stopAll();
   await db?.end();
+  await stack?.destroy();
   redis?.disconnect();
   await pgProxy?.close();
   await redisProxy?.close();

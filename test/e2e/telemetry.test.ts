@@ -61,7 +61,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await stack?.stopAll();
+  await stack?.destroy();
   receiver?.close();
 });
 

@@ -19,6 +19,22 @@ export async function recreateDatabase(name: string, server = TEST_DATABASE_SERV
   await onServer(server, [`DROP DATABASE IF EXISTS ${quoted} WITH (FORCE)`, `CREATE DATABASE ${quoted}`]);
 }
 
-export async function dropDatabase(name: string, server = TEST_DATABASE_SERVER): Promise<void> {
-  await onServer(server, [`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`]);
+/**
+ * Drops a test's database after the test closed its own connections. Never
+ * WITH (FORCE): forcing would kill a pool connection that is still closing,
+ * and pg would raise that as an uncaught error in the test run. While the
+ * server finishes closing connections (55006) it retries; a database still
+ * in use after that is left for the next run's recreateDatabase.
+ */
+export async function dropDatabase(name: string, server = TEST_DATABASE_SERVER): Promise<boolean> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    try {
+      await onServer(server, [`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)}`]);
+      return true;
+    } catch (error) {
+      if ((error as { code?: string }).code !== "55006") throw error;
+      await new Promise((done) => setTimeout(done, 250));
+    }
+  }
+  return false;
 }

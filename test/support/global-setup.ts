@@ -13,7 +13,7 @@ export default async function setup(project: TestProject) {
   const stack = await Stack.create({ databaseName: `pulsegate_e2e_${process.pid}` });
   project.provide("stack", stack.info);
   return async () => {
-    await stack.stopAll();
+    await stack.destroy();
     const output = stack.output();
     if (process.env.E2E_LOG_FILE) writeFileSync(process.env.E2E_LOG_FILE, output);
   };

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { recreateDatabase, TEST_DATABASE_SERVER } from "./database.ts";
+import { dropDatabase, recreateDatabase, TEST_DATABASE_SERVER } from "./database.ts";
 import { freePort } from "./free-port.ts";
 
 export type StackInfo = {
@@ -29,9 +29,18 @@ export class Stack {
   readonly #children = new Map<string, ChildProcess>();
   readonly #output: string[] = [];
 
-  private constructor(info: StackInfo, env: Record<ServiceName, NodeJS.ProcessEnv>) {
+  readonly #databaseName: string;
+  readonly #server: string;
+
+  private constructor(
+    info: StackInfo,
+    env: Record<ServiceName, NodeJS.ProcessEnv>,
+    database: { name: string; server: string },
+  ) {
     this.info = info;
     this.#env = env;
+    this.#databaseName = database.name;
+    this.#server = database.server;
   }
 
   static async create(options: {
@@ -97,6 +106,7 @@ export class Stack {
         monitors: { ...common, GRPC_LISTEN_ADDR: grpc.monitors, ...options.serviceEnv?.("monitors") },
         gateway: { ...common, PORT: String(gatewayPort), HOST: "127.0.0.1", ...options.serviceEnv?.("gateway") },
       },
+      { name: options.databaseName, server },
     );
     for (const name of ["auth", "alerts", "monitors", "gateway"] as const) stack.start(name);
     try {
@@ -187,5 +197,11 @@ export class Stack {
 
   async stopAll(): Promise<void> {
     await Promise.all([...this.#children.keys()].map((name) => this.stop(name)));
+  }
+
+  /** Stops every process, then drops the stack's database (close your own pools on it first). */
+  async destroy(): Promise<void> {
+    await this.stopAll();
+    await dropDatabase(this.#databaseName, this.#server);
   }
 }
