@@ -1,4 +1,5 @@
 // Spec §5 and §7 (ping endpoint) and DESIGN §2's order of checks for pings, through real HTTP.
+import pg from "pg";
 import { describe, expect, inject, it } from "vitest";
 import { Client, type JsonResponse, sign } from "../support/client.ts";
 
@@ -109,6 +110,40 @@ describe("ping errors (spec §7)", () => {
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     // Body rules come before the quota (step 6 before step 7).
     expectError(await client.ping(pingUrl, { status: "sideways" }, { secret }), 400, "invalid_request");
+  });
+
+  it("counts concurrent pings of one team exactly, and refuses exactly those past the quota", async () => {
+    const { teamId, secret } = await client.createTeam({ heartbeatQuotaMonthly: 5 });
+    const monitors = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => client.createMonitor(teamId, { name: `concurrent ${i}` })),
+    );
+    // Sent together, they reach the monitors service in shared batches (one reservation per team and batch).
+    const answers = await Promise.all(monitors.map((monitor) => client.ping(monitor.pingUrl, undefined, { secret })));
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+    for (const refused of answers.filter((answer) => answer.status === 429)) {
+      expect(refused.body.code).toBe("heartbeat_quota_exhausted");
+    }
+
+    const roomy = await client.createTeam({ heartbeatQuotaMonthly: 100 });
+    const more = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => client.createMonitor(roomy.teamId, { name: `roomy ${i}` })),
+    );
+    const accepted = await Promise.all(
+      more.map((monitor) => client.ping(monitor.pingUrl, undefined, { secret: roomy.secret })),
+    );
+    expect(accepted.every((answer) => answer.status === 200)).toBe(true);
+    const db = new pg.Client({ connectionString: client.stack.databaseUrl });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ used: number }>(
+        "SELECT used FROM monitors.heartbeat_quota_usage WHERE team_id = $1",
+        [roomy.teamId],
+      );
+      expect(rows).toEqual([{ used: 8 }]);
+    } finally {
+      await db.end();
+    }
   });
 });
 

@@ -30,9 +30,13 @@ function monthOf(date: Date): string {
 export async function applyPing(
   em: EntityManager,
   item: PingItem,
-  options: { spooled: boolean; now: Date },
+  options: {
+    spooled: boolean;
+    now: Date /** Reserved already, with its batch (reserveHeartbeats). */;
+    reserved?: boolean;
+  },
 ): Promise<ApplyResult> {
-  if (!(await reserveHeartbeat(em, item, options.spooled))) return { outcome: "quota_exhausted" };
+  if (!options.reserved && !(await reserveHeartbeat(em, item, options.spooled))) return { outcome: "quota_exhausted" };
   let result: ApplyResult;
   try {
     result = await recordUnderLock(em, item, options);
@@ -125,27 +129,38 @@ async function recordUnderLock(
 }
 
 /**
- * Reserves the ping in the team's monthly heartbeat quota before its
- * transaction; false when the quota is used up. The usage row is one per
- * team, so the reservation commits on its own without waiting for the WAL
- * flush (see executeWithAsyncCommit) instead of being locked through every
- * ping's fsync. Spooled pings were answered already: counted, never refused.
+ * Reserves `count` pings of one team in its monthly heartbeat quota, all or
+ * none; false when the quota cannot take them all (a limit of 0 or less
+ * counts without refusing). The usage row is one per team, so the
+ * reservation commits on its own without waiting for the WAL flush (see
+ * executeWithAsyncCommit) instead of being locked through every ping's fsync.
  */
-async function reserveHeartbeat(em: EntityManager, item: PingItem, spooled: boolean): Promise<boolean> {
-  const limit = spooled ? 0 : item.heartbeatQuotaMonthly;
+export async function reserveHeartbeats(
+  em: EntityManager,
+  teamId: string,
+  receivedAt: Date,
+  count: number,
+  limit: number,
+): Promise<boolean> {
   const counted = await executeWithAsyncCommit<{ used: number }[]>(
     em,
-    `INSERT INTO monitors.heartbeat_quota_usage AS usage (team_id, month, used) VALUES (?, ?::date, 1)
-     ON CONFLICT (team_id, month) DO UPDATE SET used = usage.used + 1
-       WHERE ?::integer <= 0 OR usage.used < ?::integer
+    `INSERT INTO monitors.heartbeat_quota_usage AS usage (team_id, month, used)
+       SELECT ?, ?::date, ?::integer WHERE ?::integer <= 0 OR ?::integer <= ?::integer
+     ON CONFLICT (team_id, month) DO UPDATE SET used = usage.used + EXCLUDED.used
+       WHERE ?::integer <= 0 OR usage.used + EXCLUDED.used <= ?::integer
      RETURNING used`,
-    [item.teamId, monthOf(item.receivedAt), limit, limit],
+    [teamId, monthOf(receivedAt), count, limit, count, limit, limit, limit],
   );
   return counted.length > 0;
 }
 
+/** One ping's reservation. Spooled pings were answered already: counted, never refused. */
+function reserveHeartbeat(em: EntityManager, item: PingItem, spooled: boolean): Promise<boolean> {
+  return reserveHeartbeats(em, item.teamId, item.receivedAt, 1, spooled ? 0 : item.heartbeatQuotaMonthly);
+}
+
 /** Gives the reservation back when the ping was not recorded (duplicate, paused, unknown, failed). */
-async function refundHeartbeat(em: EntityManager, item: PingItem): Promise<void> {
+export async function refundHeartbeat(em: EntityManager, item: PingItem): Promise<void> {
   await executeWithAsyncCommit(
     em,
     "UPDATE monitors.heartbeat_quota_usage SET used = used - 1 WHERE team_id = ? AND month = ?::date AND used > 0",

@@ -6,7 +6,7 @@ import type { LastKnownMonitors } from "../monitors/last-known-monitors.ts";
 import type { MonitorView } from "../monitors/monitor-row.ts";
 import { isDatabaseUnavailable, withTimeout } from "../runtime/database-unavailable.ts";
 import type { PingSpool } from "../spool/ping-spool.ts";
-import { applyPing } from "./apply-ping.ts";
+import { applyPing, refundHeartbeat, reserveHeartbeats } from "./apply-ping.ts";
 import type { PingItem } from "./ping-item.ts";
 
 export type RecordInput = Omit<PingItem, "pingId" | "receivedAt"> & { receivedAt: Date | null };
@@ -72,28 +72,75 @@ export class PingRecorder {
     return true;
   }
 
-  /** Results in the order of `inputs`; pings of one monitor are applied in order, monitors in parallel. */
+  /**
+   * Results in the order of `inputs`; pings of one monitor are applied in
+   * order, monitors in parallel. The heartbeat quota of a team's pings in the
+   * batch is reserved in one statement (see reserveHeartbeats).
+   */
   async record(inputs: RecordInput[]): Promise<RecordResult[]> {
-    const results = new Array<RecordResult>(inputs.length);
+    const items = inputs.map(
+      (input): PingItem => ({ ...input, pingId: randomUUID(), receivedAt: input.receivedAt ?? this.#now() }),
+    );
+    const reserved = this.#spooling ? new Set<number>() : await this.#reserveBatch(items);
+    const results = new Array<RecordResult>(items.length);
     const byMonitor = new Map<string, number[]>();
-    inputs.forEach((input, index) => {
-      const list = byMonitor.get(input.monitorId) ?? [];
+    items.forEach((item, index) => {
+      const list = byMonitor.get(item.monitorId) ?? [];
       list.push(index);
-      byMonitor.set(input.monitorId, list);
+      byMonitor.set(item.monitorId, list);
     });
     await Promise.all(
       [...byMonitor.values()].map(async (indexes) => {
-        for (const index of indexes) results[index] = await this.#recordOne(inputs[index] as RecordInput);
+        for (const index of indexes) {
+          results[index] = await this.#recordOne(items[index] as PingItem, reserved.has(index));
+        }
       }),
     );
     return results;
   }
 
-  async #recordOne(input: RecordInput): Promise<RecordResult> {
-    const item: PingItem = { ...input, pingId: randomUUID(), receivedAt: input.receivedAt ?? this.#now() };
+  /**
+   * The indexes whose quota is reserved: each team with more than one ping in
+   * the batch, when its quota takes them all. The others reserve one by one.
+   * A database that does not answer in time reserves nothing here; the pings
+   * then take their own path (and the spool).
+   */
+  async #reserveBatch(items: PingItem[]): Promise<Set<number>> {
+    const byTeam = new Map<string, number[]>();
+    items.forEach((item, index) => {
+      const key = `${item.teamId}\u0000${item.receivedAt.getUTCFullYear()}-${item.receivedAt.getUTCMonth()}`;
+      byTeam.set(key, [...(byTeam.get(key) ?? []), index]);
+    });
+    const reserved = new Set<number>();
+    await Promise.all(
+      [...byTeam.values()]
+        .filter((indexes) => indexes.length > 1)
+        .map(async (indexes) => {
+          const first = items[indexes[0] as number] as PingItem;
+          try {
+            const ok = await withTimeout(
+              reserveHeartbeats(
+                this.#orm.em.fork() as EntityManager,
+                first.teamId,
+                first.receivedAt,
+                indexes.length,
+                first.heartbeatQuotaMonthly,
+              ),
+              this.#dbAttemptTimeoutMs,
+            );
+            if (ok) for (const index of indexes) reserved.add(index);
+          } catch (error) {
+            if (!isDatabaseUnavailable(error)) throw error;
+          }
+        }),
+    );
+    return reserved;
+  }
+
+  async #recordOne(item: PingItem, reserved: boolean): Promise<RecordResult> {
     if (!this.#spooling) {
       try {
-        return await this.#writeDirect(item);
+        return await this.#writeDirect(item, reserved);
       } catch (error) {
         if (!isDatabaseUnavailable(error)) throw error;
         // Without a spool there is no backlog to queue behind: the next ping tries the database again.
@@ -101,13 +148,16 @@ export class PingRecorder {
         this.startSpooling(error instanceof Error ? error.message : String(error));
       }
     }
+    // The drain counts a spooled ping itself: give a batch reservation back (best effort; the
+    // database is likely away, and then the count stays one high).
+    if (reserved) void refundHeartbeat(this.#orm.em.fork() as EntityManager, item).catch(() => undefined);
     return this.#spoolOne(item);
   }
 
-  async #writeDirect(item: PingItem): Promise<RecordResult> {
+  async #writeDirect(item: PingItem, reserved = false): Promise<RecordResult> {
     const em = this.#orm.em.fork() as EntityManager;
     const result = await withTimeout(
-      applyPing(em, item, { spooled: false, now: this.#now() }),
+      applyPing(em, item, { spooled: false, now: this.#now(), reserved }),
       this.#dbAttemptTimeoutMs,
     );
     switch (result.outcome) {
