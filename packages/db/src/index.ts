@@ -1,5 +1,5 @@
 export { Migration } from "@mikro-orm/migrations";
-export { defineEntity, EntityManager, type InferEntity, p } from "@mikro-orm/postgresql";
+export { defineEntity, EntityManager, type InferEntity, LockMode, p } from "@mikro-orm/postgresql";
 export {
   type BatchLimits,
   type BatchOutcome,
@@ -9,6 +9,17 @@ export {
 } from "./delete-in-batches.ts";
 export { ensureDatabase } from "./ensure-database.ts";
 export { executeWithAsyncCommit } from "./execute-with-async-commit.ts";
+export { jsonColumnsToJsonb } from "./json-to-jsonb.ts";
 export { type OpenOrmOptions, type Orm, openOrm } from "./open-orm.ts";
 export { openServiceDatabase } from "./open-service-database.ts";
+export {
+  createPgPool,
+  inTransaction,
+  type PgClient,
+  type PgPool,
+  type PgPoolOptions,
+  run,
+  type Statement,
+  statement,
+} from "./pg-pool.ts";
 export { runMigrations } from "./run-migrations.ts";

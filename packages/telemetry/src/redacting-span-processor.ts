@@ -1,0 +1,55 @@
+import type { Context } from "@opentelemetry/api";
+import type { tracing } from "@opentelemetry/sdk-node";
+import { sanitizeSql } from "./sanitize-sql.ts";
+
+type Span = Parameters<NonNullable<tracing.SpanProcessor["onEnding"]>>[0];
+
+const SQL_ATTRIBUTES = ["db.query.text", "db.statement"];
+const URL_ATTRIBUTES = ["url.path", "http.target", "url.full", "http.url"];
+/** The public endpoints' path tokens identify a webhook or monitor: spans name the route, not the token. */
+const PUBLIC_TOKEN = /(\/api\/alerts\/trigger\/|\/api\/ping\/)[^/?#]+/g;
+
+/**
+ * Wraps the exporting processor and, as each span ends (while it can still be
+ * changed), replaces SQL literals with `?` and public URL tokens with the
+ * route's placeholder. One choke point for every instrumentation, so no span
+ * leaves the process with a channel URL, a title, metadata or a token in it.
+ */
+export class RedactingSpanProcessor implements tracing.SpanProcessor {
+  readonly #next: tracing.SpanProcessor;
+
+  constructor(next: tracing.SpanProcessor) {
+    this.#next = next;
+  }
+
+  onStart(span: Span, parentContext: Context): void {
+    this.#next.onStart(span, parentContext);
+  }
+
+  onEnding(span: Span): void {
+    for (const key of SQL_ATTRIBUTES) {
+      const value = span.attributes[key];
+      if (typeof value === "string") span.setAttribute(key, sanitizeSql(value));
+    }
+    for (const key of URL_ATTRIBUTES) {
+      const value = span.attributes[key];
+      if (typeof value === "string" && PUBLIC_TOKEN.test(value)) {
+        span.setAttribute(key, value.replace(PUBLIC_TOKEN, "$1{token}"));
+      }
+      PUBLIC_TOKEN.lastIndex = 0;
+    }
+    this.#next.onEnding?.(span);
+  }
+
+  onEnd(span: tracing.ReadableSpan): void {
+    this.#next.onEnd(span);
+  }
+
+  forceFlush(): Promise<void> {
+    return this.#next.forceFlush();
+  }
+
+  shutdown(): Promise<void> {
+    return this.#next.shutdown();
+  }
+}

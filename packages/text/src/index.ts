@@ -1,0 +1,8 @@
+export {
+  findUnstorableText,
+  findUnstorableTextInJson,
+  type TextFault,
+  type TextProblem,
+  textFault,
+  textProblem,
+} from "./unstorable-text.ts";

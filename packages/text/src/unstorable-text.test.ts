@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { findUnstorableText, findUnstorableTextInJson, textFault } from "./unstorable-text.ts";
+
+describe("textFault", () => {
+  it("finds U+0000 and unpaired surrogates, and accepts paired ones", () => {
+    expect(textFault("a\u0000b")).toBe("nul");
+    expect(textFault("\ud800")).toBe("lone_surrogate");
+    expect(textFault("\udfff")).toBe("lone_surrogate");
+    expect(textFault("a\ud800b")).toBe("lone_surrogate");
+    expect(textFault("\ud83d\ude00")).toBeNull();
+    expect(textFault("\ufffd")).toBeNull();
+    expect(textFault("plain")).toBeNull();
+  });
+});
+
+describe("findUnstorableText", () => {
+  it("names every faulty value and key by its path in the body", () => {
+    const body = JSON.parse(
+      '{"title":"ok","metadata":{"k":"\\u0000","list":["fine","\\udfff"],"deep":{"\\ud800":1}}}',
+    ) as unknown;
+    expect(findUnstorableText(body, "")).toEqual([
+      { field: "metadata.k", message: "metadata.k must not contain the NUL character (U+0000)." },
+      {
+        field: "metadata.list[1]",
+        message:
+          "metadata.list[1] must be well-formed Unicode (an unpaired surrogate such as \\udfff cannot be stored).",
+      },
+      {
+        field: "metadata.deep.\ud800",
+        message:
+          "metadata.deep.\ud800: keys must be well-formed Unicode (an unpaired surrogate such as \\udfff cannot be stored).",
+      },
+    ]);
+  });
+
+  it("finds nothing in clean values, numbers, null and nothing", () => {
+    expect(findUnstorableText({ a: "x", b: 1, c: null, d: [true, "😀"] }, "metadata")).toEqual([]);
+    expect(findUnstorableText(undefined, "")).toEqual([]);
+  });
+});
+
+describe("findUnstorableTextInJson", () => {
+  it("reads escapes in JSON text, and leaves an escaped backslash alone", () => {
+    expect(findUnstorableTextInJson('{"k":"\\u0000"}', "metadata")).toHaveLength(1);
+    expect(findUnstorableTextInJson('{"k":"\\udfff"}', "metadata")).toHaveLength(1);
+    expect(findUnstorableTextInJson('{"k":"\\\\u0000"}', "metadata")).toEqual([]);
+    expect(findUnstorableTextInJson('{"k":"\\ud83d\\ude00"}', "metadata")).toEqual([]);
+    expect(findUnstorableTextInJson('{"k":"plain"}', "metadata")).toEqual([]);
+  });
+});
