@@ -149,6 +149,11 @@ export const TriggerOutcome = {
   TRIGGER_OUTCOME_FILTERED: 4,
   TRIGGER_OUTCOME_QUOTA_EXHAUSTED: 5,
   TRIGGER_OUTCOME_SOURCE_NOT_FOUND: 6,
+  /**
+   * TRIGGER_OUTCOME_INVALID - The item holds text that cannot be stored (U+0000, unpaired surrogates) or
+   * metadata that is not a JSON object; see violations. Other items are unaffected.
+   */
+  TRIGGER_OUTCOME_INVALID: 7,
   UNRECOGNIZED: -1,
 } as const;
 
@@ -162,6 +167,7 @@ export namespace TriggerOutcome {
   export type TRIGGER_OUTCOME_FILTERED = typeof TriggerOutcome.TRIGGER_OUTCOME_FILTERED;
   export type TRIGGER_OUTCOME_QUOTA_EXHAUSTED = typeof TriggerOutcome.TRIGGER_OUTCOME_QUOTA_EXHAUSTED;
   export type TRIGGER_OUTCOME_SOURCE_NOT_FOUND = typeof TriggerOutcome.TRIGGER_OUTCOME_SOURCE_NOT_FOUND;
+  export type TRIGGER_OUTCOME_INVALID = typeof TriggerOutcome.TRIGGER_OUTCOME_INVALID;
   export type UNRECOGNIZED = typeof TriggerOutcome.UNRECOGNIZED;
 }
 
@@ -188,6 +194,9 @@ export function triggerOutcomeFromJSON(object: any): TriggerOutcome {
     case 6:
     case "TRIGGER_OUTCOME_SOURCE_NOT_FOUND":
       return TriggerOutcome.TRIGGER_OUTCOME_SOURCE_NOT_FOUND;
+    case 7:
+    case "TRIGGER_OUTCOME_INVALID":
+      return TriggerOutcome.TRIGGER_OUTCOME_INVALID;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -211,6 +220,8 @@ export function triggerOutcomeToJSON(object: TriggerOutcome): string {
       return "TRIGGER_OUTCOME_QUOTA_EXHAUSTED";
     case TriggerOutcome.TRIGGER_OUTCOME_SOURCE_NOT_FOUND:
       return "TRIGGER_OUTCOME_SOURCE_NOT_FOUND";
+    case TriggerOutcome.TRIGGER_OUTCOME_INVALID:
+      return "TRIGGER_OUTCOME_INVALID";
     case TriggerOutcome.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -435,12 +446,20 @@ export interface TriggerAlertRequest {
   items: TriggerAlertItem[];
 }
 
+/** A field of one item that breaks a rule, named as the caller sent it (metadata.k). */
+export interface FieldViolation {
+  field: string;
+  message: string;
+}
+
 export interface TriggerAlertResult {
   outcome: TriggerOutcome;
   alertId: string;
   occurrenceCount: number;
   /** The rule that rejected a filtered trigger, e.g. metadata.env == "production". */
   reason: string;
+  /** For INVALID: what is wrong with the item. */
+  violations: FieldViolation[];
 }
 
 export interface TriggerAlertResponse {
@@ -563,6 +582,14 @@ export interface ListChannelsResponse {
   channels: Channel[];
 }
 
+export interface DescribeChannelRequest {
+  id: string;
+}
+
+export interface DescribeChannelResponse {
+  channel: Channel | undefined;
+}
+
 export interface UpdateChannelRequest {
   id: string;
   name?: string | undefined;
@@ -642,7 +669,11 @@ export interface Delivery {
   /** Why the last attempt failed; empty after a success. */
   lastError: string;
   deliveredAt: Date | undefined;
-  createdAt: Date | undefined;
+  createdAt:
+    | Date
+    | undefined;
+  /** The team of the delivery's alert. */
+  teamId: string;
 }
 
 export interface ListDeliveriesRequest {
@@ -651,6 +682,14 @@ export interface ListDeliveriesRequest {
 
 export interface ListDeliveriesResponse {
   deliveries: Delivery[];
+}
+
+export interface GetDeliveryRequest {
+  id: string;
+}
+
+export interface GetDeliveryResponse {
+  delivery: Delivery | undefined;
 }
 
 export interface RetryDeliveryRequest {
@@ -2317,8 +2356,93 @@ export const TriggerAlertRequest: MessageFns<TriggerAlertRequest> = {
   },
 };
 
+function createBaseFieldViolation(): FieldViolation {
+  return { field: "", message: "" };
+}
+
+export const FieldViolation: MessageFns<FieldViolation> = {
+  encode(message: FieldViolation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.field !== "") {
+      writer.uint32(10).string(message.field);
+    }
+    if (message.message !== "") {
+      writer.uint32(18).string(message.message);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FieldViolation {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFieldViolation();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.field = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FieldViolation {
+    return {
+      field: isSet(object.field) ? globalThis.String(object.field) : "",
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+    };
+  },
+
+  toJSON(message: FieldViolation): unknown {
+    const obj: any = {};
+    if (message.field !== "") {
+      obj.field = message.field;
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FieldViolation>, I>>(base?: I): FieldViolation {
+    return FieldViolation.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FieldViolation>, I>>(object: I): FieldViolation {
+    const message = createBaseFieldViolation();
+    message.field = object.field ?? "";
+    message.message = object.message ?? "";
+    return message;
+  },
+};
+
 function createBaseTriggerAlertResult(): TriggerAlertResult {
-  return { outcome: 0, alertId: "", occurrenceCount: 0, reason: "" };
+  return { outcome: 0, alertId: "", occurrenceCount: 0, reason: "", violations: [] };
 }
 
 export const TriggerAlertResult: MessageFns<TriggerAlertResult> = {
@@ -2334,6 +2458,9 @@ export const TriggerAlertResult: MessageFns<TriggerAlertResult> = {
     }
     if (message.reason !== "") {
       writer.uint32(34).string(message.reason);
+    }
+    for (const v of message.violations) {
+      FieldViolation.encode(v!, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -2383,6 +2510,14 @@ export const TriggerAlertResult: MessageFns<TriggerAlertResult> = {
             message.reason = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.violations.push(FieldViolation.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2409,6 +2544,9 @@ export const TriggerAlertResult: MessageFns<TriggerAlertResult> = {
         ? globalThis.Number(object.occurrence_count)
         : 0,
       reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      violations: globalThis.Array.isArray(object?.violations)
+        ? object.violations.map((e: any) => FieldViolation.fromJSON(e))
+        : [],
     };
   },
 
@@ -2426,6 +2564,9 @@ export const TriggerAlertResult: MessageFns<TriggerAlertResult> = {
     if (message.reason !== "") {
       obj.reason = message.reason;
     }
+    if (message.violations?.length) {
+      obj.violations = message.violations.map((e) => FieldViolation.toJSON(e));
+    }
     return obj;
   },
 
@@ -2438,6 +2579,7 @@ export const TriggerAlertResult: MessageFns<TriggerAlertResult> = {
     message.alertId = object.alertId ?? "";
     message.occurrenceCount = object.occurrenceCount ?? 0;
     message.reason = object.reason ?? "";
+    message.violations = object.violations?.map((e) => FieldViolation.fromPartial(e)) || [];
     return message;
   },
 };
@@ -4443,6 +4585,142 @@ export const ListChannelsResponse: MessageFns<ListChannelsResponse> = {
   },
 };
 
+function createBaseDescribeChannelRequest(): DescribeChannelRequest {
+  return { id: "" };
+}
+
+export const DescribeChannelRequest: MessageFns<DescribeChannelRequest> = {
+  encode(message: DescribeChannelRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DescribeChannelRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDescribeChannelRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DescribeChannelRequest {
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+  },
+
+  toJSON(message: DescribeChannelRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DescribeChannelRequest>, I>>(base?: I): DescribeChannelRequest {
+    return DescribeChannelRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DescribeChannelRequest>, I>>(object: I): DescribeChannelRequest {
+    const message = createBaseDescribeChannelRequest();
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseDescribeChannelResponse(): DescribeChannelResponse {
+  return { channel: undefined };
+}
+
+export const DescribeChannelResponse: MessageFns<DescribeChannelResponse> = {
+  encode(message: DescribeChannelResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.channel !== undefined) {
+      Channel.encode(message.channel, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DescribeChannelResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDescribeChannelResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.channel = Channel.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DescribeChannelResponse {
+    return { channel: isSet(object.channel) ? Channel.fromJSON(object.channel) : undefined };
+  },
+
+  toJSON(message: DescribeChannelResponse): unknown {
+    const obj: any = {};
+    if (message.channel !== undefined) {
+      obj.channel = Channel.toJSON(message.channel);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DescribeChannelResponse>, I>>(base?: I): DescribeChannelResponse {
+    return DescribeChannelResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DescribeChannelResponse>, I>>(object: I): DescribeChannelResponse {
+    const message = createBaseDescribeChannelResponse();
+    message.channel = (object.channel !== undefined && object.channel !== null)
+      ? Channel.fromPartial(object.channel)
+      : undefined;
+    return message;
+  },
+};
+
 function createBaseUpdateChannelRequest(): UpdateChannelRequest {
   return { id: "", name: undefined, url: undefined, enabled: undefined };
 }
@@ -5419,6 +5697,7 @@ function createBaseDelivery(): Delivery {
     lastError: "",
     deliveredAt: undefined,
     createdAt: undefined,
+    teamId: "",
   };
 }
 
@@ -5471,6 +5750,9 @@ export const Delivery: MessageFns<Delivery> = {
     }
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(130).fork()).join();
+    }
+    if (message.teamId !== "") {
+      writer.uint32(138).string(message.teamId);
     }
     return writer;
   },
@@ -5616,6 +5898,14 @@ export const Delivery: MessageFns<Delivery> = {
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.teamId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5698,6 +5988,11 @@ export const Delivery: MessageFns<Delivery> = {
         : isSet(object.created_at)
         ? fromJsonTimestamp(object.created_at)
         : undefined,
+      teamId: isSet(object.teamId)
+        ? globalThis.String(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.String(object.team_id)
+        : "",
     };
   },
 
@@ -5751,6 +6046,9 @@ export const Delivery: MessageFns<Delivery> = {
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
+    if (message.teamId !== "") {
+      obj.teamId = message.teamId;
+    }
     return obj;
   },
 
@@ -5775,6 +6073,7 @@ export const Delivery: MessageFns<Delivery> = {
     message.lastError = object.lastError ?? "";
     message.deliveredAt = object.deliveredAt ?? undefined;
     message.createdAt = object.createdAt ?? undefined;
+    message.teamId = object.teamId ?? "";
     return message;
   },
 };
@@ -5919,6 +6218,142 @@ export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListDeliveriesResponse>, I>>(object: I): ListDeliveriesResponse {
     const message = createBaseListDeliveriesResponse();
     message.deliveries = object.deliveries?.map((e) => Delivery.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetDeliveryRequest(): GetDeliveryRequest {
+  return { id: "" };
+}
+
+export const GetDeliveryRequest: MessageFns<GetDeliveryRequest> = {
+  encode(message: GetDeliveryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetDeliveryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetDeliveryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetDeliveryRequest {
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+  },
+
+  toJSON(message: GetDeliveryRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetDeliveryRequest>, I>>(base?: I): GetDeliveryRequest {
+    return GetDeliveryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetDeliveryRequest>, I>>(object: I): GetDeliveryRequest {
+    const message = createBaseGetDeliveryRequest();
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseGetDeliveryResponse(): GetDeliveryResponse {
+  return { delivery: undefined };
+}
+
+export const GetDeliveryResponse: MessageFns<GetDeliveryResponse> = {
+  encode(message: GetDeliveryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.delivery !== undefined) {
+      Delivery.encode(message.delivery, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetDeliveryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetDeliveryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.delivery = Delivery.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetDeliveryResponse {
+    return { delivery: isSet(object.delivery) ? Delivery.fromJSON(object.delivery) : undefined };
+  },
+
+  toJSON(message: GetDeliveryResponse): unknown {
+    const obj: any = {};
+    if (message.delivery !== undefined) {
+      obj.delivery = Delivery.toJSON(message.delivery);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetDeliveryResponse>, I>>(base?: I): GetDeliveryResponse {
+    return GetDeliveryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetDeliveryResponse>, I>>(object: I): GetDeliveryResponse {
+    const message = createBaseGetDeliveryResponse();
+    message.delivery = (object.delivery !== undefined && object.delivery !== null)
+      ? Delivery.fromPartial(object.delivery)
+      : undefined;
     return message;
   },
 };
@@ -6201,6 +6636,18 @@ export const AlertsServiceService = {
       Buffer.from(ListChannelsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListChannelsResponse => ListChannelsResponse.decode(value),
   },
+  /** A channel that has not been deleted. */
+  describeChannel: {
+    path: "/alerts.v1.AlertsService/DescribeChannel" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DescribeChannelRequest): Buffer =>
+      Buffer.from(DescribeChannelRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DescribeChannelRequest => DescribeChannelRequest.decode(value),
+    responseSerialize: (value: DescribeChannelResponse): Buffer =>
+      Buffer.from(DescribeChannelResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DescribeChannelResponse => DescribeChannelResponse.decode(value),
+  },
   updateChannel: {
     path: "/alerts.v1.AlertsService/UpdateChannel" as const,
     requestStream: false as const,
@@ -6269,6 +6716,15 @@ export const AlertsServiceService = {
       Buffer.from(ListDeliveriesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListDeliveriesResponse => ListDeliveriesResponse.decode(value),
   },
+  getDelivery: {
+    path: "/alerts.v1.AlertsService/GetDelivery" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetDeliveryRequest): Buffer => Buffer.from(GetDeliveryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetDeliveryRequest => GetDeliveryRequest.decode(value),
+    responseSerialize: (value: GetDeliveryResponse): Buffer => Buffer.from(GetDeliveryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetDeliveryResponse => GetDeliveryResponse.decode(value),
+  },
   /**
    * Sends a failed delivery again, under the same delivery id, with a fresh
    * set of attempts.
@@ -6305,6 +6761,8 @@ export interface AlertsServiceServer extends UntypedServiceImplementation {
    */
   createChannel: handleUnaryCall<CreateChannelRequest, CreateChannelResponse>;
   listChannels: handleUnaryCall<ListChannelsRequest, ListChannelsResponse>;
+  /** A channel that has not been deleted. */
+  describeChannel: handleUnaryCall<DescribeChannelRequest, DescribeChannelResponse>;
   updateChannel: handleUnaryCall<UpdateChannelRequest, UpdateChannelResponse>;
   deleteChannel: handleUnaryCall<DeleteChannelRequest, DeleteChannelResponse>;
   /** Routes from severities to channels; without a policy every channel gets every event. */
@@ -6313,6 +6771,7 @@ export interface AlertsServiceServer extends UntypedServiceImplementation {
   deleteNotificationPolicy: handleUnaryCall<DeleteNotificationPolicyRequest, DeleteNotificationPolicyResponse>;
   /** Notification deliveries of one alert, oldest event first. */
   listDeliveries: handleUnaryCall<ListDeliveriesRequest, ListDeliveriesResponse>;
+  getDelivery: handleUnaryCall<GetDeliveryRequest, GetDeliveryResponse>;
   /**
    * Sends a failed delivery again, under the same delivery id, with a fresh
    * set of attempts.
@@ -6522,6 +6981,22 @@ export interface AlertsServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListChannelsResponse) => void,
   ): ClientUnaryCall;
+  /** A channel that has not been deleted. */
+  describeChannel(
+    request: DescribeChannelRequest,
+    callback: (error: ServiceError | null, response: DescribeChannelResponse) => void,
+  ): ClientUnaryCall;
+  describeChannel(
+    request: DescribeChannelRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DescribeChannelResponse) => void,
+  ): ClientUnaryCall;
+  describeChannel(
+    request: DescribeChannelRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DescribeChannelResponse) => void,
+  ): ClientUnaryCall;
   updateChannel(
     request: UpdateChannelRequest,
     callback: (error: ServiceError | null, response: UpdateChannelResponse) => void,
@@ -6613,6 +7088,21 @@ export interface AlertsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  getDelivery(
+    request: GetDeliveryRequest,
+    callback: (error: ServiceError | null, response: GetDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  getDelivery(
+    request: GetDeliveryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  getDelivery(
+    request: GetDeliveryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetDeliveryResponse) => void,
   ): ClientUnaryCall;
   /**
    * Sends a failed delivery again, under the same delivery id, with a fresh

@@ -86,6 +86,106 @@ export function verifyOutcomeToJSON(object: VerifyOutcome): string {
   }
 }
 
+export const ApiKeyScope = {
+  API_KEY_SCOPE_UNSPECIFIED: 0,
+  /** API_KEY_SCOPE_READ - GET requests only. */
+  API_KEY_SCOPE_READ: 1,
+  /** API_KEY_SCOPE_WRITE - Everything on the key's own team. */
+  API_KEY_SCOPE_WRITE: 2,
+  UNRECOGNIZED: -1,
+} as const;
+
+export type ApiKeyScope = typeof ApiKeyScope[keyof typeof ApiKeyScope];
+
+export namespace ApiKeyScope {
+  export type API_KEY_SCOPE_UNSPECIFIED = typeof ApiKeyScope.API_KEY_SCOPE_UNSPECIFIED;
+  export type API_KEY_SCOPE_READ = typeof ApiKeyScope.API_KEY_SCOPE_READ;
+  export type API_KEY_SCOPE_WRITE = typeof ApiKeyScope.API_KEY_SCOPE_WRITE;
+  export type UNRECOGNIZED = typeof ApiKeyScope.UNRECOGNIZED;
+}
+
+export function apiKeyScopeFromJSON(object: any): ApiKeyScope {
+  switch (object) {
+    case 0:
+    case "API_KEY_SCOPE_UNSPECIFIED":
+      return ApiKeyScope.API_KEY_SCOPE_UNSPECIFIED;
+    case 1:
+    case "API_KEY_SCOPE_READ":
+      return ApiKeyScope.API_KEY_SCOPE_READ;
+    case 2:
+    case "API_KEY_SCOPE_WRITE":
+      return ApiKeyScope.API_KEY_SCOPE_WRITE;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return ApiKeyScope.UNRECOGNIZED;
+  }
+}
+
+export function apiKeyScopeToJSON(object: ApiKeyScope): string {
+  switch (object) {
+    case ApiKeyScope.API_KEY_SCOPE_UNSPECIFIED:
+      return "API_KEY_SCOPE_UNSPECIFIED";
+    case ApiKeyScope.API_KEY_SCOPE_READ:
+      return "API_KEY_SCOPE_READ";
+    case ApiKeyScope.API_KEY_SCOPE_WRITE:
+      return "API_KEY_SCOPE_WRITE";
+    case ApiKeyScope.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export const AuditActorKind = {
+  AUDIT_ACTOR_KIND_UNSPECIFIED: 0,
+  /** AUDIT_ACTOR_KIND_ADMIN - The global admin token. */
+  AUDIT_ACTOR_KIND_ADMIN: 1,
+  /** AUDIT_ACTOR_KIND_API_KEY - A team API key (id and name set). */
+  AUDIT_ACTOR_KIND_API_KEY: 2,
+  UNRECOGNIZED: -1,
+} as const;
+
+export type AuditActorKind = typeof AuditActorKind[keyof typeof AuditActorKind];
+
+export namespace AuditActorKind {
+  export type AUDIT_ACTOR_KIND_UNSPECIFIED = typeof AuditActorKind.AUDIT_ACTOR_KIND_UNSPECIFIED;
+  export type AUDIT_ACTOR_KIND_ADMIN = typeof AuditActorKind.AUDIT_ACTOR_KIND_ADMIN;
+  export type AUDIT_ACTOR_KIND_API_KEY = typeof AuditActorKind.AUDIT_ACTOR_KIND_API_KEY;
+  export type UNRECOGNIZED = typeof AuditActorKind.UNRECOGNIZED;
+}
+
+export function auditActorKindFromJSON(object: any): AuditActorKind {
+  switch (object) {
+    case 0:
+    case "AUDIT_ACTOR_KIND_UNSPECIFIED":
+      return AuditActorKind.AUDIT_ACTOR_KIND_UNSPECIFIED;
+    case 1:
+    case "AUDIT_ACTOR_KIND_ADMIN":
+      return AuditActorKind.AUDIT_ACTOR_KIND_ADMIN;
+    case 2:
+    case "AUDIT_ACTOR_KIND_API_KEY":
+      return AuditActorKind.AUDIT_ACTOR_KIND_API_KEY;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return AuditActorKind.UNRECOGNIZED;
+  }
+}
+
+export function auditActorKindToJSON(object: AuditActorKind): string {
+  switch (object) {
+    case AuditActorKind.AUDIT_ACTOR_KIND_UNSPECIFIED:
+      return "AUDIT_ACTOR_KIND_UNSPECIFIED";
+    case AuditActorKind.AUDIT_ACTOR_KIND_ADMIN:
+      return "AUDIT_ACTOR_KIND_ADMIN";
+    case AuditActorKind.AUDIT_ACTOR_KIND_API_KEY:
+      return "AUDIT_ACTOR_KIND_API_KEY";
+    case AuditActorKind.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export interface Team {
   id: string;
   name: string;
@@ -201,6 +301,125 @@ export interface SignRequest {
 export interface SignResponse {
   /** Lowercase hex HMAC-SHA256 of the payload under the team's current secret. */
   signature: string;
+}
+
+export interface ListTeamsRequest {
+  /** 0: the default page size (50); at most 200. */
+  limit: number;
+  /** Empty: the first page. */
+  cursor: string;
+}
+
+export interface ListTeamsResponse {
+  teams: Team[];
+  /** Empty: no more. */
+  nextCursor: string;
+}
+
+export interface ApiKey {
+  id: string;
+  teamId: string;
+  name: string;
+  scope: ApiKeyScope;
+  /** The token's first 12 characters ("pgk_" and 8 more), for recognising it. */
+  tokenPrefix: string;
+  createdAt:
+    | Date
+    | undefined;
+  /** Written at most once a minute per key. */
+  lastUsedAt:
+    | Date
+    | undefined;
+  /** Set once the key is revoked; it no longer authenticates. */
+  revokedAt: Date | undefined;
+}
+
+export interface CreateApiKeyRequest {
+  teamId: string;
+  name: string;
+  scope: ApiKeyScope;
+}
+
+export interface CreateApiKeyResponse {
+  apiKey:
+    | ApiKey
+    | undefined;
+  /** "pgk_" and 43 base64url characters (256 random bits); shown once. */
+  token: string;
+}
+
+export interface ListApiKeysRequest {
+  teamId: string;
+}
+
+export interface ListApiKeysResponse {
+  /** Newest first, revoked ones included. */
+  apiKeys: ApiKey[];
+}
+
+export interface GetApiKeyRequest {
+  id: string;
+}
+
+export interface GetApiKeyResponse {
+  apiKey: ApiKey | undefined;
+}
+
+export interface RevokeApiKeyRequest {
+  id: string;
+}
+
+export interface RevokeApiKeyResponse {
+  apiKey: ApiKey | undefined;
+}
+
+export interface AuthenticateApiKeyRequest {
+  /** The bearer token as presented. */
+  token: string;
+}
+
+export interface AuthenticateApiKeyResponse {
+  /** Unset: no live key has that token. */
+  apiKey: ApiKey | undefined;
+}
+
+export interface AuditEntry {
+  /** Chosen by the recorder, so that a batch sent twice is stored once. */
+  id: string;
+  teamId: string;
+  at: Date | undefined;
+  actorKind: AuditActorKind;
+  actorId: string;
+  actorName: string;
+  /** e.g. "webhook.update". */
+  action: string;
+  /** e.g. "webhook" and its id. */
+  targetKind: string;
+  targetId: string;
+  /** A JSON object of a few non-secret details; empty: none. */
+  detailsJson: string;
+}
+
+export interface RecordAuditEntriesRequest {
+  entries: AuditEntry[];
+}
+
+export interface RecordAuditEntriesResponse {
+}
+
+export interface ListAuditEntriesRequest {
+  teamId: string;
+  /** 0: the default page size (50); at most 200. */
+  limit: number;
+  /** Empty: the first (newest) page. */
+  cursor: string;
+}
+
+export interface ListAuditEntriesResponse {
+  /** Newest first. */
+  entries: AuditEntry[];
+  /** Empty: no more. */
+  nextCursor: string;
 }
 
 function createBaseTeam(): Team {
@@ -1932,6 +2151,1725 @@ export const SignResponse: MessageFns<SignResponse> = {
   },
 };
 
+function createBaseListTeamsRequest(): ListTeamsRequest {
+  return { limit: 0, cursor: "" };
+}
+
+export const ListTeamsRequest: MessageFns<ListTeamsRequest> = {
+  encode(message: ListTeamsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.limit !== 0) {
+      writer.uint32(8).int32(message.limit);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(18).string(message.cursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTeamsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTeamsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListTeamsRequest {
+    return {
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+    };
+  },
+
+  toJSON(message: ListTeamsRequest): unknown {
+    const obj: any = {};
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListTeamsRequest>, I>>(base?: I): ListTeamsRequest {
+    return ListTeamsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListTeamsRequest>, I>>(object: I): ListTeamsRequest {
+    const message = createBaseListTeamsRequest();
+    message.limit = object.limit ?? 0;
+    message.cursor = object.cursor ?? "";
+    return message;
+  },
+};
+
+function createBaseListTeamsResponse(): ListTeamsResponse {
+  return { teams: [], nextCursor: "" };
+}
+
+export const ListTeamsResponse: MessageFns<ListTeamsResponse> = {
+  encode(message: ListTeamsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.teams) {
+      Team.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(18).string(message.nextCursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTeamsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTeamsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.teams.push(Team.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListTeamsResponse {
+    return {
+      teams: globalThis.Array.isArray(object?.teams) ? object.teams.map((e: any) => Team.fromJSON(e)) : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+    };
+  },
+
+  toJSON(message: ListTeamsResponse): unknown {
+    const obj: any = {};
+    if (message.teams?.length) {
+      obj.teams = message.teams.map((e) => Team.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListTeamsResponse>, I>>(base?: I): ListTeamsResponse {
+    return ListTeamsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListTeamsResponse>, I>>(object: I): ListTeamsResponse {
+    const message = createBaseListTeamsResponse();
+    message.teams = object.teams?.map((e) => Team.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
+    return message;
+  },
+};
+
+function createBaseApiKey(): ApiKey {
+  return {
+    id: "",
+    teamId: "",
+    name: "",
+    scope: 0,
+    tokenPrefix: "",
+    createdAt: undefined,
+    lastUsedAt: undefined,
+    revokedAt: undefined,
+  };
+}
+
+export const ApiKey: MessageFns<ApiKey> = {
+  encode(message: ApiKey, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.teamId !== "") {
+      writer.uint32(18).string(message.teamId);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.scope !== 0) {
+      writer.uint32(32).int32(message.scope);
+    }
+    if (message.tokenPrefix !== "") {
+      writer.uint32(42).string(message.tokenPrefix);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(50).fork()).join();
+    }
+    if (message.lastUsedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.lastUsedAt), writer.uint32(58).fork()).join();
+    }
+    if (message.revokedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.revokedAt), writer.uint32(66).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApiKey {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApiKey();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.teamId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.scope = reader.int32() as any;
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.tokenPrefix = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.lastUsedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.revokedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApiKey {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      teamId: isSet(object.teamId)
+        ? globalThis.String(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.String(object.team_id)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      scope: isSet(object.scope) ? apiKeyScopeFromJSON(object.scope) : 0,
+      tokenPrefix: isSet(object.tokenPrefix)
+        ? globalThis.String(object.tokenPrefix)
+        : isSet(object.token_prefix)
+        ? globalThis.String(object.token_prefix)
+        : "",
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+      lastUsedAt: isSet(object.lastUsedAt)
+        ? fromJsonTimestamp(object.lastUsedAt)
+        : isSet(object.last_used_at)
+        ? fromJsonTimestamp(object.last_used_at)
+        : undefined,
+      revokedAt: isSet(object.revokedAt)
+        ? fromJsonTimestamp(object.revokedAt)
+        : isSet(object.revoked_at)
+        ? fromJsonTimestamp(object.revoked_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ApiKey): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.teamId !== "") {
+      obj.teamId = message.teamId;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.scope !== 0) {
+      obj.scope = apiKeyScopeToJSON(message.scope);
+    }
+    if (message.tokenPrefix !== "") {
+      obj.tokenPrefix = message.tokenPrefix;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    if (message.lastUsedAt !== undefined) {
+      obj.lastUsedAt = message.lastUsedAt.toISOString();
+    }
+    if (message.revokedAt !== undefined) {
+      obj.revokedAt = message.revokedAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApiKey>, I>>(base?: I): ApiKey {
+    return ApiKey.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApiKey>, I>>(object: I): ApiKey {
+    const message = createBaseApiKey();
+    message.id = object.id ?? "";
+    message.teamId = object.teamId ?? "";
+    message.name = object.name ?? "";
+    message.scope = object.scope ?? 0;
+    message.tokenPrefix = object.tokenPrefix ?? "";
+    message.createdAt = object.createdAt ?? undefined;
+    message.lastUsedAt = object.lastUsedAt ?? undefined;
+    message.revokedAt = object.revokedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCreateApiKeyRequest(): CreateApiKeyRequest {
+  return { teamId: "", name: "", scope: 0 };
+}
+
+export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
+  encode(message: CreateApiKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.teamId !== "") {
+      writer.uint32(10).string(message.teamId);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.scope !== 0) {
+      writer.uint32(24).int32(message.scope);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateApiKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateApiKeyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.teamId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.scope = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateApiKeyRequest {
+    return {
+      teamId: isSet(object.teamId)
+        ? globalThis.String(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.String(object.team_id)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      scope: isSet(object.scope) ? apiKeyScopeFromJSON(object.scope) : 0,
+    };
+  },
+
+  toJSON(message: CreateApiKeyRequest): unknown {
+    const obj: any = {};
+    if (message.teamId !== "") {
+      obj.teamId = message.teamId;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.scope !== 0) {
+      obj.scope = apiKeyScopeToJSON(message.scope);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateApiKeyRequest>, I>>(base?: I): CreateApiKeyRequest {
+    return CreateApiKeyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateApiKeyRequest>, I>>(object: I): CreateApiKeyRequest {
+    const message = createBaseCreateApiKeyRequest();
+    message.teamId = object.teamId ?? "";
+    message.name = object.name ?? "";
+    message.scope = object.scope ?? 0;
+    return message;
+  },
+};
+
+function createBaseCreateApiKeyResponse(): CreateApiKeyResponse {
+  return { apiKey: undefined, token: "" };
+}
+
+export const CreateApiKeyResponse: MessageFns<CreateApiKeyResponse> = {
+  encode(message: CreateApiKeyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.apiKey !== undefined) {
+      ApiKey.encode(message.apiKey, writer.uint32(10).fork()).join();
+    }
+    if (message.token !== "") {
+      writer.uint32(18).string(message.token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateApiKeyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateApiKeyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.apiKey = ApiKey.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateApiKeyResponse {
+    return {
+      apiKey: isSet(object.apiKey)
+        ? ApiKey.fromJSON(object.apiKey)
+        : isSet(object.api_key)
+        ? ApiKey.fromJSON(object.api_key)
+        : undefined,
+      token: isSet(object.token) ? globalThis.String(object.token) : "",
+    };
+  },
+
+  toJSON(message: CreateApiKeyResponse): unknown {
+    const obj: any = {};
+    if (message.apiKey !== undefined) {
+      obj.apiKey = ApiKey.toJSON(message.apiKey);
+    }
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateApiKeyResponse>, I>>(base?: I): CreateApiKeyResponse {
+    return CreateApiKeyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateApiKeyResponse>, I>>(object: I): CreateApiKeyResponse {
+    const message = createBaseCreateApiKeyResponse();
+    message.apiKey = (object.apiKey !== undefined && object.apiKey !== null)
+      ? ApiKey.fromPartial(object.apiKey)
+      : undefined;
+    message.token = object.token ?? "";
+    return message;
+  },
+};
+
+function createBaseListApiKeysRequest(): ListApiKeysRequest {
+  return { teamId: "" };
+}
+
+export const ListApiKeysRequest: MessageFns<ListApiKeysRequest> = {
+  encode(message: ListApiKeysRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.teamId !== "") {
+      writer.uint32(10).string(message.teamId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListApiKeysRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListApiKeysRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.teamId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListApiKeysRequest {
+    return {
+      teamId: isSet(object.teamId)
+        ? globalThis.String(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.String(object.team_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListApiKeysRequest): unknown {
+    const obj: any = {};
+    if (message.teamId !== "") {
+      obj.teamId = message.teamId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListApiKeysRequest>, I>>(base?: I): ListApiKeysRequest {
+    return ListApiKeysRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListApiKeysRequest>, I>>(object: I): ListApiKeysRequest {
+    const message = createBaseListApiKeysRequest();
+    message.teamId = object.teamId ?? "";
+    return message;
+  },
+};
+
+function createBaseListApiKeysResponse(): ListApiKeysResponse {
+  return { apiKeys: [] };
+}
+
+export const ListApiKeysResponse: MessageFns<ListApiKeysResponse> = {
+  encode(message: ListApiKeysResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.apiKeys) {
+      ApiKey.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListApiKeysResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListApiKeysResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.apiKeys.push(ApiKey.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListApiKeysResponse {
+    return {
+      apiKeys: globalThis.Array.isArray(object?.apiKeys)
+        ? object.apiKeys.map((e: any) => ApiKey.fromJSON(e))
+        : globalThis.Array.isArray(object?.api_keys)
+        ? object.api_keys.map((e: any) => ApiKey.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListApiKeysResponse): unknown {
+    const obj: any = {};
+    if (message.apiKeys?.length) {
+      obj.apiKeys = message.apiKeys.map((e) => ApiKey.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListApiKeysResponse>, I>>(base?: I): ListApiKeysResponse {
+    return ListApiKeysResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListApiKeysResponse>, I>>(object: I): ListApiKeysResponse {
+    const message = createBaseListApiKeysResponse();
+    message.apiKeys = object.apiKeys?.map((e) => ApiKey.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetApiKeyRequest(): GetApiKeyRequest {
+  return { id: "" };
+}
+
+export const GetApiKeyRequest: MessageFns<GetApiKeyRequest> = {
+  encode(message: GetApiKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetApiKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetApiKeyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetApiKeyRequest {
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+  },
+
+  toJSON(message: GetApiKeyRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetApiKeyRequest>, I>>(base?: I): GetApiKeyRequest {
+    return GetApiKeyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetApiKeyRequest>, I>>(object: I): GetApiKeyRequest {
+    const message = createBaseGetApiKeyRequest();
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseGetApiKeyResponse(): GetApiKeyResponse {
+  return { apiKey: undefined };
+}
+
+export const GetApiKeyResponse: MessageFns<GetApiKeyResponse> = {
+  encode(message: GetApiKeyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.apiKey !== undefined) {
+      ApiKey.encode(message.apiKey, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetApiKeyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetApiKeyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.apiKey = ApiKey.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetApiKeyResponse {
+    return {
+      apiKey: isSet(object.apiKey)
+        ? ApiKey.fromJSON(object.apiKey)
+        : isSet(object.api_key)
+        ? ApiKey.fromJSON(object.api_key)
+        : undefined,
+    };
+  },
+
+  toJSON(message: GetApiKeyResponse): unknown {
+    const obj: any = {};
+    if (message.apiKey !== undefined) {
+      obj.apiKey = ApiKey.toJSON(message.apiKey);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetApiKeyResponse>, I>>(base?: I): GetApiKeyResponse {
+    return GetApiKeyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetApiKeyResponse>, I>>(object: I): GetApiKeyResponse {
+    const message = createBaseGetApiKeyResponse();
+    message.apiKey = (object.apiKey !== undefined && object.apiKey !== null)
+      ? ApiKey.fromPartial(object.apiKey)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRevokeApiKeyRequest(): RevokeApiKeyRequest {
+  return { id: "" };
+}
+
+export const RevokeApiKeyRequest: MessageFns<RevokeApiKeyRequest> = {
+  encode(message: RevokeApiKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevokeApiKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevokeApiKeyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevokeApiKeyRequest {
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+  },
+
+  toJSON(message: RevokeApiKeyRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RevokeApiKeyRequest>, I>>(base?: I): RevokeApiKeyRequest {
+    return RevokeApiKeyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RevokeApiKeyRequest>, I>>(object: I): RevokeApiKeyRequest {
+    const message = createBaseRevokeApiKeyRequest();
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseRevokeApiKeyResponse(): RevokeApiKeyResponse {
+  return { apiKey: undefined };
+}
+
+export const RevokeApiKeyResponse: MessageFns<RevokeApiKeyResponse> = {
+  encode(message: RevokeApiKeyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.apiKey !== undefined) {
+      ApiKey.encode(message.apiKey, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevokeApiKeyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevokeApiKeyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.apiKey = ApiKey.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevokeApiKeyResponse {
+    return {
+      apiKey: isSet(object.apiKey)
+        ? ApiKey.fromJSON(object.apiKey)
+        : isSet(object.api_key)
+        ? ApiKey.fromJSON(object.api_key)
+        : undefined,
+    };
+  },
+
+  toJSON(message: RevokeApiKeyResponse): unknown {
+    const obj: any = {};
+    if (message.apiKey !== undefined) {
+      obj.apiKey = ApiKey.toJSON(message.apiKey);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RevokeApiKeyResponse>, I>>(base?: I): RevokeApiKeyResponse {
+    return RevokeApiKeyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RevokeApiKeyResponse>, I>>(object: I): RevokeApiKeyResponse {
+    const message = createBaseRevokeApiKeyResponse();
+    message.apiKey = (object.apiKey !== undefined && object.apiKey !== null)
+      ? ApiKey.fromPartial(object.apiKey)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseAuthenticateApiKeyRequest(): AuthenticateApiKeyRequest {
+  return { token: "" };
+}
+
+export const AuthenticateApiKeyRequest: MessageFns<AuthenticateApiKeyRequest> = {
+  encode(message: AuthenticateApiKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuthenticateApiKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuthenticateApiKeyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AuthenticateApiKeyRequest {
+    return { token: isSet(object.token) ? globalThis.String(object.token) : "" };
+  },
+
+  toJSON(message: AuthenticateApiKeyRequest): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AuthenticateApiKeyRequest>, I>>(base?: I): AuthenticateApiKeyRequest {
+    return AuthenticateApiKeyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AuthenticateApiKeyRequest>, I>>(object: I): AuthenticateApiKeyRequest {
+    const message = createBaseAuthenticateApiKeyRequest();
+    message.token = object.token ?? "";
+    return message;
+  },
+};
+
+function createBaseAuthenticateApiKeyResponse(): AuthenticateApiKeyResponse {
+  return { apiKey: undefined };
+}
+
+export const AuthenticateApiKeyResponse: MessageFns<AuthenticateApiKeyResponse> = {
+  encode(message: AuthenticateApiKeyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.apiKey !== undefined) {
+      ApiKey.encode(message.apiKey, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuthenticateApiKeyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuthenticateApiKeyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.apiKey = ApiKey.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AuthenticateApiKeyResponse {
+    return {
+      apiKey: isSet(object.apiKey)
+        ? ApiKey.fromJSON(object.apiKey)
+        : isSet(object.api_key)
+        ? ApiKey.fromJSON(object.api_key)
+        : undefined,
+    };
+  },
+
+  toJSON(message: AuthenticateApiKeyResponse): unknown {
+    const obj: any = {};
+    if (message.apiKey !== undefined) {
+      obj.apiKey = ApiKey.toJSON(message.apiKey);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AuthenticateApiKeyResponse>, I>>(base?: I): AuthenticateApiKeyResponse {
+    return AuthenticateApiKeyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AuthenticateApiKeyResponse>, I>>(object: I): AuthenticateApiKeyResponse {
+    const message = createBaseAuthenticateApiKeyResponse();
+    message.apiKey = (object.apiKey !== undefined && object.apiKey !== null)
+      ? ApiKey.fromPartial(object.apiKey)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseAuditEntry(): AuditEntry {
+  return {
+    id: "",
+    teamId: "",
+    at: undefined,
+    actorKind: 0,
+    actorId: "",
+    actorName: "",
+    action: "",
+    targetKind: "",
+    targetId: "",
+    detailsJson: "",
+  };
+}
+
+export const AuditEntry: MessageFns<AuditEntry> = {
+  encode(message: AuditEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.teamId !== "") {
+      writer.uint32(18).string(message.teamId);
+    }
+    if (message.at !== undefined) {
+      Timestamp.encode(toTimestamp(message.at), writer.uint32(26).fork()).join();
+    }
+    if (message.actorKind !== 0) {
+      writer.uint32(32).int32(message.actorKind);
+    }
+    if (message.actorId !== "") {
+      writer.uint32(42).string(message.actorId);
+    }
+    if (message.actorName !== "") {
+      writer.uint32(50).string(message.actorName);
+    }
+    if (message.action !== "") {
+      writer.uint32(58).string(message.action);
+    }
+    if (message.targetKind !== "") {
+      writer.uint32(66).string(message.targetKind);
+    }
+    if (message.targetId !== "") {
+      writer.uint32(74).string(message.targetId);
+    }
+    if (message.detailsJson !== "") {
+      writer.uint32(82).string(message.detailsJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuditEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuditEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.teamId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.actorKind = reader.int32() as any;
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.actorId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.actorName = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.targetKind = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.targetId = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.detailsJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AuditEntry {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      teamId: isSet(object.teamId)
+        ? globalThis.String(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.String(object.team_id)
+        : "",
+      at: isSet(object.at) ? fromJsonTimestamp(object.at) : undefined,
+      actorKind: isSet(object.actorKind)
+        ? auditActorKindFromJSON(object.actorKind)
+        : isSet(object.actor_kind)
+        ? auditActorKindFromJSON(object.actor_kind)
+        : 0,
+      actorId: isSet(object.actorId)
+        ? globalThis.String(object.actorId)
+        : isSet(object.actor_id)
+        ? globalThis.String(object.actor_id)
+        : "",
+      actorName: isSet(object.actorName)
+        ? globalThis.String(object.actorName)
+        : isSet(object.actor_name)
+        ? globalThis.String(object.actor_name)
+        : "",
+      action: isSet(object.action) ? globalThis.String(object.action) : "",
+      targetKind: isSet(object.targetKind)
+        ? globalThis.String(object.targetKind)
+        : isSet(object.target_kind)
+        ? globalThis.String(object.target_kind)
+        : "",
+      targetId: isSet(object.targetId)
+        ? globalThis.String(object.targetId)
+        : isSet(object.target_id)
+        ? globalThis.String(object.target_id)
+        : "",
+      detailsJson: isSet(object.detailsJson)
+        ? globalThis.String(object.detailsJson)
+        : isSet(object.details_json)
+        ? globalThis.String(object.details_json)
+        : "",
+    };
+  },
+
+  toJSON(message: AuditEntry): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.teamId !== "") {
+      obj.teamId = message.teamId;
+    }
+    if (message.at !== undefined) {
+      obj.at = message.at.toISOString();
+    }
+    if (message.actorKind !== 0) {
+      obj.actorKind = auditActorKindToJSON(message.actorKind);
+    }
+    if (message.actorId !== "") {
+      obj.actorId = message.actorId;
+    }
+    if (message.actorName !== "") {
+      obj.actorName = message.actorName;
+    }
+    if (message.action !== "") {
+      obj.action = message.action;
+    }
+    if (message.targetKind !== "") {
+      obj.targetKind = message.targetKind;
+    }
+    if (message.targetId !== "") {
+      obj.targetId = message.targetId;
+    }
+    if (message.detailsJson !== "") {
+      obj.detailsJson = message.detailsJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AuditEntry>, I>>(base?: I): AuditEntry {
+    return AuditEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AuditEntry>, I>>(object: I): AuditEntry {
+    const message = createBaseAuditEntry();
+    message.id = object.id ?? "";
+    message.teamId = object.teamId ?? "";
+    message.at = object.at ?? undefined;
+    message.actorKind = object.actorKind ?? 0;
+    message.actorId = object.actorId ?? "";
+    message.actorName = object.actorName ?? "";
+    message.action = object.action ?? "";
+    message.targetKind = object.targetKind ?? "";
+    message.targetId = object.targetId ?? "";
+    message.detailsJson = object.detailsJson ?? "";
+    return message;
+  },
+};
+
+function createBaseRecordAuditEntriesRequest(): RecordAuditEntriesRequest {
+  return { entries: [] };
+}
+
+export const RecordAuditEntriesRequest: MessageFns<RecordAuditEntriesRequest> = {
+  encode(message: RecordAuditEntriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.entries) {
+      AuditEntry.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordAuditEntriesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordAuditEntriesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.entries.push(AuditEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordAuditEntriesRequest {
+    return {
+      entries: globalThis.Array.isArray(object?.entries) ? object.entries.map((e: any) => AuditEntry.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: RecordAuditEntriesRequest): unknown {
+    const obj: any = {};
+    if (message.entries?.length) {
+      obj.entries = message.entries.map((e) => AuditEntry.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordAuditEntriesRequest>, I>>(base?: I): RecordAuditEntriesRequest {
+    return RecordAuditEntriesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordAuditEntriesRequest>, I>>(object: I): RecordAuditEntriesRequest {
+    const message = createBaseRecordAuditEntriesRequest();
+    message.entries = object.entries?.map((e) => AuditEntry.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRecordAuditEntriesResponse(): RecordAuditEntriesResponse {
+  return {};
+}
+
+export const RecordAuditEntriesResponse: MessageFns<RecordAuditEntriesResponse> = {
+  encode(_: RecordAuditEntriesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordAuditEntriesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordAuditEntriesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): RecordAuditEntriesResponse {
+    return {};
+  },
+
+  toJSON(_: RecordAuditEntriesResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordAuditEntriesResponse>, I>>(base?: I): RecordAuditEntriesResponse {
+    return RecordAuditEntriesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordAuditEntriesResponse>, I>>(_: I): RecordAuditEntriesResponse {
+    const message = createBaseRecordAuditEntriesResponse();
+    return message;
+  },
+};
+
+function createBaseListAuditEntriesRequest(): ListAuditEntriesRequest {
+  return { teamId: "", limit: 0, cursor: "" };
+}
+
+export const ListAuditEntriesRequest: MessageFns<ListAuditEntriesRequest> = {
+  encode(message: ListAuditEntriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.teamId !== "") {
+      writer.uint32(10).string(message.teamId);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(16).int32(message.limit);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(26).string(message.cursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAuditEntriesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAuditEntriesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.teamId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAuditEntriesRequest {
+    return {
+      teamId: isSet(object.teamId)
+        ? globalThis.String(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.String(object.team_id)
+        : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+    };
+  },
+
+  toJSON(message: ListAuditEntriesRequest): unknown {
+    const obj: any = {};
+    if (message.teamId !== "") {
+      obj.teamId = message.teamId;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAuditEntriesRequest>, I>>(base?: I): ListAuditEntriesRequest {
+    return ListAuditEntriesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAuditEntriesRequest>, I>>(object: I): ListAuditEntriesRequest {
+    const message = createBaseListAuditEntriesRequest();
+    message.teamId = object.teamId ?? "";
+    message.limit = object.limit ?? 0;
+    message.cursor = object.cursor ?? "";
+    return message;
+  },
+};
+
+function createBaseListAuditEntriesResponse(): ListAuditEntriesResponse {
+  return { entries: [], nextCursor: "" };
+}
+
+export const ListAuditEntriesResponse: MessageFns<ListAuditEntriesResponse> = {
+  encode(message: ListAuditEntriesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.entries) {
+      AuditEntry.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(18).string(message.nextCursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAuditEntriesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAuditEntriesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.entries.push(AuditEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAuditEntriesResponse {
+    return {
+      entries: globalThis.Array.isArray(object?.entries) ? object.entries.map((e: any) => AuditEntry.fromJSON(e)) : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+    };
+  },
+
+  toJSON(message: ListAuditEntriesResponse): unknown {
+    const obj: any = {};
+    if (message.entries?.length) {
+      obj.entries = message.entries.map((e) => AuditEntry.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAuditEntriesResponse>, I>>(base?: I): ListAuditEntriesResponse {
+    return ListAuditEntriesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAuditEntriesResponse>, I>>(object: I): ListAuditEntriesResponse {
+    const message = createBaseListAuditEntriesResponse();
+    message.entries = object.entries?.map((e) => AuditEntry.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
+    return message;
+  },
+};
+
 /**
  * AuthService owns teams and their webhook secrets. The secret text is returned
  * once (CreateTeam, RotateSecret) and never stored: see docs/secrets.md.
@@ -1997,6 +3935,94 @@ export const AuthServiceService = {
     responseSerialize: (value: SignResponse): Buffer => Buffer.from(SignResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SignResponse => SignResponse.decode(value),
   },
+  /** Every team, oldest first, keyset-paginated. */
+  listTeams: {
+    path: "/auth.v1.AuthService/ListTeams" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListTeamsRequest): Buffer => Buffer.from(ListTeamsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListTeamsRequest => ListTeamsRequest.decode(value),
+    responseSerialize: (value: ListTeamsResponse): Buffer => Buffer.from(ListTeamsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListTeamsResponse => ListTeamsResponse.decode(value),
+  },
+  /**
+   * Team API keys: bearer tokens for the admin API scoped to one team. The token
+   * is returned once (CreateApiKey); only its SHA-256 is stored.
+   */
+  createApiKey: {
+    path: "/auth.v1.AuthService/CreateApiKey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateApiKeyRequest): Buffer => Buffer.from(CreateApiKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateApiKeyRequest => CreateApiKeyRequest.decode(value),
+    responseSerialize: (value: CreateApiKeyResponse): Buffer =>
+      Buffer.from(CreateApiKeyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateApiKeyResponse => CreateApiKeyResponse.decode(value),
+  },
+  listApiKeys: {
+    path: "/auth.v1.AuthService/ListApiKeys" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListApiKeysRequest): Buffer => Buffer.from(ListApiKeysRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListApiKeysRequest => ListApiKeysRequest.decode(value),
+    responseSerialize: (value: ListApiKeysResponse): Buffer => Buffer.from(ListApiKeysResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListApiKeysResponse => ListApiKeysResponse.decode(value),
+  },
+  getApiKey: {
+    path: "/auth.v1.AuthService/GetApiKey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetApiKeyRequest): Buffer => Buffer.from(GetApiKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetApiKeyRequest => GetApiKeyRequest.decode(value),
+    responseSerialize: (value: GetApiKeyResponse): Buffer => Buffer.from(GetApiKeyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetApiKeyResponse => GetApiKeyResponse.decode(value),
+  },
+  /** Idempotent: a revoked key is answered as it is. */
+  revokeApiKey: {
+    path: "/auth.v1.AuthService/RevokeApiKey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RevokeApiKeyRequest): Buffer => Buffer.from(RevokeApiKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RevokeApiKeyRequest => RevokeApiKeyRequest.decode(value),
+    responseSerialize: (value: RevokeApiKeyResponse): Buffer =>
+      Buffer.from(RevokeApiKeyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RevokeApiKeyResponse => RevokeApiKeyResponse.decode(value),
+  },
+  /** The live key a token belongs to (none for an unknown or revoked token); records its use. */
+  authenticateApiKey: {
+    path: "/auth.v1.AuthService/AuthenticateApiKey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AuthenticateApiKeyRequest): Buffer =>
+      Buffer.from(AuthenticateApiKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AuthenticateApiKeyRequest => AuthenticateApiKeyRequest.decode(value),
+    responseSerialize: (value: AuthenticateApiKeyResponse): Buffer =>
+      Buffer.from(AuthenticateApiKeyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AuthenticateApiKeyResponse => AuthenticateApiKeyResponse.decode(value),
+  },
+  /** The audit log of admin actions: appended by the gateway, read per team, newest first. */
+  recordAuditEntries: {
+    path: "/auth.v1.AuthService/RecordAuditEntries" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecordAuditEntriesRequest): Buffer =>
+      Buffer.from(RecordAuditEntriesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecordAuditEntriesRequest => RecordAuditEntriesRequest.decode(value),
+    responseSerialize: (value: RecordAuditEntriesResponse): Buffer =>
+      Buffer.from(RecordAuditEntriesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecordAuditEntriesResponse => RecordAuditEntriesResponse.decode(value),
+  },
+  listAuditEntries: {
+    path: "/auth.v1.AuthService/ListAuditEntries" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListAuditEntriesRequest): Buffer =>
+      Buffer.from(ListAuditEntriesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListAuditEntriesRequest => ListAuditEntriesRequest.decode(value),
+    responseSerialize: (value: ListAuditEntriesResponse): Buffer =>
+      Buffer.from(ListAuditEntriesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListAuditEntriesResponse => ListAuditEntriesResponse.decode(value),
+  },
 } as const;
 
 export interface AuthServiceServer extends UntypedServiceImplementation {
@@ -2008,6 +4034,22 @@ export interface AuthServiceServer extends UntypedServiceImplementation {
   verifySignature: handleUnaryCall<VerifySignatureRequest, VerifySignatureResponse>;
   /** Signs outbound payloads (notifications) with the team's current secret. */
   sign: handleUnaryCall<SignRequest, SignResponse>;
+  /** Every team, oldest first, keyset-paginated. */
+  listTeams: handleUnaryCall<ListTeamsRequest, ListTeamsResponse>;
+  /**
+   * Team API keys: bearer tokens for the admin API scoped to one team. The token
+   * is returned once (CreateApiKey); only its SHA-256 is stored.
+   */
+  createApiKey: handleUnaryCall<CreateApiKeyRequest, CreateApiKeyResponse>;
+  listApiKeys: handleUnaryCall<ListApiKeysRequest, ListApiKeysResponse>;
+  getApiKey: handleUnaryCall<GetApiKeyRequest, GetApiKeyResponse>;
+  /** Idempotent: a revoked key is answered as it is. */
+  revokeApiKey: handleUnaryCall<RevokeApiKeyRequest, RevokeApiKeyResponse>;
+  /** The live key a token belongs to (none for an unknown or revoked token); records its use. */
+  authenticateApiKey: handleUnaryCall<AuthenticateApiKeyRequest, AuthenticateApiKeyResponse>;
+  /** The audit log of admin actions: appended by the gateway, read per team, newest first. */
+  recordAuditEntries: handleUnaryCall<RecordAuditEntriesRequest, RecordAuditEntriesResponse>;
+  listAuditEntries: handleUnaryCall<ListAuditEntriesRequest, ListAuditEntriesResponse>;
 }
 
 export interface AuthServiceClient extends Client {
@@ -2099,6 +4141,134 @@ export interface AuthServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SignResponse) => void,
+  ): ClientUnaryCall;
+  /** Every team, oldest first, keyset-paginated. */
+  listTeams(
+    request: ListTeamsRequest,
+    callback: (error: ServiceError | null, response: ListTeamsResponse) => void,
+  ): ClientUnaryCall;
+  listTeams(
+    request: ListTeamsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListTeamsResponse) => void,
+  ): ClientUnaryCall;
+  listTeams(
+    request: ListTeamsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListTeamsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Team API keys: bearer tokens for the admin API scoped to one team. The token
+   * is returned once (CreateApiKey); only its SHA-256 is stored.
+   */
+  createApiKey(
+    request: CreateApiKeyRequest,
+    callback: (error: ServiceError | null, response: CreateApiKeyResponse) => void,
+  ): ClientUnaryCall;
+  createApiKey(
+    request: CreateApiKeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateApiKeyResponse) => void,
+  ): ClientUnaryCall;
+  createApiKey(
+    request: CreateApiKeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateApiKeyResponse) => void,
+  ): ClientUnaryCall;
+  listApiKeys(
+    request: ListApiKeysRequest,
+    callback: (error: ServiceError | null, response: ListApiKeysResponse) => void,
+  ): ClientUnaryCall;
+  listApiKeys(
+    request: ListApiKeysRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListApiKeysResponse) => void,
+  ): ClientUnaryCall;
+  listApiKeys(
+    request: ListApiKeysRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListApiKeysResponse) => void,
+  ): ClientUnaryCall;
+  getApiKey(
+    request: GetApiKeyRequest,
+    callback: (error: ServiceError | null, response: GetApiKeyResponse) => void,
+  ): ClientUnaryCall;
+  getApiKey(
+    request: GetApiKeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetApiKeyResponse) => void,
+  ): ClientUnaryCall;
+  getApiKey(
+    request: GetApiKeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetApiKeyResponse) => void,
+  ): ClientUnaryCall;
+  /** Idempotent: a revoked key is answered as it is. */
+  revokeApiKey(
+    request: RevokeApiKeyRequest,
+    callback: (error: ServiceError | null, response: RevokeApiKeyResponse) => void,
+  ): ClientUnaryCall;
+  revokeApiKey(
+    request: RevokeApiKeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RevokeApiKeyResponse) => void,
+  ): ClientUnaryCall;
+  revokeApiKey(
+    request: RevokeApiKeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RevokeApiKeyResponse) => void,
+  ): ClientUnaryCall;
+  /** The live key a token belongs to (none for an unknown or revoked token); records its use. */
+  authenticateApiKey(
+    request: AuthenticateApiKeyRequest,
+    callback: (error: ServiceError | null, response: AuthenticateApiKeyResponse) => void,
+  ): ClientUnaryCall;
+  authenticateApiKey(
+    request: AuthenticateApiKeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AuthenticateApiKeyResponse) => void,
+  ): ClientUnaryCall;
+  authenticateApiKey(
+    request: AuthenticateApiKeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AuthenticateApiKeyResponse) => void,
+  ): ClientUnaryCall;
+  /** The audit log of admin actions: appended by the gateway, read per team, newest first. */
+  recordAuditEntries(
+    request: RecordAuditEntriesRequest,
+    callback: (error: ServiceError | null, response: RecordAuditEntriesResponse) => void,
+  ): ClientUnaryCall;
+  recordAuditEntries(
+    request: RecordAuditEntriesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RecordAuditEntriesResponse) => void,
+  ): ClientUnaryCall;
+  recordAuditEntries(
+    request: RecordAuditEntriesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RecordAuditEntriesResponse) => void,
+  ): ClientUnaryCall;
+  listAuditEntries(
+    request: ListAuditEntriesRequest,
+    callback: (error: ServiceError | null, response: ListAuditEntriesResponse) => void,
+  ): ClientUnaryCall;
+  listAuditEntries(
+    request: ListAuditEntriesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListAuditEntriesResponse) => void,
+  ): ClientUnaryCall;
+  listAuditEntries(
+    request: ListAuditEntriesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListAuditEntriesResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -142,6 +142,13 @@ export const RecordOutcome = {
   RECORD_OUTCOME_QUOTA_EXHAUSTED: 3,
   RECORD_OUTCOME_MONITOR_NOT_FOUND: 4,
   RECORD_OUTCOME_PAUSED: 5,
+  /**
+   * RECORD_OUTCOME_INVALID - The item holds text that cannot be stored (U+0000, unpaired surrogates);
+   * see violations. Other items are unaffected.
+   */
+  RECORD_OUTCOME_INVALID: 6,
+  /** RECORD_OUTCOME_NOT_STORED - This ping alone could not be written (not an outage); nothing was stored, retry it. */
+  RECORD_OUTCOME_NOT_STORED: 7,
   UNRECOGNIZED: -1,
 } as const;
 
@@ -154,6 +161,8 @@ export namespace RecordOutcome {
   export type RECORD_OUTCOME_QUOTA_EXHAUSTED = typeof RecordOutcome.RECORD_OUTCOME_QUOTA_EXHAUSTED;
   export type RECORD_OUTCOME_MONITOR_NOT_FOUND = typeof RecordOutcome.RECORD_OUTCOME_MONITOR_NOT_FOUND;
   export type RECORD_OUTCOME_PAUSED = typeof RecordOutcome.RECORD_OUTCOME_PAUSED;
+  export type RECORD_OUTCOME_INVALID = typeof RecordOutcome.RECORD_OUTCOME_INVALID;
+  export type RECORD_OUTCOME_NOT_STORED = typeof RecordOutcome.RECORD_OUTCOME_NOT_STORED;
   export type UNRECOGNIZED = typeof RecordOutcome.UNRECOGNIZED;
 }
 
@@ -177,6 +186,12 @@ export function recordOutcomeFromJSON(object: any): RecordOutcome {
     case 5:
     case "RECORD_OUTCOME_PAUSED":
       return RecordOutcome.RECORD_OUTCOME_PAUSED;
+    case 6:
+    case "RECORD_OUTCOME_INVALID":
+      return RecordOutcome.RECORD_OUTCOME_INVALID;
+    case 7:
+    case "RECORD_OUTCOME_NOT_STORED":
+      return RecordOutcome.RECORD_OUTCOME_NOT_STORED;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -198,7 +213,86 @@ export function recordOutcomeToJSON(object: RecordOutcome): string {
       return "RECORD_OUTCOME_MONITOR_NOT_FOUND";
     case RecordOutcome.RECORD_OUTCOME_PAUSED:
       return "RECORD_OUTCOME_PAUSED";
+    case RecordOutcome.RECORD_OUTCOME_INVALID:
+      return "RECORD_OUTCOME_INVALID";
+    case RecordOutcome.RECORD_OUTCOME_NOT_STORED:
+      return "RECORD_OUTCOME_NOT_STORED";
     case RecordOutcome.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+/** How well the ping spool keeps acknowledged pings if Redis restarts. */
+export const SpoolDurability = {
+  SPOOL_DURABILITY_UNSPECIFIED: 0,
+  /** SPOOL_DURABILITY_NONE - No Redis configured: a ping that finds the database away is refused (503), never spooled. */
+  SPOOL_DURABILITY_NONE: 1,
+  /** SPOOL_DURABILITY_DURABLE - appendonly yes, appendfsync always: a spooled ping survives a Redis restart. */
+  SPOOL_DURABILITY_DURABLE: 2,
+  /** SPOOL_DURABILITY_AOF_NOT_FSYNCED - appendonly yes, appendfsync everysec or no: up to about a second of spooled pings can be lost. */
+  SPOOL_DURABILITY_AOF_NOT_FSYNCED: 3,
+  /** SPOOL_DURABILITY_NOT_DURABLE - appendonly no: every spooled ping is lost if Redis restarts before the drain. */
+  SPOOL_DURABILITY_NOT_DURABLE: 4,
+  /** SPOOL_DURABILITY_UNKNOWN - Redis did not say (CONFIG disabled, as on some managed services, or unreachable). */
+  SPOOL_DURABILITY_UNKNOWN: 5,
+  UNRECOGNIZED: -1,
+} as const;
+
+export type SpoolDurability = typeof SpoolDurability[keyof typeof SpoolDurability];
+
+export namespace SpoolDurability {
+  export type SPOOL_DURABILITY_UNSPECIFIED = typeof SpoolDurability.SPOOL_DURABILITY_UNSPECIFIED;
+  export type SPOOL_DURABILITY_NONE = typeof SpoolDurability.SPOOL_DURABILITY_NONE;
+  export type SPOOL_DURABILITY_DURABLE = typeof SpoolDurability.SPOOL_DURABILITY_DURABLE;
+  export type SPOOL_DURABILITY_AOF_NOT_FSYNCED = typeof SpoolDurability.SPOOL_DURABILITY_AOF_NOT_FSYNCED;
+  export type SPOOL_DURABILITY_NOT_DURABLE = typeof SpoolDurability.SPOOL_DURABILITY_NOT_DURABLE;
+  export type SPOOL_DURABILITY_UNKNOWN = typeof SpoolDurability.SPOOL_DURABILITY_UNKNOWN;
+  export type UNRECOGNIZED = typeof SpoolDurability.UNRECOGNIZED;
+}
+
+export function spoolDurabilityFromJSON(object: any): SpoolDurability {
+  switch (object) {
+    case 0:
+    case "SPOOL_DURABILITY_UNSPECIFIED":
+      return SpoolDurability.SPOOL_DURABILITY_UNSPECIFIED;
+    case 1:
+    case "SPOOL_DURABILITY_NONE":
+      return SpoolDurability.SPOOL_DURABILITY_NONE;
+    case 2:
+    case "SPOOL_DURABILITY_DURABLE":
+      return SpoolDurability.SPOOL_DURABILITY_DURABLE;
+    case 3:
+    case "SPOOL_DURABILITY_AOF_NOT_FSYNCED":
+      return SpoolDurability.SPOOL_DURABILITY_AOF_NOT_FSYNCED;
+    case 4:
+    case "SPOOL_DURABILITY_NOT_DURABLE":
+      return SpoolDurability.SPOOL_DURABILITY_NOT_DURABLE;
+    case 5:
+    case "SPOOL_DURABILITY_UNKNOWN":
+      return SpoolDurability.SPOOL_DURABILITY_UNKNOWN;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return SpoolDurability.UNRECOGNIZED;
+  }
+}
+
+export function spoolDurabilityToJSON(object: SpoolDurability): string {
+  switch (object) {
+    case SpoolDurability.SPOOL_DURABILITY_UNSPECIFIED:
+      return "SPOOL_DURABILITY_UNSPECIFIED";
+    case SpoolDurability.SPOOL_DURABILITY_NONE:
+      return "SPOOL_DURABILITY_NONE";
+    case SpoolDurability.SPOOL_DURABILITY_DURABLE:
+      return "SPOOL_DURABILITY_DURABLE";
+    case SpoolDurability.SPOOL_DURABILITY_AOF_NOT_FSYNCED:
+      return "SPOOL_DURABILITY_AOF_NOT_FSYNCED";
+    case SpoolDurability.SPOOL_DURABILITY_NOT_DURABLE:
+      return "SPOOL_DURABILITY_NOT_DURABLE";
+    case SpoolDurability.SPOOL_DURABILITY_UNKNOWN:
+      return "SPOOL_DURABILITY_UNKNOWN";
+    case SpoolDurability.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
   }
@@ -301,6 +395,20 @@ export interface ResolveMonitorResponse {
   monitor: Monitor | undefined;
 }
 
+export interface ResolveMonitorsRequest {
+  pingUrls: string[];
+}
+
+export interface ResolvedMonitor {
+  /** Unset when no monitor has that ping URL. */
+  monitor: Monitor | undefined;
+}
+
+export interface ResolveMonitorsResponse {
+  /** One per ping URL asked for, in order. */
+  monitors: ResolvedMonitor[];
+}
+
 export interface RecordPingItem {
   monitorId: string;
   teamId: string;
@@ -325,21 +433,45 @@ export interface RecordPingRequest {
   items: RecordPingItem[];
 }
 
+/** A field of one item that breaks a rule, named as the caller sent it (metadata.k). */
+export interface FieldViolation {
+  field: string;
+  message: string;
+}
+
 export interface RecordPingResult {
   outcome: RecordOutcome;
   /**
-   * The monitor's state after the ping. For SPOOLED: the last known state
-   * with this ping applied, or unset when none is known.
+   * The monitor's state after the ping: id, team_id, name, status and
+   * monitoring_active only (the rest unset: one is encoded per ping). For
+   * SPOOLED: the last known state with this ping applied, or unset when none
+   * is known.
    */
   monitor:
     | Monitor
     | undefined;
   /** The ping's idempotency key, generated at receipt (empty unless recorded or spooled). */
   pingId: string;
+  /** For INVALID: what is wrong with the item. */
+  violations: FieldViolation[];
 }
 
 export interface RecordPingResponse {
   results: RecordPingResult[];
+}
+
+export interface DescribeSpoolRequest {
+}
+
+export interface DescribeSpoolResponse {
+  durability: SpoolDurability;
+  /** Redis's own settings, as read ("" when unknown). */
+  appendonly: string;
+  appendfsync: string;
+  /** Pings waiting in the spool (-1 when Redis cannot be read). */
+  depth: number;
+  /** New pings are going to the spool (the database is away, or the backlog is draining). */
+  spooling: boolean;
 }
 
 function createBaseMonitor(): Monitor {
@@ -1978,6 +2110,219 @@ export const ResolveMonitorResponse: MessageFns<ResolveMonitorResponse> = {
   },
 };
 
+function createBaseResolveMonitorsRequest(): ResolveMonitorsRequest {
+  return { pingUrls: [] };
+}
+
+export const ResolveMonitorsRequest: MessageFns<ResolveMonitorsRequest> = {
+  encode(message: ResolveMonitorsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.pingUrls) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveMonitorsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveMonitorsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.pingUrls.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolveMonitorsRequest {
+    return {
+      pingUrls: globalThis.Array.isArray(object?.pingUrls)
+        ? object.pingUrls.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.ping_urls)
+        ? object.ping_urls.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ResolveMonitorsRequest): unknown {
+    const obj: any = {};
+    if (message.pingUrls?.length) {
+      obj.pingUrls = message.pingUrls;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResolveMonitorsRequest>, I>>(base?: I): ResolveMonitorsRequest {
+    return ResolveMonitorsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveMonitorsRequest>, I>>(object: I): ResolveMonitorsRequest {
+    const message = createBaseResolveMonitorsRequest();
+    message.pingUrls = object.pingUrls?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseResolvedMonitor(): ResolvedMonitor {
+  return { monitor: undefined };
+}
+
+export const ResolvedMonitor: MessageFns<ResolvedMonitor> = {
+  encode(message: ResolvedMonitor, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.monitor !== undefined) {
+      Monitor.encode(message.monitor, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolvedMonitor {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolvedMonitor();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.monitor = Monitor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolvedMonitor {
+    return { monitor: isSet(object.monitor) ? Monitor.fromJSON(object.monitor) : undefined };
+  },
+
+  toJSON(message: ResolvedMonitor): unknown {
+    const obj: any = {};
+    if (message.monitor !== undefined) {
+      obj.monitor = Monitor.toJSON(message.monitor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResolvedMonitor>, I>>(base?: I): ResolvedMonitor {
+    return ResolvedMonitor.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolvedMonitor>, I>>(object: I): ResolvedMonitor {
+    const message = createBaseResolvedMonitor();
+    message.monitor = (object.monitor !== undefined && object.monitor !== null)
+      ? Monitor.fromPartial(object.monitor)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseResolveMonitorsResponse(): ResolveMonitorsResponse {
+  return { monitors: [] };
+}
+
+export const ResolveMonitorsResponse: MessageFns<ResolveMonitorsResponse> = {
+  encode(message: ResolveMonitorsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.monitors) {
+      ResolvedMonitor.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveMonitorsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveMonitorsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.monitors.push(ResolvedMonitor.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolveMonitorsResponse {
+    return {
+      monitors: globalThis.Array.isArray(object?.monitors)
+        ? object.monitors.map((e: any) => ResolvedMonitor.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ResolveMonitorsResponse): unknown {
+    const obj: any = {};
+    if (message.monitors?.length) {
+      obj.monitors = message.monitors.map((e) => ResolvedMonitor.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResolveMonitorsResponse>, I>>(base?: I): ResolveMonitorsResponse {
+    return ResolveMonitorsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveMonitorsResponse>, I>>(object: I): ResolveMonitorsResponse {
+    const message = createBaseResolveMonitorsResponse();
+    message.monitors = object.monitors?.map((e) => ResolvedMonitor.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 function createBaseRecordPingItem(): RecordPingItem {
   return {
     monitorId: "",
@@ -2299,8 +2644,93 @@ export const RecordPingRequest: MessageFns<RecordPingRequest> = {
   },
 };
 
+function createBaseFieldViolation(): FieldViolation {
+  return { field: "", message: "" };
+}
+
+export const FieldViolation: MessageFns<FieldViolation> = {
+  encode(message: FieldViolation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.field !== "") {
+      writer.uint32(10).string(message.field);
+    }
+    if (message.message !== "") {
+      writer.uint32(18).string(message.message);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FieldViolation {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFieldViolation();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.field = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FieldViolation {
+    return {
+      field: isSet(object.field) ? globalThis.String(object.field) : "",
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+    };
+  },
+
+  toJSON(message: FieldViolation): unknown {
+    const obj: any = {};
+    if (message.field !== "") {
+      obj.field = message.field;
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FieldViolation>, I>>(base?: I): FieldViolation {
+    return FieldViolation.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FieldViolation>, I>>(object: I): FieldViolation {
+    const message = createBaseFieldViolation();
+    message.field = object.field ?? "";
+    message.message = object.message ?? "";
+    return message;
+  },
+};
+
 function createBaseRecordPingResult(): RecordPingResult {
-  return { outcome: 0, monitor: undefined, pingId: "" };
+  return { outcome: 0, monitor: undefined, pingId: "", violations: [] };
 }
 
 export const RecordPingResult: MessageFns<RecordPingResult> = {
@@ -2313,6 +2743,9 @@ export const RecordPingResult: MessageFns<RecordPingResult> = {
     }
     if (message.pingId !== "") {
       writer.uint32(26).string(message.pingId);
+    }
+    for (const v of message.violations) {
+      FieldViolation.encode(v!, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -2354,6 +2787,14 @@ export const RecordPingResult: MessageFns<RecordPingResult> = {
             message.pingId = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.violations.push(FieldViolation.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2375,6 +2816,9 @@ export const RecordPingResult: MessageFns<RecordPingResult> = {
         : isSet(object.ping_id)
         ? globalThis.String(object.ping_id)
         : "",
+      violations: globalThis.Array.isArray(object?.violations)
+        ? object.violations.map((e: any) => FieldViolation.fromJSON(e))
+        : [],
     };
   },
 
@@ -2389,6 +2833,9 @@ export const RecordPingResult: MessageFns<RecordPingResult> = {
     if (message.pingId !== "") {
       obj.pingId = message.pingId;
     }
+    if (message.violations?.length) {
+      obj.violations = message.violations.map((e) => FieldViolation.toJSON(e));
+    }
     return obj;
   },
 
@@ -2402,6 +2849,7 @@ export const RecordPingResult: MessageFns<RecordPingResult> = {
       ? Monitor.fromPartial(object.monitor)
       : undefined;
     message.pingId = object.pingId ?? "";
+    message.violations = object.violations?.map((e) => FieldViolation.fromPartial(e)) || [];
     return message;
   },
 };
@@ -2473,6 +2921,191 @@ export const RecordPingResponse: MessageFns<RecordPingResponse> = {
   fromPartial<I extends Exact<DeepPartial<RecordPingResponse>, I>>(object: I): RecordPingResponse {
     const message = createBaseRecordPingResponse();
     message.results = object.results?.map((e) => RecordPingResult.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseDescribeSpoolRequest(): DescribeSpoolRequest {
+  return {};
+}
+
+export const DescribeSpoolRequest: MessageFns<DescribeSpoolRequest> = {
+  encode(_: DescribeSpoolRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DescribeSpoolRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDescribeSpoolRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DescribeSpoolRequest {
+    return {};
+  },
+
+  toJSON(_: DescribeSpoolRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DescribeSpoolRequest>, I>>(base?: I): DescribeSpoolRequest {
+    return DescribeSpoolRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DescribeSpoolRequest>, I>>(_: I): DescribeSpoolRequest {
+    const message = createBaseDescribeSpoolRequest();
+    return message;
+  },
+};
+
+function createBaseDescribeSpoolResponse(): DescribeSpoolResponse {
+  return { durability: 0, appendonly: "", appendfsync: "", depth: 0, spooling: false };
+}
+
+export const DescribeSpoolResponse: MessageFns<DescribeSpoolResponse> = {
+  encode(message: DescribeSpoolResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.durability !== 0) {
+      writer.uint32(8).int32(message.durability);
+    }
+    if (message.appendonly !== "") {
+      writer.uint32(18).string(message.appendonly);
+    }
+    if (message.appendfsync !== "") {
+      writer.uint32(26).string(message.appendfsync);
+    }
+    if (message.depth !== 0) {
+      writer.uint32(32).int64(message.depth);
+    }
+    if (message.spooling !== false) {
+      writer.uint32(40).bool(message.spooling);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DescribeSpoolResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDescribeSpoolResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.durability = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appendonly = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.appendfsync = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.depth = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.spooling = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DescribeSpoolResponse {
+    return {
+      durability: isSet(object.durability) ? spoolDurabilityFromJSON(object.durability) : 0,
+      appendonly: isSet(object.appendonly) ? globalThis.String(object.appendonly) : "",
+      appendfsync: isSet(object.appendfsync) ? globalThis.String(object.appendfsync) : "",
+      depth: isSet(object.depth) ? globalThis.Number(object.depth) : 0,
+      spooling: isSet(object.spooling) ? globalThis.Boolean(object.spooling) : false,
+    };
+  },
+
+  toJSON(message: DescribeSpoolResponse): unknown {
+    const obj: any = {};
+    if (message.durability !== 0) {
+      obj.durability = spoolDurabilityToJSON(message.durability);
+    }
+    if (message.appendonly !== "") {
+      obj.appendonly = message.appendonly;
+    }
+    if (message.appendfsync !== "") {
+      obj.appendfsync = message.appendfsync;
+    }
+    if (message.depth !== 0) {
+      obj.depth = Math.round(message.depth);
+    }
+    if (message.spooling !== false) {
+      obj.spooling = message.spooling;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DescribeSpoolResponse>, I>>(base?: I): DescribeSpoolResponse {
+    return DescribeSpoolResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DescribeSpoolResponse>, I>>(object: I): DescribeSpoolResponse {
+    const message = createBaseDescribeSpoolResponse();
+    message.durability = object.durability ?? 0;
+    message.appendonly = object.appendonly ?? "";
+    message.appendfsync = object.appendfsync ?? "";
+    message.depth = object.depth ?? 0;
+    message.spooling = object.spooling ?? false;
     return message;
   },
 };
@@ -2553,6 +3186,18 @@ export const MonitorsServiceService = {
       Buffer.from(ResolveMonitorResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ResolveMonitorResponse => ResolveMonitorResponse.decode(value),
   },
+  /** Hot path: many ping URLs in one call (the gateway's cache misses of one moment). */
+  resolveMonitors: {
+    path: "/monitors.v1.MonitorsService/ResolveMonitors" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResolveMonitorsRequest): Buffer =>
+      Buffer.from(ResolveMonitorsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResolveMonitorsRequest => ResolveMonitorsRequest.decode(value),
+    responseSerialize: (value: ResolveMonitorsResponse): Buffer =>
+      Buffer.from(ResolveMonitorsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResolveMonitorsResponse => ResolveMonitorsResponse.decode(value),
+  },
   /** Hot path: records many pings in one call (DESIGN §10). */
   recordPing: {
     path: "/monitors.v1.MonitorsService/RecordPing" as const,
@@ -2562,6 +3207,17 @@ export const MonitorsServiceService = {
     requestDeserialize: (value: Buffer): RecordPingRequest => RecordPingRequest.decode(value),
     responseSerialize: (value: RecordPingResponse): Buffer => Buffer.from(RecordPingResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RecordPingResponse => RecordPingResponse.decode(value),
+  },
+  /** How safe spooled pings are (Redis persistence) and how many wait; for readiness reports. */
+  describeSpool: {
+    path: "/monitors.v1.MonitorsService/DescribeSpool" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DescribeSpoolRequest): Buffer => Buffer.from(DescribeSpoolRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DescribeSpoolRequest => DescribeSpoolRequest.decode(value),
+    responseSerialize: (value: DescribeSpoolResponse): Buffer =>
+      Buffer.from(DescribeSpoolResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DescribeSpoolResponse => DescribeSpoolResponse.decode(value),
   },
 } as const;
 
@@ -2574,8 +3230,12 @@ export interface MonitorsServiceServer extends UntypedServiceImplementation {
   listPings: handleUnaryCall<ListPingsRequest, ListPingsResponse>;
   /** Looks a monitor up by the token in its ping URL. Cacheable for seconds. */
   resolveMonitor: handleUnaryCall<ResolveMonitorRequest, ResolveMonitorResponse>;
+  /** Hot path: many ping URLs in one call (the gateway's cache misses of one moment). */
+  resolveMonitors: handleUnaryCall<ResolveMonitorsRequest, ResolveMonitorsResponse>;
   /** Hot path: records many pings in one call (DESIGN §10). */
   recordPing: handleUnaryCall<RecordPingRequest, RecordPingResponse>;
+  /** How safe spooled pings are (Redis persistence) and how many wait; for readiness reports. */
+  describeSpool: handleUnaryCall<DescribeSpoolRequest, DescribeSpoolResponse>;
 }
 
 export interface MonitorsServiceClient extends Client {
@@ -2685,6 +3345,22 @@ export interface MonitorsServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ResolveMonitorResponse) => void,
   ): ClientUnaryCall;
+  /** Hot path: many ping URLs in one call (the gateway's cache misses of one moment). */
+  resolveMonitors(
+    request: ResolveMonitorsRequest,
+    callback: (error: ServiceError | null, response: ResolveMonitorsResponse) => void,
+  ): ClientUnaryCall;
+  resolveMonitors(
+    request: ResolveMonitorsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResolveMonitorsResponse) => void,
+  ): ClientUnaryCall;
+  resolveMonitors(
+    request: ResolveMonitorsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResolveMonitorsResponse) => void,
+  ): ClientUnaryCall;
   /** Hot path: records many pings in one call (DESIGN §10). */
   recordPing(
     request: RecordPingRequest,
@@ -2700,6 +3376,22 @@ export interface MonitorsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RecordPingResponse) => void,
+  ): ClientUnaryCall;
+  /** How safe spooled pings are (Redis persistence) and how many wait; for readiness reports. */
+  describeSpool(
+    request: DescribeSpoolRequest,
+    callback: (error: ServiceError | null, response: DescribeSpoolResponse) => void,
+  ): ClientUnaryCall;
+  describeSpool(
+    request: DescribeSpoolRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DescribeSpoolResponse) => void,
+  ): ClientUnaryCall;
+  describeSpool(
+    request: DescribeSpoolRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DescribeSpoolResponse) => void,
   ): ClientUnaryCall;
 }
 
@@ -2744,6 +3436,17 @@ function fromJsonTimestamp(o: any): Date {
   } else {
     return fromTimestamp(Timestamp.fromJSON(o));
   }
+}
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
 }
 
 function isSet(value: any): boolean {
