@@ -1,6 +1,8 @@
 import { openServiceDatabase } from "@pulsegate/db";
 import { createGrpcServer } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
+import { ApiKeyService } from "./api-keys/api-key-service.ts";
+import { AuditLog } from "./audit/audit-log.ts";
 import type { AuthConfig } from "./config.ts";
 import { authServiceBinding } from "./grpc/auth-server.ts";
 import { migrations } from "./migrations/index.ts";
@@ -31,12 +33,17 @@ export async function buildAuthService(config: AuthConfig, log: Logger) {
   const orm = await openAuthDatabase(config, log);
   const teams = new TeamService(orm, keyring);
   const keys = new TeamKeys(orm, keyring, log, config.VERIFIER_CACHE_MS);
-  const grpc = createGrpcServer([authServiceBinding(log, teams, keys)]);
+  const apiKeys = new ApiKeyService(orm, log);
+  const audit = new AuditLog(orm);
+  const grpc = createGrpcServer([authServiceBinding(log, teams, keys, "main", apiKeys, audit)]);
+  // Sign only, on SIGNING_GRPC_LISTEN_ADDR (alerts alone may reach it); with its own grpc.health.v1.
+  const signingGrpc = createGrpcServer([authServiceBinding(log, teams, keys, "signing", apiKeys, audit)]);
   return {
     grpc,
+    signingGrpc,
     orm,
     close: async () => {
-      await grpc.close();
+      await Promise.all([grpc.close(), signingGrpc.close()]);
       await orm.close();
     },
   };

@@ -6,6 +6,9 @@ export function loadAuthConfig(source: NodeJS.ProcessEnv = process.env) {
       NODE_ENV: env.nodeEnv(),
       LOG_LEVEL: env.logLevel(),
       GRPC_LISTEN_ADDR: env.string("0.0.0.0:50051"),
+      // Sign (HMAC with a team's secret) has its own listener, so a NetworkPolicy
+      // can let only alerts reach it; on GRPC_LISTEN_ADDR it is refused.
+      SIGNING_GRPC_LISTEN_ADDR: env.string("0.0.0.0:50054"),
       DB_POOL_MAX: env.int(10, 1, 100),
       DATABASE_URL: env.string("postgres://postgres@127.0.0.1:5432/pulsegate"),
       AUTH_DATABASE_URL: env.optionalString(),

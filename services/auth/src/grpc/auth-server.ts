@@ -1,10 +1,13 @@
 import { type ServiceBinding, unary } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { auth } from "@pulsegate/proto";
+import type { ApiKeyService } from "../api-keys/api-key-service.ts";
+import type { AuditLog } from "../audit/audit-log.ts";
 import { authErrors } from "../errors.ts";
 import type { Team } from "../teams/team.entity.ts";
 import type { TeamKeys, VerifyResult } from "../teams/team-keys.ts";
 import type { TeamService } from "../teams/team-service.ts";
+import { apiKeyMethods } from "./api-key-methods.ts";
 
 const OUTCOMES: Record<VerifyResult["outcome"], auth.VerifyOutcome> = {
   valid_current: auth.VerifyOutcome.VERIFY_OUTCOME_VALID_CURRENT,
@@ -13,9 +16,29 @@ const OUTCOMES: Record<VerifyResult["outcome"], auth.VerifyOutcome> = {
   team_not_found: auth.VerifyOutcome.VERIFY_OUTCOME_TEAM_NOT_FOUND,
 };
 
+/**
+ * Which listener a binding serves. Sign is a signing oracle for any team, so it
+ * has a port of its own that a NetworkPolicy opens to alerts only: "main"
+ * serves every method but Sign, "signing" serves Sign only. Both serve the same
+ * auth.v1.AuthService definition, so the contract does not change.
+ */
+export type AuthListener = "main" | "signing";
+
 /** Translates auth.v1 messages to the domain and back; no rules live here. */
-export function authServiceBinding(log: Logger, teams: TeamService, keys: TeamKeys): ServiceBinding {
-  const implementation: auth.AuthServiceServer = {
+export function authServiceBinding(
+  log: Logger,
+  teams: TeamService,
+  keys: TeamKeys,
+  listener: AuthListener,
+  apiKeys: ApiKeyService,
+  audit: AuditLog,
+): ServiceBinding {
+  const all: auth.AuthServiceServer = {
+    ...apiKeyMethods(log, apiKeys, audit),
+    listTeams: unary(log, async (request) => {
+      const page = await teams.list(request.limit, request.cursor);
+      return { teams: page.teams.map(toProtoTeam), nextCursor: page.nextCursor };
+    }),
     createTeam: unary(log, async (request) => {
       const { team, secret } = await teams.create({
         name: request.name,
@@ -66,6 +89,21 @@ export function authServiceBinding(log: Logger, teams: TeamService, keys: TeamKe
       return { signature };
     }),
   };
+  // <unknown, never>: a handler that never answers fits every method's slot.
+  const refuse = (error: () => Error) =>
+    unary<unknown, never>(log, async () => {
+      throw error();
+    });
+  const signingOnly = refuse(authErrors.signingListenerOnly);
+  const implementation: auth.AuthServiceServer =
+    listener === "main"
+      ? { ...all, sign: refuse(authErrors.signNotAllowed) }
+      : {
+          ...(Object.fromEntries(
+            Object.keys(all).map((name) => [name, signingOnly]),
+          ) as unknown as auth.AuthServiceServer),
+          sign: all.sign,
+        };
   return { name: "auth.v1.AuthService", definition: auth.AuthServiceService, implementation };
 }
 

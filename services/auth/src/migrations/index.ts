@@ -1,4 +1,8 @@
 import { CreateTeams } from "./0001-create-teams.ts";
+import { ApiKeysAndAuditLog } from "./0002-api-keys-and-audit-log.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
-export const migrations = [{ name: "0001-create-teams", class: CreateTeams }];
+export const migrations = [
+  { name: "0001-create-teams", class: CreateTeams },
+  { name: "0002-api-keys-and-audit-log", class: ApiKeysAndAuditLog },
+];

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { EntityManager, Orm } from "@pulsegate/db";
+import { type EntityManager, LockMode, type Orm } from "@pulsegate/db";
 import { authErrors } from "../errors.ts";
+import { decodeCursor, encodeCursor, pageSize } from "../page-cursor.ts";
 import { deriveHmacStates, generateSecret, type Keyring, sealStates } from "../secrets/index.ts";
 import { type Team, TeamSchema } from "./team.entity.ts";
 import { TEAM_LIMITS } from "./team-limits.ts";
@@ -75,6 +76,25 @@ export class TeamService {
     return team;
   }
 
+  /** Every team, oldest first. */
+  async list(limit: number, cursor: string): Promise<{ teams: Team[]; nextCursor: string }> {
+    const size = pageSize(limit);
+    const after = cursor ? decodeCursor(cursor) : null;
+    if (cursor && !after) throw authErrors.invalidCursor();
+    const teams = await this.#em().find(
+      TeamSchema,
+      after
+        ? {
+            $or: [{ createdAt: { $gt: new Date(after.at) } }, { createdAt: new Date(after.at), id: { $gt: after.id } }],
+          }
+        : {},
+      { orderBy: { createdAt: "asc", id: "asc" }, limit: size + 1 },
+    );
+    const page = teams.slice(0, size);
+    const last = page.at(-1);
+    return { teams: page, nextCursor: teams.length > size && last ? encodeCursor(last.createdAt, last.id) : "" };
+  }
+
   async update(teamId: string, input: UpdateTeamInput): Promise<Team> {
     const em = this.#em();
     const team = await em.findOne(TeamSchema, { id: teamId });
@@ -108,7 +128,7 @@ export class TeamService {
       );
     }
     return this.#orm.em.fork().transactional(async (em) => {
-      const team = await em.findOne(TeamSchema, { id: teamId }, { lockMode: 4 /* PESSIMISTIC_WRITE */ });
+      const team = await em.findOne(TeamSchema, { id: teamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!team) throw authErrors.teamNotFound();
       const now = this.#now();
       const previousValidUntil = new Date(now.getTime() + grace * 1000);
