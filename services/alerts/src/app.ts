@@ -1,4 +1,4 @@
-import { openServiceDatabase } from "@pulsegate/db";
+import { createPgPool, openServiceDatabase } from "@pulsegate/db";
 import { callUnary, connectClient, createGrpcServer } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { auth } from "@pulsegate/proto";
@@ -32,12 +32,25 @@ export async function openAlertsDatabase(config: AlertsConfig, log: Logger) {
 }
 
 /**
+ * The trigger path's pool: plain pg with named prepared statements, beside the
+ * ORM. Its statements only look rows up by key, and their generic plans are
+ * made once per connection: statistics taken while the alerts table was tiny
+ * (autovacuum off, or a fresh database) would keep a plan that scans the
+ * whole table per key long after it holds millions. With sequential scans
+ * off, an index is chosen whenever one exists.
+ */
+export function openTriggerPool(config: AlertsConfig) {
+  return createPgPool({ url: config.databaseUrl, max: config.DB_POOL_MAX, settings: { enable_seqscan: "off" } });
+}
+
+/**
  * Builds the alerts service, un-started: main.ts (or a test) listens, starts
  * the notification dispatcher and retention, and closes.
  */
 export async function buildAlertsService(config: AlertsConfig, log: Logger) {
   const orm = await openAlertsDatabase(config, log);
-  const webhooks = new WebhookService(orm);
+  const pool = openTriggerPool(config);
+  const webhooks = new WebhookService(orm, { cacheMs: config.WEBHOOK_CACHE_MS });
   const alertService = new AlertService(orm);
   const allowPrivateNetworks = config.NOTIFY_ALLOW_PRIVATE_NETWORKS;
   if (allowPrivateNetworks) log.warn("NOTIFY_ALLOW_PRIVATE_NETWORKS=true: notifications may reach private addresses");
@@ -45,7 +58,8 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
   const policies = new PolicyService(orm, channels);
   const deliveries = new DeliveryStore(orm);
 
-  const authClient = connectClient(auth.AuthServiceClient, config.AUTH_GRPC_ADDR);
+  // Sign is served on auth's signing listener only (a NetworkPolicy opens it to alerts alone).
+  const authClient = connectClient(auth.AuthServiceClient, config.AUTH_SIGNING_GRPC_ADDR);
   const sender = createHttpSender({ allowPrivateNetworks, timeoutMs: config.NOTIFY_ATTEMPT_TIMEOUT_MS });
   const dispatcher = new Dispatcher({
     orm,
@@ -66,7 +80,7 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
   });
 
   const grpc = createGrpcServer([
-    alertsServiceBinding(log, orm, webhooks, alertService, {
+    alertsServiceBinding(log, pool, webhooks, alertService, {
       channels,
       policies,
       deliveries,
@@ -80,19 +94,25 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
     await sender.close();
     authClient.close();
   };
+  const closeDatabase = async () => {
+    await orm.close();
+    await pool.end();
+  };
   return {
     grpc,
     orm,
+    pool,
     webhooks,
     alertService,
     dispatcher,
     retention,
     stopNotifications,
+    closeDatabase,
     close: async () => {
       await grpc.close();
       await retention.stop();
       await stopNotifications();
-      await orm.close();
+      await closeDatabase();
     },
   };
 }

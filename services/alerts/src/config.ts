@@ -6,8 +6,11 @@ export function loadAlertsConfig(source: NodeJS.ProcessEnv = process.env) {
       NODE_ENV: env.nodeEnv(),
       LOG_LEVEL: env.logLevel(),
       GRPC_LISTEN_ADDR: env.string("0.0.0.0:50052"),
-      AUTH_GRPC_ADDR: env.grpcAddress("127.0.0.1:50051"),
+      // auth's signing listener: alerts calls auth only to sign outbound notifications.
+      AUTH_SIGNING_GRPC_ADDR: env.grpcAddress("127.0.0.1:50054"),
       DB_POOL_MAX: env.int(20, 1, 100),
+      // Trigger batches read webhooks through a cache for this long (the gateway's variable too).
+      WEBHOOK_CACHE_MS: env.int(5_000, 0, 60_000),
       DATABASE_URL: env.string("postgres://postgres@127.0.0.1:5432/pulsegate"),
       ALERTS_DATABASE_URL: env.optionalString(),
       // Notifications (docs/notifications.md). Private, loopback and link-local

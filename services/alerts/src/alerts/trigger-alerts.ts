@@ -1,11 +1,11 @@
-import type { EntityManager, Orm } from "@pulsegate/db";
-import { alertsErrors } from "../errors.ts";
+import type { PgPool } from "@pulsegate/db";
+import { findUnstorableText, type TextProblem } from "@pulsegate/text";
 import { evaluateFilterRules } from "../filter-rules/index.ts";
 import type { Severity } from "../severity.ts";
 import type { WebhookService } from "../webhooks/webhook-service.ts";
 import { WEBHOOK_LIMITS } from "../webhooks/webhook-settings.ts";
 import type { AlertSource } from "./alert-row.ts";
-import { type FoldInput, type FoldResult, foldTriggers } from "./fold-trigger.ts";
+import { type FoldInput, type FoldOptions, type FoldResult, foldTriggers } from "./fold-triggers.ts";
 
 export type TriggerItem = {
   teamId: string;
@@ -22,27 +22,40 @@ export type TriggerItem = {
   reopenWindowSeconds: number;
 };
 
-export type TriggerResult = FoldResult | { outcome: "filtered"; reason: string } | { outcome: "source_not_found" };
+export type TriggerResult =
+  | FoldResult
+  | { outcome: "filtered"; reason: string }
+  | { outcome: "source_not_found" }
+  | { outcome: "invalid"; violations: TextProblem[] };
+
+export type TriggerOptions = FoldOptions & { now?: () => Date };
 
 /**
- * Applies a batch of triggers: each is checked against its webhook (exists,
- * same team, enabled) and its filter rules; the accepted ones are folded, the
- * triggers of one group key together (see foldTriggers). Results come back in
- * the order of the items.
+ * Applies a batch of triggers: each is checked for text that cannot be
+ * stored, against its webhook (exists, same team, enabled; read through the
+ * webhook cache) and its filter rules; the accepted ones are folded in one
+ * transaction (see foldTriggers). A bad item gets its own "invalid" result and
+ * never fails the others (a batch mixes teams). Results come back in the order
+ * of the items.
  */
 export async function triggerAlerts(
-  orm: Orm,
+  pool: PgPool,
   webhooks: WebhookService,
   items: TriggerItem[],
-  now: () => Date = () => new Date(),
+  options: TriggerOptions = {},
 ): Promise<TriggerResult[]> {
   const webhookIds = items.filter((item) => item.source === "webhook").map((item) => item.sourceId);
-  const byId = await webhooks.findMany([...new Set(webhookIds)]);
+  const byId = await webhooks.findForTriggers([...new Set(webhookIds)]);
   const results: TriggerResult[] = new Array(items.length);
   const toFold: { index: number; input: FoldInput }[] = [];
-  const receivedAt = now();
+  const receivedAt = (options.now ?? (() => new Date()))();
   items.forEach((item, index) => {
-    const metadata = parseMetadata(item.metadataJson);
+    const checked = checkItem(item);
+    if ("violations" in checked) {
+      results[index] = { outcome: "invalid", violations: checked.violations };
+      return;
+    }
+    const { metadata } = checked;
     let severity: Severity = item.severity ?? WEBHOOK_LIMITS.defaultSeverity;
     let reopenWindowSeconds = item.reopenWindowSeconds;
     if (item.source === "webhook") {
@@ -69,6 +82,7 @@ export async function triggerAlerts(
         description: item.description,
         severity,
         metadataJson: item.metadataJson,
+        metadata: metadata ?? null,
         groupKey: item.groupKey,
         reopenWindowSeconds,
         alertQuotaMonthly: item.alertQuotaMonthly,
@@ -77,20 +91,32 @@ export async function triggerAlerts(
     });
   });
   const folded = await foldTriggers(
-    orm.em.fork() as EntityManager,
+    pool,
     toFold.map((entry) => entry.input),
+    options,
   );
   toFold.forEach((entry, position) => {
-    results[entry.index] = folded[position] as FoldResult;
+    results[entry.index] = folded[position] as TriggerResult;
   });
   return results;
 }
 
-function parseMetadata(json: string | null): unknown {
-  if (json === null) return undefined;
-  try {
-    return JSON.parse(json);
-  } catch {
-    throw alertsErrors.invalid([{ field: "metadata", message: "metadata must be valid JSON." }]);
+/** The item's metadata, parsed, or what makes the item unstorable (callers validate first; this is the backstop). */
+function checkItem(item: TriggerItem): { metadata: unknown } | { violations: TextProblem[] } {
+  let metadata: unknown;
+  if (item.metadataJson !== null) {
+    try {
+      metadata = JSON.parse(item.metadataJson);
+    } catch {
+      metadata = undefined;
+    }
+    if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) {
+      return { violations: [{ field: "metadata", message: "metadata must be a JSON object." }] };
+    }
   }
+  const violations = findUnstorableText(
+    { title: item.title, description: item.description, group_key: item.groupKey ?? undefined, metadata },
+    "",
+  );
+  return violations.length > 0 ? { violations } : { metadata };
 }

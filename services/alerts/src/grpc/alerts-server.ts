@@ -1,8 +1,9 @@
-import type { Orm } from "@pulsegate/db";
+import type { PgPool } from "@pulsegate/db";
 import { type ServiceBinding, unary } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { alerts } from "@pulsegate/proto";
 import type { AlertService } from "../alerts/alert-service.ts";
+import { OpenKeys } from "../alerts/open-keys.ts";
 import { type TriggerItem, triggerAlerts } from "../alerts/trigger-alerts.ts";
 import { alertsErrors } from "../errors.ts";
 import type { WebhookService } from "../webhooks/webhook-service.ts";
@@ -22,11 +23,12 @@ const MAX_BATCH = 500;
 /** Translates alerts.v1 messages to the domain and back; no rules live here. */
 export function alertsServiceBinding(
   log: Logger,
-  orm: Orm,
+  pool: PgPool,
   webhooks: WebhookService,
   alertService: AlertService,
   notifications: NotificationDeps,
 ): ServiceBinding {
+  const openKeys = new OpenKeys();
   const severityName = (value: alerts.Severity): string | undefined =>
     value === alerts.Severity.SEVERITY_UNSPECIFIED ? undefined : (severityFromProto(value) ?? `unknown(${value})`);
 
@@ -86,7 +88,7 @@ export function alertsServiceBinding(
           reopenWindowSeconds: item.reopenWindowSeconds,
         };
       });
-      const results = await triggerAlerts(orm, webhooks, items);
+      const results = await triggerAlerts(pool, webhooks, items, { log, openKeys });
       if (results.some((result) => result.outcome === "created" || result.outcome === "reopened")) {
         notifications.onOutboxWritten();
       }

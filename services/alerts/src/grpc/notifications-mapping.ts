@@ -72,5 +72,6 @@ export function deliveryToProto(delivery: DeliveryView): alerts.Delivery {
     lastError: delivery.lastError ?? "",
     deliveredAt: delivery.deliveredAt ?? undefined,
     createdAt: delivery.createdAt,
+    teamId: delivery.teamId,
   };
 }

@@ -27,12 +27,14 @@ type NotificationMethods = Pick<
   alerts.AlertsServiceServer,
   | "createChannel"
   | "listChannels"
+  | "describeChannel"
   | "updateChannel"
   | "deleteChannel"
   | "putNotificationPolicy"
   | "getNotificationPolicy"
   | "deleteNotificationPolicy"
   | "listDeliveries"
+  | "getDelivery"
   | "retryDelivery"
 >;
 
@@ -56,6 +58,7 @@ export function notificationMethods(
     listChannels: unary(log, async (request) => ({
       channels: (await channels.list(request.teamId)).map(channelToProto),
     })),
+    describeChannel: unary(log, async (request) => ({ channel: channelToProto(await channels.get(request.id)) })),
     updateChannel: unary(log, async (request) => {
       const channel = await channels.update(request.id, {
         name: request.name,
@@ -83,6 +86,7 @@ export function notificationMethods(
       await alertService.get(request.alertId);
       return { deliveries: (await deliveries.listForAlert(request.alertId)).map(deliveryToProto) };
     }),
+    getDelivery: unary(log, async (request) => ({ delivery: deliveryToProto(await deliveries.get(request.id)) })),
     retryDelivery: unary(log, async (request) => {
       const delivery = await deliveries.retry(request.id, deps.maxAttempts);
       deps.onOutboxWritten();

@@ -114,6 +114,7 @@ const OUTCOME_TO_PROTO: Record<TriggerResult["outcome"], alerts.TriggerOutcome> 
   filtered: alerts.TriggerOutcome.TRIGGER_OUTCOME_FILTERED,
   quota_exhausted: alerts.TriggerOutcome.TRIGGER_OUTCOME_QUOTA_EXHAUSTED,
   source_not_found: alerts.TriggerOutcome.TRIGGER_OUTCOME_SOURCE_NOT_FOUND,
+  invalid: alerts.TriggerOutcome.TRIGGER_OUTCOME_INVALID,
 };
 
 export function triggerResultToProto(result: TriggerResult): alerts.TriggerAlertResult {
@@ -122,5 +123,6 @@ export function triggerResultToProto(result: TriggerResult): alerts.TriggerAlert
     alertId: "alertId" in result ? result.alertId : "",
     occurrenceCount: "occurrenceCount" in result ? result.occurrenceCount : 0,
     reason: "reason" in result ? result.reason : "",
+    violations: "violations" in result ? result.violations : [],
   };
 }

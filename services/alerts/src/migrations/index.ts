@@ -1,8 +1,14 @@
 import { CreateAlerts } from "./0001-create-alerts.ts";
 import { Notifications } from "./0002-notifications.ts";
+import { JsonbAndSetAside } from "./0003-jsonb-and-set-aside.ts";
+import { OpenKeyIndexCollation } from "./0004-open-key-index-collation.ts";
+import { TeamListIndex } from "./0005-team-list-index.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
 export const migrations = [
   { name: "0001-create-alerts", class: CreateAlerts },
   { name: "0002-notifications", class: Notifications },
+  { name: "0003-jsonb-and-set-aside", class: JsonbAndSetAside },
+  { name: "0004-open-key-index-collation", class: OpenKeyIndexCollation },
+  { name: "0005-team-list-index", class: TeamListIndex },
 ];

@@ -65,6 +65,16 @@ export class ChannelService {
     return rows.map(channelFromRow);
   }
 
+  /** A channel that has not been deleted. */
+  async get(id: string): Promise<ChannelView> {
+    const [row] = await this.#em().execute<ChannelRow[]>(
+      "SELECT * FROM alerts.channels WHERE id = ? AND deleted_at IS NULL",
+      [id],
+    );
+    if (!row) throw alertsErrors.channelNotFound();
+    return channelFromRow(row);
+  }
+
   async update(id: string, input: UpdateChannelInput): Promise<ChannelView> {
     const errors: ErrorDetail[] = [];
     const name = input.name === undefined ? undefined : checkName(input.name, errors);

@@ -31,6 +31,7 @@ export type AttemptOutcome =
 
 export type DeliveryView = {
   id: string;
+  teamId: string;
   alertId: string;
   channelId: string;
   channelKind: ChannelKind;
@@ -161,6 +162,12 @@ export class DeliveryStore {
     return view as DeliveryView;
   }
 
+  async get(id: string): Promise<DeliveryView> {
+    const [view] = await this.#views("d.id = ?", [id]);
+    if (!view) throw alertsErrors.deliveryNotFound();
+    return view;
+  }
+
   /** Every delivery of an alert, oldest event first. */
   async listForAlert(alertId: string): Promise<DeliveryView[]> {
     return this.#views("d.alert_id = ?", [alertId]);
@@ -176,6 +183,7 @@ export class DeliveryStore {
     const date = (value: unknown) => (value === null || value === undefined ? null : toDate(value as Date | string));
     return rows.map((row) => ({
       id: row.id as string,
+      teamId: row.team_id as string,
       alertId: row.alert_id as string,
       channelId: row.channel_id as string,
       channelKind: row.channel_kind as ChannelKind,

@@ -24,7 +24,15 @@ export type DispatcherOptions = {
   backoff: BackoffOptions;
   /** Attempts in flight at once, per replica. */
   concurrency: number;
+  /**
+   * How long a nudge waits before the next pass (20 ms), so the outbox rows of
+   * many commits are expanded in one pass rather than a pass each.
+   */
+  settleMs?: number;
 };
+
+/** Outbox events expanded per pass. */
+const EXPAND_BATCH = 100;
 
 class SigningError extends Error {
   override name = "SigningError";
@@ -45,7 +53,7 @@ export class Dispatcher {
   #loop: Promise<void> | undefined;
   #stopping = false;
   #nudged = false;
-  #wake: (() => void) | undefined;
+  #wake: ((immediately: boolean) => void) | undefined;
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
@@ -61,16 +69,19 @@ export class Dispatcher {
     this.#loop ??= this.#run();
   }
 
-  /** Work may be waiting (an outbox row was committed, an attempt ended): look now instead of at the next poll. */
+  /**
+   * Work may be waiting (an outbox row was committed, an attempt ended): look
+   * shortly (settleMs) instead of at the next poll.
+   */
   nudge(): void {
-    if (this.#wake) this.#wake();
+    if (this.#wake) this.#wake(false);
     else this.#nudged = true;
   }
 
   /** Stops taking work and waits for attempts under way (each is bounded by its timeouts). */
   async stop(): Promise<void> {
     this.#stopping = true;
-    this.nudge();
+    this.#wake?.(true);
     await this.#loop;
   }
 
@@ -80,10 +91,12 @@ export class Dispatcher {
     while (!this.#stopping) {
       let progressed = false;
       try {
-        const expanded = await expandOutbox(orm, { batchSize: 100, maxAttempts });
-        const claimed = await this.#store.claim(concurrency - this.#inflight.size, this.leaseMs);
+        const expanded = await expandOutbox(orm, { batchSize: EXPAND_BATCH, maxAttempts, log });
+        const room = concurrency - this.#inflight.size;
+        const claimed = await this.#store.claim(room, this.leaseMs);
         for (const delivery of claimed) this.#track(this.#attempt(delivery));
-        progressed = expanded > 0 || claimed.length > 0;
+        // Straight on only while a pass may have left work behind (a full batch, every free slot taken).
+        progressed = expanded === EXPAND_BATCH || (claimed.length > 0 && claimed.length === room);
         errorDelay = pollMs;
       } catch (error) {
         log.error({ err: error }, "notification dispatch pass failed");
@@ -173,19 +186,28 @@ export class Dispatcher {
     return { body, headers };
   }
 
+  /** Until `ms` pass; a nudge (or one since the last sleep) cuts the wait to settleMs, a stop ends it. */
   #sleep(ms: number): Promise<void> {
-    if (this.#nudged || this.#stopping) {
-      this.#nudged = false;
-      return Promise.resolve();
-    }
+    if (this.#stopping) return Promise.resolve();
+    const settleMs = Math.min(ms, this.#options.settleMs ?? 20);
+    const wait = this.#nudged ? settleMs : ms;
+    this.#nudged = false;
+    if (wait <= 0) return Promise.resolve();
     return new Promise((resolve) => {
+      let deadline = Date.now() + wait;
       const done = () => {
         clearTimeout(timer);
         this.#wake = undefined;
         resolve();
       };
-      const timer = setTimeout(done, ms);
-      this.#wake = done;
+      let timer = setTimeout(done, wait);
+      this.#wake = (immediately) => {
+        if (immediately) return done();
+        if (Date.now() + settleMs >= deadline) return;
+        deadline = Date.now() + settleMs;
+        clearTimeout(timer);
+        timer = setTimeout(done, settleMs);
+      };
     });
   }
 }

@@ -1,22 +1,73 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager, Orm } from "@pulsegate/db";
+import { isTransientError } from "@pulsegate/grpc";
+import type { Logger } from "@pulsegate/logger";
 import { type NotificationRoute, routeEvent } from "./route-event.ts";
 
 type OutboxRow = { id: string; team_id: string; alert_id: string; event_type: string; severity: string | null };
+
+export type ExpandOptions = { batchSize: number; maxAttempts: number; log: Pick<Logger, "warn"> };
 
 /**
  * Turns outbox events into deliveries, one per routed channel, in one short
  * transaction (no network inside). Replicas take disjoint events (SKIP
  * LOCKED) and the unique (outbox_id, channel_id) makes a repeat harmless.
- * Returns how many events it expanded.
+ *
+ * One event must never stall the queue for everyone: when a batch fails for
+ * a reason other than an unreachable database, its events are expanded one
+ * at a time, and an event that fails on its own is set aside (marked, with
+ * the error's code and never its content) so the rest flow. Returns how many
+ * events it expanded or set aside.
  */
-export async function expandOutbox(orm: Orm, options: { batchSize: number; maxAttempts: number }): Promise<number> {
+export async function expandOutbox(orm: Orm, options: ExpandOptions): Promise<number> {
+  try {
+    return await expandEvents(orm, options, null);
+  } catch (error) {
+    if (isTransientError(error)) throw error;
+    return expandOneByOne(orm, options);
+  }
+}
+
+async function expandOneByOne(orm: Orm, options: ExpandOptions): Promise<number> {
+  const pending = await em(orm).execute<{ id: string }[]>(
+    "SELECT id::text AS id FROM alerts.outbox WHERE expanded_at IS NULL ORDER BY id LIMIT ?",
+    [options.batchSize],
+  );
+  let done = 0;
+  for (const { id } of pending) {
+    try {
+      done += await expandEvents(orm, options, id);
+    } catch (error) {
+      if (isTransientError(error)) throw error;
+      const reason = reasonOf(error);
+      await em(orm).execute(
+        `UPDATE alerts.outbox SET expanded_at = now(), set_aside_at = now(), set_aside_reason = ?
+          WHERE id = ?::bigint AND expanded_at IS NULL`,
+        [reason, id],
+      );
+      options.log.warn({ outboxId: id, reason }, "outbox event set aside: it cannot be expanded into deliveries");
+      done++;
+    }
+  }
+  return done;
+}
+
+/** The error's kind and code only: database errors can quote the row they choked on. */
+function reasonOf(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  const name = error instanceof Error ? error.name : "Error";
+  return typeof code === "string" ? `${name} (SQLSTATE ${code})` : name;
+}
+
+/** Expands the oldest unexpanded events, or only event `onlyId`. */
+async function expandEvents(orm: Orm, options: ExpandOptions, onlyId: string | null): Promise<number> {
   return orm.em.fork().transactional(async (tx) => {
     const em = tx as EntityManager;
     const events = await em.execute<OutboxRow[]>(
       `SELECT id::text AS id, team_id, alert_id, event_type, payload->'alert'->>'severity' AS severity
-         FROM alerts.outbox WHERE expanded_at IS NULL ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED`,
-      [options.batchSize],
+         FROM alerts.outbox WHERE expanded_at IS NULL AND (?::bigint IS NULL OR id = ?::bigint)
+        ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED`,
+      [onlyId, onlyId, options.batchSize],
     );
     if (events.length === 0) return 0;
     const teamIds = JSON.stringify([...new Set(events.map((event) => event.team_id))]);
@@ -61,4 +112,8 @@ export async function expandOutbox(orm: Orm, options: { batchSize: number; maxAt
     );
     return events.length;
   });
+}
+
+function em(orm: Orm): EntityManager {
+  return orm.em.fork() as EntityManager;
 }

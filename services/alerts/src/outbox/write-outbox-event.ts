@@ -14,9 +14,13 @@ export async function writeOutboxEvent(
   alert: AlertView,
   occurredAt: Date,
 ): Promise<void> {
-  const payload = { type, occurredAt: occurredAt.toISOString(), alert };
   await em.execute(
-    "INSERT INTO alerts.outbox (team_id, alert_id, event_type, payload, created_at) VALUES (?, ?, ?, ?::json, ?)",
-    [alert.teamId, alert.id, type, JSON.stringify(payload), occurredAt],
+    "INSERT INTO alerts.outbox (team_id, alert_id, event_type, payload, created_at) VALUES (?, ?, ?, ?::jsonb, ?)",
+    [alert.teamId, alert.id, type, outboxPayload(type, alert, occurredAt), occurredAt],
   );
+}
+
+/** An event's payload as JSON text: the event and the alert as it stands after it (trigger batches write it too). */
+export function outboxPayload(type: AlertEventType, alert: AlertView, occurredAt: Date): string {
+  return JSON.stringify({ type, occurredAt: occurredAt.toISOString(), alert });
 }

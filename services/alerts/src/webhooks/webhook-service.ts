@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { EntityManager, Orm } from "@pulsegate/db";
 import { alertsErrors } from "../errors.ts";
 import { type Webhook, WebhookSchema } from "./webhook.entity.ts";
+import { type TriggerWebhook, WebhookCache } from "./webhook-cache.ts";
 import { checkWebhookSettings, WEBHOOK_LIMITS, type WebhookSettingsInput } from "./webhook-settings.ts";
 
 /** 24 random bytes: 192 bits, well over the 128 the design asks of a URL token. */
@@ -9,13 +10,30 @@ function newWebhookUrl(): string {
   return randomBytes(24).toString("base64url");
 }
 
+export type WebhookServiceOptions = {
+  /** How long trigger batches use a webhook read (WEBHOOK_CACHE_MS); 0: read every time. */
+  cacheMs?: number;
+  now?: () => Date;
+  /** The cache's clock (tests). */
+  cacheNow?: () => number;
+};
+
 export class WebhookService {
   readonly #orm: Orm;
   readonly #now: () => Date;
+  readonly #cache: WebhookCache;
 
-  constructor(orm: Orm, now: () => Date = () => new Date()) {
+  constructor(orm: Orm, options: WebhookServiceOptions = {}) {
     this.#orm = orm;
-    this.#now = now;
+    this.#now = options.now ?? (() => new Date());
+    this.#cache = new WebhookCache({
+      ttlMs: options.cacheMs ?? 0,
+      load: async (ids) => {
+        const rows = await this.findMany(ids);
+        return new Map([...rows].map(([id, webhook]) => [id, forTriggers(webhook)]));
+      },
+      ...(options.cacheNow ? { now: options.cacheNow } : {}),
+    });
   }
 
   async create(teamId: string, input: WebhookSettingsInput): Promise<Webhook> {
@@ -38,6 +56,7 @@ export class WebhookService {
       updatedAt: now,
     });
     await em.flush();
+    this.#cache.invalidate(webhook.id);
     return webhook;
   }
 
@@ -55,6 +74,7 @@ export class WebhookService {
     if (!webhook) throw alertsErrors.webhookNotFound();
     Object.assign(webhook, settings, { updatedAt: this.#now() });
     await em.flush();
+    this.#cache.invalidate(id);
     return webhook;
   }
 
@@ -73,7 +93,23 @@ export class WebhookService {
     return new Map(rows.map((row) => [row.id, row]));
   }
 
+  /** For trigger batches: through the cache (see WebhookCache); unknown ids are absent. */
+  async findForTriggers(ids: string[]): Promise<Map<string, TriggerWebhook>> {
+    return ids.length === 0 ? new Map() : this.#cache.getMany(ids);
+  }
+
   #em(): EntityManager {
     return this.#orm.em.fork() as EntityManager;
   }
+}
+
+function forTriggers(webhook: Webhook): TriggerWebhook {
+  return {
+    id: webhook.id,
+    teamId: webhook.teamId,
+    enabled: webhook.enabled,
+    defaultSeverity: webhook.defaultSeverity,
+    filterRules: webhook.filterRules,
+    reopenWindowSeconds: webhook.reopenWindowSeconds,
+  };
 }

@@ -1,0 +1,124 @@
+import { describe, expect, it } from "vitest";
+import { type TriggerWebhook, WebhookCache } from "./webhook-cache.ts";
+
+function webhook(id: string, enabled = true): TriggerWebhook {
+  return { id, teamId: "team_a", enabled, defaultSeverity: "sev2", filterRules: [], reopenWindowSeconds: 3_600 };
+}
+
+/** A store whose loads are counted and can be held open. */
+function store(initial: TriggerWebhook[]) {
+  const rows = new Map(initial.map((row) => [row.id, row]));
+  const loads: string[][] = [];
+  let gate: Promise<void> | undefined;
+  return {
+    rows,
+    loads,
+    hold() {
+      let release = () => {};
+      gate = new Promise((done) => {
+        release = done;
+      });
+      return () => {
+        gate = undefined;
+        release();
+      };
+    },
+    load: async (ids: string[]) => {
+      loads.push(ids);
+      const snapshot = new Map(
+        ids.flatMap((id) => (rows.has(id) ? [[id, { ...rows.get(id) } as TriggerWebhook]] : [])),
+      );
+      await gate;
+      return snapshot;
+    },
+  };
+}
+
+describe("WebhookCache", () => {
+  it("reads a batch's misses in one load and serves them from memory until the TTL ends", async () => {
+    let now = 0;
+    const db = store([webhook("wh_1"), webhook("wh_2")]);
+    const cache = new WebhookCache({ ttlMs: 5_000, load: db.load, now: () => now });
+    expect([...(await cache.getMany(["wh_1", "wh_2", "wh_1"])).keys()]).toEqual(["wh_1", "wh_2"]);
+    expect(db.loads).toEqual([["wh_1", "wh_2"]]);
+    now = 4_999;
+    await cache.getMany(["wh_1", "wh_2"]);
+    expect(db.loads).toHaveLength(1);
+    now = 5_000;
+    await cache.getMany(["wh_1"]);
+    expect(db.loads).toEqual([["wh_1", "wh_2"], ["wh_1"]]);
+  });
+
+  it("keeps unknown ids as unknown for the TTL too", async () => {
+    const db = store([]);
+    const cache = new WebhookCache({ ttlMs: 5_000, load: db.load });
+    expect((await cache.getMany(["wh_x"])).size).toBe(0);
+    expect((await cache.getMany(["wh_x"])).size).toBe(0);
+    expect(db.loads).toHaveLength(1);
+  });
+
+  it("sees a change made elsewhere only after the TTL, one made here at once", async () => {
+    let now = 0;
+    const db = store([webhook("wh_1")]);
+    const cache = new WebhookCache({ ttlMs: 5_000, load: db.load, now: () => now });
+    await cache.getMany(["wh_1"]);
+    db.rows.set("wh_1", webhook("wh_1", false));
+    expect((await cache.getMany(["wh_1"])).get("wh_1")?.enabled).toBe(true);
+    now = 5_001;
+    expect((await cache.getMany(["wh_1"])).get("wh_1")?.enabled).toBe(false);
+    db.rows.set("wh_1", webhook("wh_1", true));
+    cache.invalidate("wh_1");
+    expect((await cache.getMany(["wh_1"])).get("wh_1")?.enabled).toBe(true);
+  });
+
+  it("shares a load under way, and does not keep one an invalidation overtook", async () => {
+    const db = store([webhook("wh_1")]);
+    const cache = new WebhookCache({ ttlMs: 5_000, load: db.load });
+    const release = db.hold();
+    const first = cache.getMany(["wh_1"]);
+    const second = cache.getMany(["wh_1"]);
+    db.rows.set("wh_1", webhook("wh_1", false));
+    cache.invalidate("wh_1");
+    release();
+    expect((await first).get("wh_1")?.enabled).toBe(true);
+    expect((await second).get("wh_1")?.enabled).toBe(true);
+    expect(db.loads).toHaveLength(1);
+    // The load began before the update: it is not kept.
+    expect((await cache.getMany(["wh_1"])).get("wh_1")?.enabled).toBe(false);
+    expect(db.loads).toHaveLength(2);
+  });
+
+  it("passes a failed load to its callers and caches nothing", async () => {
+    let fail = true;
+    const cache = new WebhookCache({
+      ttlMs: 5_000,
+      load: async (ids) => {
+        if (fail) throw new Error("database away");
+        return new Map(ids.map((id) => [id, webhook(id)]));
+      },
+    });
+    await expect(cache.getMany(["wh_1"])).rejects.toThrow("database away");
+    fail = false;
+    expect((await cache.getMany(["wh_1"])).has("wh_1")).toBe(true);
+  });
+
+  it("reads every time with a TTL of 0", async () => {
+    const db = store([webhook("wh_1")]);
+    const cache = new WebhookCache({ ttlMs: 0, load: db.load });
+    await cache.getMany(["wh_1"]);
+    await cache.getMany(["wh_1"]);
+    expect(db.loads).toHaveLength(2);
+  });
+
+  it("keeps at most maxEntries, dropping the oldest", async () => {
+    const db = store([webhook("wh_1"), webhook("wh_2"), webhook("wh_3")]);
+    const cache = new WebhookCache({ ttlMs: 5_000, load: db.load, maxEntries: 2 });
+    await cache.getMany(["wh_1"]);
+    await cache.getMany(["wh_2"]);
+    await cache.getMany(["wh_3"]);
+    await cache.getMany(["wh_2", "wh_3"]);
+    expect(db.loads).toHaveLength(3);
+    await cache.getMany(["wh_1"]);
+    expect(db.loads).toHaveLength(4);
+  });
+});
