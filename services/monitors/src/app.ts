@@ -1,4 +1,4 @@
-import { openServiceDatabase } from "@pulsegate/db";
+import { createPgPool, openServiceDatabase } from "@pulsegate/db";
 import { connectClient, createGrpcServer } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { alerts } from "@pulsegate/proto";
@@ -15,6 +15,7 @@ import { startRetention } from "./retention/start-retention.ts";
 import { type Periodic, startPeriodic } from "./runtime/periodic.ts";
 import { drainSpool } from "./spool/drain-spool.ts";
 import { PingSpool } from "./spool/ping-spool.ts";
+import { describeSpool, durabilityWarning } from "./spool/spool-durability.ts";
 import { sweepMissedHeartbeats } from "./sweeper/sweep-missed-heartbeats.ts";
 
 export const MONITORS_SCHEMA = "monitors";
@@ -39,6 +40,18 @@ export async function openMonitorsDatabase(config: MonitorsConfig, log: Logger) 
  */
 export async function buildMonitorsService(config: MonitorsConfig, log: Logger) {
   const orm = await openMonitorsDatabase(config, log);
+  // The ping path's own pool: plain pg, prepared statements, one transaction per batch. Connecting and
+  // each statement are bounded by DB_ATTEMPT_TIMEOUT_MS (past it the database counts as away and pings
+  // are spooled); waiting for a free connection is load, not an outage.
+  const pool = createPgPool({
+    url: config.databaseUrl,
+    max: config.DB_POOL_MAX,
+    connectTimeoutMs: config.DB_ATTEMPT_TIMEOUT_MS,
+    queryTimeoutMs: config.DB_ATTEMPT_TIMEOUT_MS,
+    // The batch statements' plans do not depend on their values: planning them once per connection, not
+    // per execution, halved what the lock statement costs PostgreSQL (docs/performance.md).
+    settings: { plan_cache_mode: "force_generic_plan" },
+  });
 
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, log) : null;
   if (!redis) log.warn("REDIS_URL not set: no ping spool, so pings are refused (503) while the database is away");
@@ -50,15 +63,29 @@ export async function buildMonitorsService(config: MonitorsConfig, log: Logger) 
   let incidentLoop: Periodic | undefined;
   const kickIncidents = () => incidentLoop?.kick();
   const recorder = new PingRecorder({
-    orm,
+    pool,
     spool,
     lastKnown,
     log,
-    dbAttemptTimeoutMs: config.DB_ATTEMPT_TIMEOUT_MS,
-    onIncident: kickIncidents,
+    onIncident: (actionId) => incidents.runNow(actionId, config.INCIDENT_INLINE_WAIT_MS),
   });
-  const monitorService = new MonitorService(orm, lastKnown);
-  const grpc = createGrpcServer([monitorsServiceBinding(log, monitorService, recorder)]);
+  const monitorService = new MonitorService(orm, pool, lastKnown);
+  const spoolStatus = () => describeSpool(spool, recorder.spooling);
+  const grpc = createGrpcServer([monitorsServiceBinding(log, monitorService, recorder, spoolStatus)]);
+
+  /** Says (once per change) whether spooled pings would survive a Redis restart: on connect and every minute. */
+  let lastWarning: string | null | undefined;
+  const checkDurability = async () => {
+    const status = await spoolStatus();
+    const warning = durabilityWarning(status);
+    if (warning === lastWarning) return false;
+    lastWarning = warning;
+    if (warning) log.warn({ appendonly: status.appendonly, appendfsync: status.appendfsync }, warning);
+    else if (status.durability === "durable")
+      log.info("ping spool is durable: Redis runs with appendonly yes, appendfsync always");
+    return false;
+  };
+  redis?.on("ready", () => void checkDurability());
 
   /** Pings in the spool are pings the sweeper cannot see yet: no sweeping until they are applied. */
   const spoolHoldsPings = async () => {
@@ -78,7 +105,7 @@ export async function buildMonitorsService(config: MonitorsConfig, log: Logger) 
       startPeriodic(
         "spool drain",
         config.SPOOL_DRAIN_INTERVAL_MS,
-        () => drainSpool({ orm, spool, recorder, lastKnown, log, onIncident: kickIncidents }),
+        () => drainSpool({ pool, spool, recorder, lastKnown, log, onIncident: kickIncidents }),
         log,
       ),
     );
@@ -98,6 +125,7 @@ export async function buildMonitorsService(config: MonitorsConfig, log: Logger) 
         log,
       ),
     );
+    if (spool.configured) loops.push(startPeriodic("spool durability check", 60_000, checkDurability, log));
     loops.push(
       startRetention(orm, log, {
         pingRetentionDays: config.PING_RETENTION_DAYS,
@@ -118,6 +146,7 @@ export async function buildMonitorsService(config: MonitorsConfig, log: Logger) 
     close: async () => {
       alertsClient.close();
       await redis?.quit().catch(() => redis.disconnect());
+      await pool.end();
       await orm.close();
     },
   };

@@ -18,6 +18,9 @@ export function loadMonitorsConfig(source: NodeJS.ProcessEnv = process.env) {
       SWEEP_INTERVAL_MS: env.int(5_000, 50, 3_600_000),
       SPOOL_DRAIN_INTERVAL_MS: env.int(500, 50, 60_000),
       INCIDENT_POLL_MS: env.int(1_000, 50, 60_000),
+      // How long a ping that raised or resolved an incident waits for alerts before it is answered anyway
+      // (the outbox worker then finishes the send). Keep DB_ATTEMPT_TIMEOUT_MS + this under the gateway's deadline.
+      INCIDENT_INLINE_WAIT_MS: env.int(750, 0, 60_000),
       // Retention: pings older than this go, except each monitor's newest 100; done incident actions too.
       PING_RETENTION_DAYS: env.int(90, 1, 36_500),
       INCIDENT_ACTION_RETENTION_DAYS: env.int(7, 1, 36_500),

@@ -5,7 +5,14 @@ import { monitorsErrors } from "../errors.ts";
 import type { MonitorService } from "../monitors/monitor-service.ts";
 import type { PingRecorder, RecordInput } from "../pings/record-pings.ts";
 import { isDatabaseUnavailable } from "../runtime/database-unavailable.ts";
-import { monitorToProto, pingStatusFromProto, pingToProto, recordResultToProto } from "./proto-mapping.ts";
+import type { SpoolStatus } from "../spool/spool-durability.ts";
+import {
+  monitorToProto,
+  pingStatusFromProto,
+  pingToProto,
+  recordResultToProto,
+  spoolStatusToProto,
+} from "./proto-mapping.ts";
 
 const MAX_BATCH = 500;
 
@@ -21,17 +28,13 @@ function guard<Req, Res>(handler: (request: Req) => Promise<Res>): (request: Req
   };
 }
 
-function isJsonObject(text: string): boolean {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value);
-  } catch {
-    return false;
-  }
-}
-
 /** Translates monitors.v1 messages to the domain and back; no rules live here. */
-export function monitorsServiceBinding(log: Logger, service: MonitorService, recorder: PingRecorder): ServiceBinding {
+export function monitorsServiceBinding(
+  log: Logger,
+  service: MonitorService,
+  recorder: PingRecorder,
+  spoolStatus: () => Promise<SpoolStatus>,
+): ServiceBinding {
   const implementation: monitors.MonitorsServiceServer = {
     createMonitor: unary(
       log,
@@ -84,6 +87,16 @@ export function monitorsServiceBinding(log: Logger, service: MonitorService, rec
         return { monitor: monitor ? monitorToProto(monitor) : undefined };
       }),
     ),
+    resolveMonitors: unary(
+      log,
+      guard(async (request: monitors.ResolveMonitorsRequest) => {
+        if (request.pingUrls.length > MAX_BATCH) {
+          throw monitorsErrors.invalid([{ field: "pingUrls", message: `At most ${MAX_BATCH} per call.` }]);
+        }
+        const found = await service.resolveMany(request.pingUrls);
+        return { monitors: found.map((monitor) => ({ monitor: monitor ? monitorToProto(monitor) : undefined })) };
+      }),
+    ),
     recordPing: unary(
       log,
       guard(async (request: monitors.RecordPingRequest) => {
@@ -94,11 +107,6 @@ export function monitorsServiceBinding(log: Logger, service: MonitorService, rec
           const status = pingStatusFromProto(item.status);
           if (!status)
             throw monitorsErrors.invalid([{ field: `items[${index}].status`, message: "status is not known." }]);
-          if (item.metadataJson !== "" && !isJsonObject(item.metadataJson)) {
-            throw monitorsErrors.invalid([
-              { field: `items[${index}].metadataJson`, message: "metadataJson must be a JSON object." },
-            ]);
-          }
           return {
             monitorId: item.monitorId,
             teamId: item.teamId,
@@ -115,6 +123,7 @@ export function monitorsServiceBinding(log: Logger, service: MonitorService, rec
         return { results: (await recorder.record(inputs)).map(recordResultToProto) };
       }),
     ),
+    describeSpool: unary(log, async () => spoolStatusToProto(await spoolStatus())),
   };
   return { name: "monitors.v1.MonitorsService", definition: monitors.MonitorsServiceService, implementation };
 }

@@ -4,6 +4,7 @@ import type { MonitorView } from "../monitors/monitor-row.ts";
 import type { PingView } from "../monitors/monitor-service.ts";
 import type { RecordResult } from "../pings/record-pings.ts";
 import type { Severity } from "../severity.ts";
+import type { SpoolStatus } from "../spool/spool-durability.ts";
 
 const STATUS_TO_PROTO: Record<MonitorStatus, monitors.MonitorStatus> = {
   idle: monitors.MonitorStatus.MONITOR_STATUS_IDLE,
@@ -75,13 +76,42 @@ const OUTCOME_TO_PROTO: Record<RecordResult["outcome"], monitors.RecordOutcome> 
   paused: monitors.RecordOutcome.RECORD_OUTCOME_PAUSED,
   quota_exhausted: monitors.RecordOutcome.RECORD_OUTCOME_QUOTA_EXHAUSTED,
   monitor_not_found: monitors.RecordOutcome.RECORD_OUTCOME_MONITOR_NOT_FOUND,
+  invalid: monitors.RecordOutcome.RECORD_OUTCOME_INVALID,
+  not_stored: monitors.RecordOutcome.RECORD_OUTCOME_NOT_STORED,
 };
 
+/** What a ping's answer needs of its monitor (the hot path encodes one per ping): the rest stays unset. */
+function monitorSummaryToProto(monitor: MonitorView): monitors.Monitor {
+  return {
+    ...EMPTY_MONITOR,
+    id: monitor.id,
+    teamId: monitor.teamId,
+    name: monitor.name,
+    status: STATUS_TO_PROTO[monitor.status],
+    monitoringActive: monitor.monitoringActive,
+  };
+}
+
+const EMPTY_MONITOR: monitors.Monitor = monitors.Monitor.create();
+
 export function recordResultToProto(result: RecordResult): monitors.RecordPingResult {
-  const monitor = "monitor" in result && result.monitor ? monitorToProto(result.monitor) : undefined;
+  const monitor = "monitor" in result && result.monitor ? monitorSummaryToProto(result.monitor) : undefined;
   return {
     outcome: OUTCOME_TO_PROTO[result.outcome],
     monitor,
     pingId: "pingId" in result ? result.pingId : "",
+    violations: "violations" in result ? result.violations : [],
   };
+}
+
+const DURABILITY_TO_PROTO: Record<SpoolStatus["durability"], monitors.SpoolDurability> = {
+  none: monitors.SpoolDurability.SPOOL_DURABILITY_NONE,
+  durable: monitors.SpoolDurability.SPOOL_DURABILITY_DURABLE,
+  aof_not_fsynced: monitors.SpoolDurability.SPOOL_DURABILITY_AOF_NOT_FSYNCED,
+  not_durable: monitors.SpoolDurability.SPOOL_DURABILITY_NOT_DURABLE,
+  unknown: monitors.SpoolDurability.SPOOL_DURABILITY_UNKNOWN,
+};
+
+export function spoolStatusToProto(status: SpoolStatus): monitors.DescribeSpoolResponse {
+  return { ...status, durability: DURABILITY_TO_PROTO[status.durability] };
 }

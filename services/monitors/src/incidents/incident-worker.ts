@@ -54,12 +54,43 @@ export class IncidentWorker {
 
   /** One pass; true when it found work (there may be more behind it). */
   async runOnce(): Promise<boolean> {
-    const claimed = await this.#claim();
+    const claimed = await this.#claim(null);
     await Promise.all(claimed.map((action) => this.#process(action)));
     return claimed.length > 0;
   }
 
-  async #claim(): Promise<ActionRow[]> {
+  /**
+   * Sends one action now, for the ping that wrote it: the spec raises a down
+   * ping's incident before the ping is answered. Resolves once the action is
+   * done, or after `waitMs` at the latest — then (alerts away or slow, or the
+   * action queued behind an earlier one of its monitor that is failing) the
+   * periodic pass finishes the job, as for any other action.
+   */
+  async runNow(actionId: string, waitMs: number): Promise<void> {
+    const deadline = Date.now() + waitMs;
+    const [action] = await this.#claim(actionId);
+    const sent = action ? this.#process(action) : this.#waitUntilDone(actionId, deadline);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+    });
+    await Promise.race([sent, timeout]).finally(() => clearTimeout(timer));
+  }
+
+  /** Another worker holds the action (or an earlier one of its monitor): wait for its outcome. */
+  async #waitUntilDone(actionId: string, deadline: number): Promise<void> {
+    while (Date.now() < deadline) {
+      const [row] = await this.#em().execute<{ done: boolean }[]>(
+        "SELECT done_at IS NOT NULL AS done FROM monitors.incident_actions WHERE id = ?::bigint",
+        [actionId],
+      );
+      if (!row || row.done) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /** Leases due actions (the oldest pending of each monitor), or only `onlyId` if it is one of them. */
+  async #claim(onlyId: string | null): Promise<ActionRow[]> {
     return this.#em().execute<ActionRow[]>(
       `UPDATE monitors.incident_actions
           SET lease_until = now() + make_interval(secs => ?), attempts = attempts + 1
@@ -68,9 +99,10 @@ export class IncidentWorker {
            WHERE a.done_at IS NULL AND a.next_attempt_at <= now() AND (a.lease_until IS NULL OR a.lease_until < now())
              AND NOT EXISTS (SELECT 1 FROM monitors.incident_actions b
                               WHERE b.monitor_id = a.monitor_id AND b.done_at IS NULL AND b.id < a.id)
+             AND (?::bigint IS NULL OR a.id = ?::bigint)
            ORDER BY a.id LIMIT ? FOR UPDATE SKIP LOCKED)
         RETURNING *`,
-      [LEASE_SECONDS, BATCH],
+      [LEASE_SECONDS, onlyId, onlyId, BATCH],
     );
   }
 
@@ -79,6 +111,12 @@ export class IncidentWorker {
       if (action.kind === "raise") await this.#raise(action);
       else await this.#resolve(action);
     } catch (error) {
+      // alerts refused the action itself: retrying cannot help, and would hold back the monitor's later actions.
+      if (serviceErrorFromGrpc(error)?.kind === "INVALID_ARGUMENT") {
+        this.#log.warn({ actionId: action.id, kind: action.kind }, "incident action refused by alerts; set aside");
+        await this.#complete(action, "invalid", []).catch(() => undefined);
+        return;
+      }
       const backoff = Math.min(MAX_BACKOFF_SECONDS, 2 ** Math.max(0, action.attempts - 1));
       this.#log.warn(
         { err: error, actionId: action.id, kind: action.kind, backoff },

@@ -12,6 +12,17 @@ export class LastKnownMonitors {
   readonly #idByPingUrl = new Map<string, string>();
 
   remember(monitor: MonitorView): MonitorView {
+    const known = this.#byId.get(monitor.id);
+    // The hot path remembers on every ping; most pings leave the answer-relevant state as it was.
+    if (
+      known &&
+      known.status === monitor.status &&
+      known.monitoringActive === monitor.monitoringActive &&
+      known.teamId === monitor.teamId &&
+      known.name === monitor.name
+    ) {
+      return monitor;
+    }
     this.#byId.delete(monitor.id);
     if (this.#byId.size >= MAX_ENTRIES) {
       const oldest = this.#byId.values().next();

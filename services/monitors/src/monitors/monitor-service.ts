@@ -1,10 +1,15 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import type { EntityManager, Orm } from "@pulsegate/db";
+import { type EntityManager, type Orm, type PgPool, run, statement } from "@pulsegate/db";
 import { monitorsErrors } from "../errors.ts";
 import { isDatabaseUnavailable } from "../runtime/database-unavailable.ts";
 import type { LastKnownMonitors } from "./last-known-monitors.ts";
 import { type MonitorRow, type MonitorView, monitorFromRow, toDate } from "./monitor-row.ts";
 import { checkMonitorSettings, type MonitorSettingsInput } from "./monitor-settings.ts";
+
+const RESOLVE_MONITORS = statement(
+  "monitors_resolve_by_ping_url",
+  "SELECT * FROM monitors.monitors WHERE ping_url = ANY($1::text[])",
+);
 
 const MAX_PAGE = 200;
 const DEFAULT_PAGE = 50;
@@ -27,11 +32,14 @@ function newPingUrl(): string {
 /** Creating, reading, pausing and resuming monitors, and reading their pings. */
 export class MonitorService {
   readonly #orm: Orm;
+  readonly #pool: PgPool;
   readonly #lastKnown: LastKnownMonitors;
   readonly #now: () => Date;
 
-  constructor(orm: Orm, lastKnown: LastKnownMonitors, now: () => Date = () => new Date()) {
+  /** `pool`: the hot path's plain pg pool (look-ups by ping URL); the ORM for the rest. */
+  constructor(orm: Orm, pool: PgPool, lastKnown: LastKnownMonitors, now: () => Date = () => new Date()) {
     this.#orm = orm;
+    this.#pool = pool;
     this.#lastKnown = lastKnown;
     this.#now = now;
   }
@@ -91,6 +99,24 @@ export class MonitorService {
       const known = this.#lastKnown.byPingUrl(pingUrl);
       if (known && isDatabaseUnavailable(error)) return known;
       throw error;
+    }
+  }
+
+  /**
+   * Many ping URLs at once (the gateway's cache misses of one moment), one
+   * prepared statement; null for each unknown one. While the database is away
+   * the last known monitors answer.
+   */
+  async resolveMany(pingUrls: string[]): Promise<(MonitorView | null)[]> {
+    try {
+      const rows = await run<MonitorRow>(this.#pool, RESOLVE_MONITORS, [pingUrls]);
+      const byUrl = new Map(rows.map((row) => [row.ping_url, this.#lastKnown.remember(monitorFromRow(row))]));
+      return pingUrls.map((pingUrl) => byUrl.get(pingUrl) ?? null);
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      const known = pingUrls.map((pingUrl) => this.#lastKnown.byPingUrl(pingUrl) ?? null);
+      if (known.every((monitor) => monitor === null)) throw error;
+      return known;
     }
   }
 

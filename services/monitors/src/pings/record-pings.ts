@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
-import type { EntityManager, Orm } from "@pulsegate/db";
+import type { PgPool } from "@pulsegate/db";
 import type { Logger } from "@pulsegate/logger";
+import { findUnstorableText, type TextProblem } from "@pulsegate/text";
 import { monitorsErrors } from "../errors.ts";
 import type { LastKnownMonitors } from "../monitors/last-known-monitors.ts";
 import type { MonitorView } from "../monitors/monitor-row.ts";
-import { isDatabaseUnavailable, withTimeout } from "../runtime/database-unavailable.ts";
+import { isDatabaseUnavailable } from "../runtime/database-unavailable.ts";
 import type { PingSpool } from "../spool/ping-spool.ts";
-import { applyPing, refundHeartbeat, reserveHeartbeats } from "./apply-ping.ts";
+import { type ApplyResult, applyPingBatch } from "./apply-ping-batch.ts";
 import type { PingItem } from "./ping-item.ts";
 
 export type RecordInput = Omit<PingItem, "pingId" | "receivedAt"> & { receivedAt: Date | null };
@@ -14,40 +15,47 @@ export type RecordInput = Omit<PingItem, "pingId" | "receivedAt"> & { receivedAt
 export type RecordResult =
   | { outcome: "recorded" | "spooled"; monitor: MonitorView | null; pingId: string }
   | { outcome: "paused"; monitor: MonitorView }
-  | { outcome: "quota_exhausted" | "monitor_not_found" };
+  | { outcome: "quota_exhausted" | "monitor_not_found" }
+  | { outcome: "invalid"; violations: TextProblem[] }
+  /** This ping alone failed to be written (not an outage): nothing stored, the caller may retry. */
+  | { outcome: "not_stored" };
 
 /**
- * The ping path: each ping is written to PostgreSQL, or — when the database
- * does not answer in time — appended to the spool and answered from the last
- * known state. Once one ping is spooled, the following ones are spooled too
- * until the drain worker has emptied the spool, so pings are applied in the
- * order they arrived. With neither store the call fails UNAVAILABLE (503).
+ * The ping path. A RecordPing batch is written to PostgreSQL in one
+ * transaction (applyPingBatch); when the database cannot be reached (a
+ * connection error, not a wait for a free connection) the batch goes to the
+ * spool and is answered from the last known state instead. Once one ping is
+ * spooled, the following ones are spooled too until the drain worker has
+ * emptied the spool, so pings are applied in the order they arrived. With
+ * neither store the call fails UNAVAILABLE (503).
  */
 export class PingRecorder {
-  readonly #orm: Orm;
+  readonly #pool: PgPool;
   readonly #spool: PingSpool;
   readonly #lastKnown: LastKnownMonitors;
   readonly #log: Logger;
-  readonly #dbAttemptTimeoutMs: number;
-  readonly #onIncident: () => void;
+  readonly #onIncident: (actionId: string) => Promise<void>;
   readonly #now: () => Date;
   #spooling = false;
   #pendingAppends = 0;
 
   constructor(options: {
-    orm: Orm;
+    pool: PgPool;
     spool: PingSpool;
     lastKnown: LastKnownMonitors;
     log: Logger;
-    dbAttemptTimeoutMs: number;
-    onIncident: () => void;
+    /**
+     * Sends the incident action a ping wrote, before the ping is answered (the
+     * spec raises a down ping's incident at once); resolves when it was sent,
+     * or when the outbox worker has to take over (alerts away, too slow).
+     */
+    onIncident: (actionId: string) => Promise<void>;
     now?: () => Date;
   }) {
-    this.#orm = options.orm;
+    this.#pool = options.pool;
     this.#spool = options.spool;
     this.#lastKnown = options.lastKnown;
     this.#log = options.log;
-    this.#dbAttemptTimeoutMs = options.dbAttemptTimeoutMs;
     this.#onIncident = options.onIncident;
     this.#now = options.now ?? (() => new Date());
   }
@@ -72,98 +80,85 @@ export class PingRecorder {
     return true;
   }
 
-  /**
-   * Results in the order of `inputs`; pings of one monitor are applied in
-   * order, monitors in parallel. The heartbeat quota of a team's pings in the
-   * batch is reserved in one statement (see reserveHeartbeats).
-   */
+  /** Results in the order of `inputs`; pings of one monitor are applied in that order. */
   async record(inputs: RecordInput[]): Promise<RecordResult[]> {
-    const items = inputs.map(
-      (input): PingItem => ({ ...input, pingId: randomUUID(), receivedAt: input.receivedAt ?? this.#now() }),
-    );
-    const reserved = this.#spooling ? new Set<number>() : await this.#reserveBatch(items);
-    const results = new Array<RecordResult>(items.length);
-    const byMonitor = new Map<string, number[]>();
-    items.forEach((item, index) => {
-      const list = byMonitor.get(item.monitorId) ?? [];
-      list.push(index);
-      byMonitor.set(item.monitorId, list);
+    const results = new Array<RecordResult>(inputs.length);
+    const accepted: number[] = [];
+    inputs.forEach((input, index) => {
+      const violations = unstorableText(input);
+      if (violations.length > 0) results[index] = { outcome: "invalid", violations };
+      else accepted.push(index);
     });
-    await Promise.all(
-      [...byMonitor.values()].map(async (indexes) => {
-        for (const index of indexes) {
-          results[index] = await this.#recordOne(items[index] as PingItem, reserved.has(index));
-        }
-      }),
-    );
+    const items = accepted.map((index): PingItem => {
+      const input = inputs[index] as RecordInput;
+      return { ...input, pingId: randomUUID(), receivedAt: input.receivedAt ?? this.#now() };
+    });
+    const written = await this.#write(items);
+    written.forEach((result, position) => {
+      results[accepted[position] as number] = result;
+    });
     return results;
   }
 
-  /**
-   * The indexes whose quota is reserved: each team with more than one ping in
-   * the batch, when its quota takes them all. The others reserve one by one.
-   * A database that does not answer in time reserves nothing here; the pings
-   * then take their own path (and the spool).
-   */
-  async #reserveBatch(items: PingItem[]): Promise<Set<number>> {
-    const byTeam = new Map<string, number[]>();
-    items.forEach((item, index) => {
-      const key = `${item.teamId}\u0000${item.receivedAt.getUTCFullYear()}-${item.receivedAt.getUTCMonth()}`;
-      byTeam.set(key, [...(byTeam.get(key) ?? []), index]);
-    });
-    const reserved = new Set<number>();
-    await Promise.all(
-      [...byTeam.values()]
-        .filter((indexes) => indexes.length > 1)
-        .map(async (indexes) => {
-          const first = items[indexes[0] as number] as PingItem;
-          try {
-            const ok = await withTimeout(
-              reserveHeartbeats(
-                this.#orm.em.fork() as EntityManager,
-                first.teamId,
-                first.receivedAt,
-                indexes.length,
-                first.heartbeatQuotaMonthly,
-              ),
-              this.#dbAttemptTimeoutMs,
-            );
-            if (ok) for (const index of indexes) reserved.add(index);
-          } catch (error) {
-            if (!isDatabaseUnavailable(error)) throw error;
-          }
-        }),
-    );
-    return reserved;
-  }
-
-  async #recordOne(item: PingItem, reserved: boolean): Promise<RecordResult> {
+  async #write(items: PingItem[]): Promise<RecordResult[]> {
+    if (items.length === 0) return [];
     if (!this.#spooling) {
       try {
-        return await this.#writeDirect(item, reserved);
+        const applied = await applyPingBatch(this.#pool, items, { spooled: false, now: this.#now() });
+        await this.#sendIncidents(items, applied);
+        return applied.map((result, index) => this.#answer(result, items[index] as PingItem));
       } catch (error) {
-        if (!isDatabaseUnavailable(error)) throw error;
-        // Without a spool there is no backlog to queue behind: the next ping tries the database again.
+        if (!isDatabaseUnavailable(error)) return this.#writeOneByOne(items, error);
+        // Without a spool there is no backlog to queue behind: the next batch tries the database again.
         if (!this.#spool.configured) throw monitorsErrors.pingNotStored();
         this.startSpooling(error instanceof Error ? error.message : String(error));
       }
     }
-    // The drain counts a spooled ping itself: give a batch reservation back (best effort; the
-    // database is likely away, and then the count stays one high).
-    if (reserved) void refundHeartbeat(this.#orm.em.fork() as EntityManager, item).catch(() => undefined);
-    return this.#spoolOne(item);
+    const results: RecordResult[] = [];
+    for (const item of items) results.push(await this.#spoolOne(item));
+    return results;
   }
 
-  async #writeDirect(item: PingItem, reserved = false): Promise<RecordResult> {
-    const em = this.#orm.em.fork() as EntityManager;
-    const result = await withTimeout(
-      applyPing(em, item, { spooled: false, now: this.#now(), reserved }),
-      this.#dbAttemptTimeoutMs,
+  /**
+   * A batch failed for a reason other than an unreachable database: one item
+   * must not take its batch-mates (other teams' pings) down with it, so each
+   * is written alone; one that still fails is reported not stored.
+   */
+  async #writeOneByOne(items: PingItem[], cause: unknown): Promise<RecordResult[]> {
+    if (items.length === 1) {
+      this.#log.error({ err: cause }, "a ping could not be written");
+      return [{ outcome: "not_stored" }];
+    }
+    this.#log.warn({ err: cause, pings: items.length }, "ping batch failed; writing its pings one by one");
+    const results: RecordResult[] = [];
+    for (const item of items) results.push(...(await this.#write([item])));
+    return results;
+  }
+
+  /** The actions the batch wrote, sent before it is answered: in order per monitor, monitors side by side. */
+  async #sendIncidents(items: PingItem[], applied: ApplyResult[]): Promise<void> {
+    const byMonitor = new Map<string, string[]>();
+    applied.forEach((result, index) => {
+      if (result.outcome !== "recorded" || result.incidentActionId === null) return;
+      const monitorId = (items[index] as PingItem).monitorId;
+      byMonitor.set(monitorId, [...(byMonitor.get(monitorId) ?? []), result.incidentActionId]);
+    });
+    await Promise.all(
+      [...byMonitor.values()].map(async (actionIds) => {
+        for (const actionId of actionIds) {
+          // Committed already: whatever happens to the send, the ping is not written again.
+          await this.#onIncident(actionId).catch((error: unknown) => {
+            this.#log.warn({ err: error }, "incident action not sent at once; the outbox worker will");
+          });
+        }
+      }),
     );
+  }
+
+  #answer(result: ApplyResult, item: PingItem): RecordResult {
     switch (result.outcome) {
       case "recorded":
       case "duplicate":
-        if (result.outcome === "recorded" && result.incident) this.#onIncident();
         return { outcome: "recorded", monitor: this.#lastKnown.remember(result.monitor), pingId: item.pingId };
       case "paused":
         return { outcome: "paused", monitor: this.#lastKnown.remember(result.monitor) };
@@ -183,7 +178,9 @@ export class PingRecorder {
       this.#pendingAppends--;
       // The database may be back while Redis is not: one direct attempt before giving up.
       try {
-        return await this.#writeDirect(item);
+        const [applied] = await applyPingBatch(this.#pool, [item], { spooled: false, now: this.#now() });
+        await this.#sendIncidents([item], applied ? [applied] : []);
+        return applied ? this.#answer(applied, item) : { outcome: "not_stored" };
       } catch (databaseError) {
         if (!isDatabaseUnavailable(databaseError)) throw databaseError;
         this.#log.error({ err: spoolError }, "ping could be stored neither in the database nor in the spool");
@@ -205,4 +202,27 @@ export class PingRecorder {
     if (predicted) this.#lastKnown.remember(predicted);
     return { outcome: "spooled", monitor: predicted, pingId: item.pingId };
   }
+}
+
+/**
+ * Text that cannot be stored (U+0000, unpaired surrogates) or metadata that is
+ * not a JSON object: the gateway refuses these first; this is the backstop, per
+ * item, so one bad ping never fails a batch that mixes teams.
+ */
+function unstorableText(input: RecordInput): TextProblem[] {
+  let metadata: unknown;
+  if (input.metadataJson !== null) {
+    try {
+      metadata = JSON.parse(input.metadataJson);
+    } catch {
+      metadata = undefined;
+    }
+    if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) {
+      return [{ field: "metadata", message: "metadata must be a JSON object." }];
+    }
+  }
+  return findUnstorableText(
+    { reason: input.reason ?? undefined, group_key: input.groupKey ?? undefined, metadata },
+    "",
+  );
 }

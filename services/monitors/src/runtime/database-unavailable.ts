@@ -19,7 +19,7 @@ const NETWORK_CODES = new Set([
 const SQLSTATE_UNAVAILABLE = /^(08|53|57P)/;
 
 const MESSAGES =
-  /connection terminated|timeout exceeded when trying to connect|connection refused|connection error|not queryable|database system is (starting|shutting) up|terminating connection/i;
+  /connection terminated|timeout exceeded when trying to connect|query read timeout|connection refused|connection error|not queryable|database system is (starting|shutting) up|terminating connection/i;
 
 /**
  * True when `error` says the database could not be reached or dropped the

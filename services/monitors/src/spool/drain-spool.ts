@@ -1,32 +1,34 @@
-import type { EntityManager, Orm } from "@pulsegate/db";
+import type { PgPool } from "@pulsegate/db";
 import type { Logger } from "@pulsegate/logger";
 import type { LastKnownMonitors } from "../monitors/last-known-monitors.ts";
-import { applyPing } from "../pings/apply-ping.ts";
+import { type ApplyResult, applyPingBatch } from "../pings/apply-ping-batch.ts";
 import type { PingRecorder } from "../pings/record-pings.ts";
 import { isDatabaseUnavailable } from "../runtime/database-unavailable.ts";
-import type { PingSpool } from "./ping-spool.ts";
+import type { PingSpool, SpoolEntry } from "./ping-spool.ts";
 
 const BATCH = 100;
 /** One lock holding drains at most this long, so the lock (30 s) never lapses mid-drain. */
 const MAX_DRAIN_MS = 10_000;
 
-/**
- * One drain pass: applies spooled pings oldest first, each in its own
- * transaction, and deletes each entry only after its commit. A ping applied
- * twice (the commit of the first attempt was uncertain, or the delete failed)
- * conflicts on its key and is skipped, so each is applied exactly once. Stops
- * at the first sign that the database is still away. Returns true when more
- * remains to drain.
- */
-export async function drainSpool(deps: {
-  orm: Orm;
+export type DrainDeps = {
+  pool: PgPool;
   spool: PingSpool;
   recorder: PingRecorder;
   lastKnown: LastKnownMonitors;
   log: Logger;
   onIncident: () => void;
-}): Promise<boolean> {
-  const { orm, spool, recorder, lastKnown, log, onIncident } = deps;
+};
+
+/**
+ * One drain pass: applies spooled pings oldest first, a batch of them per
+ * transaction through the ping path's own write (applyPingBatch), and deletes
+ * the entries only after that commit. A ping applied twice (the first commit
+ * was uncertain, or the deletion was lost) is found by its key and applied
+ * once. Stops at the first sign that the database is still away. Returns true
+ * when more remains to drain.
+ */
+export async function drainSpool(deps: DrainDeps): Promise<boolean> {
+  const { spool, recorder } = deps;
   if (!spool.configured) return false;
   let backlog: number;
   try {
@@ -46,33 +48,7 @@ export async function drainSpool(deps: {
     for (;;) {
       const entries = await spool.oldest(BATCH);
       if (entries.length === 0) return;
-      for (const entry of entries) {
-        try {
-          const result = await applyPing(orm.em.fork() as EntityManager, entry.item, {
-            spooled: true,
-            now: new Date(),
-          });
-          if (result.outcome === "monitor_not_found") {
-            log.error(
-              { monitorId: entry.item.monitorId, entryId: entry.entryId },
-              "spooled ping for an unknown monitor",
-            );
-            await spool.deadLetter(entry, "monitor_not_found");
-            continue;
-          }
-          if ("monitor" in result) lastKnown.remember(result.monitor);
-          if (result.outcome === "recorded" && result.incident) onIncident();
-        } catch (error) {
-          if (isDatabaseUnavailable(error)) throw error;
-          log.error(
-            { err: error, entryId: entry.entryId },
-            "spooled ping cannot be applied; moved to the dead-letter stream",
-          );
-          await spool.deadLetter(entry, error instanceof Error ? error.message : String(error));
-          continue;
-        }
-        await spool.remove(entry.entryId);
-      }
+      await applyEntries(deps, entries);
       if (Date.now() - started > MAX_DRAIN_MS) {
         more = true;
         return;
@@ -81,4 +57,43 @@ export async function drainSpool(deps: {
   });
   if (!more && (await spool.length()) === 0) recorder.stopSpoolingIfIdle();
   return more;
+}
+
+/** Applies `entries` in one transaction, or one by one when the batch fails for a reason of its own. */
+async function applyEntries(deps: DrainDeps, entries: SpoolEntry[]): Promise<void> {
+  const { pool, spool, log } = deps;
+  let applied: ApplyResult[];
+  try {
+    applied = await applyPingBatch(
+      pool,
+      entries.map((entry) => entry.item),
+      { spooled: true, now: new Date() },
+    );
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) throw error;
+    if (entries.length > 1) {
+      for (const entry of entries) await applyEntries(deps, [entry]);
+      return;
+    }
+    const [entry] = entries as [SpoolEntry];
+    log.error(
+      { err: error, entryId: entry.entryId },
+      "spooled ping cannot be applied; moved to the dead-letter stream",
+    );
+    await spool.deadLetter(entry, error instanceof Error ? error.name : "Error");
+    return;
+  }
+  const done: string[] = [];
+  for (const [index, result] of applied.entries()) {
+    const entry = entries[index] as SpoolEntry;
+    if (result.outcome === "monitor_not_found") {
+      log.error({ monitorId: entry.item.monitorId, entryId: entry.entryId }, "spooled ping for an unknown monitor");
+      await spool.deadLetter(entry, "monitor_not_found");
+      continue;
+    }
+    if ("monitor" in result) deps.lastKnown.remember(result.monitor);
+    if (result.outcome === "recorded" && result.incidentActionId !== null) deps.onIncident();
+    done.push(entry.entryId);
+  }
+  await spool.remove(done);
 }

@@ -47,6 +47,16 @@ export class PingSpool {
     return id;
   }
 
+  /** Redis's persistence settings (CONFIG GET); rejects where CONFIG is refused (some managed services). */
+  async persistence(): Promise<{ appendonly: string; appendfsync: string }> {
+    const redis = this.#client();
+    const [appendonly, appendfsync] = await Promise.all([
+      redis.config("GET", "appendonly") as Promise<string[]>,
+      redis.config("GET", "appendfsync") as Promise<string[]>,
+    ]);
+    return { appendonly: appendonly[1] ?? "", appendfsync: appendfsync[1] ?? "" };
+  }
+
   async length(): Promise<number> {
     return this.#client().xlen(this.#key);
   }
@@ -60,8 +70,8 @@ export class PingSpool {
     });
   }
 
-  async remove(entryId: string): Promise<void> {
-    await this.#client().xdel(this.#key, entryId);
+  async remove(entryIds: string[]): Promise<void> {
+    if (entryIds.length > 0) await this.#client().xdel(this.#key, ...entryIds);
   }
 
   /** Moves an entry that can never be applied aside, with the reason, so the drain goes on. */

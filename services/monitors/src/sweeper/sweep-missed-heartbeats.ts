@@ -1,6 +1,6 @@
 import type { EntityManager, Orm } from "@pulsegate/db";
+import { incidentActionRow } from "../incidents/incident-action-row.ts";
 import { MISSED_HEARTBEAT } from "../incidents/incident-text.ts";
-import { writeIncidentAction } from "../incidents/write-incident-action.ts";
 import { type MonitorRow, monitorFromRow } from "../monitors/monitor-row.ts";
 
 export const SWEEP_BATCH = 200;
@@ -13,6 +13,16 @@ export const SELECT_DUE_MONITORS = `
    ORDER BY next_due_at
    LIMIT ?
    FOR UPDATE SKIP LOCKED`;
+
+const INSERT_ACTIONS = `
+  INSERT INTO monitors.incident_actions (monitor_id, team_id, kind, title, description, severity, group_key, metadata,
+                                         reopen_window_seconds, alert_quota_monthly, created_at, next_attempt_at)
+  SELECT a."monitorId", a."teamId", a.kind, a.title, a.description, a.severity, a."groupKey", a.metadata::jsonb,
+         a."reopenWindowSeconds", a."alertQuotaMonthly", a."createdAt", a."createdAt"
+    FROM jsonb_to_recordset(?::jsonb)
+         AS a("monitorId" text, "teamId" text, kind text, title text, description text, severity text,
+              "groupKey" text, metadata text, "reopenWindowSeconds" integer, "alertQuotaMonthly" integer,
+              "createdAt" timestamptz)`;
 
 /**
  * One sweep batch (DESIGN §5 "missed heartbeat"): every monitor whose
@@ -40,15 +50,17 @@ export async function sweepMissedHeartbeats(orm: Orm, now: () => Date = () => ne
       [SWEEP_BATCH, MISSED_HEARTBEAT],
     );
     const swept = rows.filter((row) => row.swept).map(monitorFromRow);
-    for (const monitor of swept) {
-      await writeIncidentAction(
-        tx as EntityManager,
+    const at = now();
+    const actions = swept.map((monitor) =>
+      incidentActionRow(
         "raise",
         monitor,
         { reason: MISSED_HEARTBEAT, groupKey: null, metadata: null, lastPingAt: monitor.lastPingAt },
-        now(),
-      );
-    }
+        at,
+      ),
+    );
+    // Every raise of the batch in one statement.
+    if (actions.length > 0) await (tx as EntityManager).execute(INSERT_ACTIONS, [JSON.stringify(actions)]);
     return { down: swept, full: rows.length === SWEEP_BATCH };
   });
 }

@@ -1,0 +1,219 @@
+import { inTransaction, type PgPool, run } from "@pulsegate/db";
+import { type IncidentActionRow, incidentActionRow } from "../incidents/incident-action-row.ts";
+import { type MonitorRow, type MonitorView, monitorFromRow } from "../monitors/monitor-row.ts";
+import { LOCK_BATCH, WRITE_PING_BATCH } from "./ping-batch-statements.ts";
+import type { PingItem } from "./ping-item.ts";
+import { pingTransition } from "./ping-transition.ts";
+
+export type ApplyResult =
+  /** incidentActionId: the raise or resolve this ping wrote to the incident outbox, if any. */
+  | { outcome: "recorded"; monitor: MonitorView; incidentActionId: string | null }
+  /** The ping was applied before (a spooled copy of a ping whose commit was uncertain). */
+  | { outcome: "duplicate"; monitor: MonitorView }
+  | { outcome: "paused"; monitor: MonitorView }
+  | { outcome: "quota_exhausted" }
+  | { outcome: "monitor_not_found" };
+
+/** First day of the ping's UTC month, the quota's key. */
+export function monthOf(date: Date): string {
+  return `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, "0")}-01`;
+}
+
+const usageKey = (teamId: string, month: string) => `${teamId}\u0000${month}`;
+
+/**
+ * Records a batch of pings and moves their monitors (DESIGN §5) in one
+ * transaction with one synchronous commit: one statement locks the batch's
+ * monitors in id order and the heartbeat usage rows of their teams, the transitions are
+ * worked out here (the pings of one monitor in arrival order, each seeing the
+ * state the previous one left), and one statement writes the ping rows, the
+ * monitors' new state, the incident actions and the usage. The quota is counted
+ * in the same transaction as the pings it counts: exact, nothing to give back.
+ *
+ * Pings from the spool (`spooled`) were answered 200 already, so they are never
+ * refused: the quota counts them without limit, a monitor paused meanwhile keeps
+ * them as history, and one already stored (its deletion from the spool was lost)
+ * is a duplicate, applied once.
+ */
+export async function applyPingBatch(
+  pool: PgPool,
+  items: PingItem[],
+  options: { spooled: boolean; now: Date },
+): Promise<ApplyResult[]> {
+  if (items.length === 0) return [];
+  return inTransaction(pool, async (client) => {
+    const [locked] = await run<{
+      monitors: MonitorRow[];
+      usage: { team_id: string; month: string; used: number }[];
+      stored: string[];
+    }>(client, LOCK_BATCH, [
+      [...new Set(items.map((item) => item.monitorId))],
+      items.map((item) => item.teamId),
+      items.map((item) => monthOf(item.receivedAt)),
+      options.spooled ? items.map((item) => item.pingId) : [],
+    ]);
+    const monitors = new Map((locked?.monitors ?? []).map((row) => [row.id, monitorFromRow(row)]));
+    const stored = new Set(locked?.stored ?? []);
+    const used = new Map((locked?.usage ?? []).map((row) => [usageKey(row.team_id, row.month), row.used]));
+    const counted = new Map<string, number>();
+
+    const write = new BatchWrite(options);
+    const results: ApplyResult[] = [];
+    const actionOf: (number | null)[] = [];
+    for (const item of items) {
+      actionOf.push(null);
+      const monitor = monitors.get(item.monitorId);
+      if (!monitor || monitor.teamId !== item.teamId) {
+        results.push({ outcome: "monitor_not_found" });
+        continue;
+      }
+      if (stored.has(item.pingId)) {
+        results.push({ outcome: "duplicate", monitor });
+        continue;
+      }
+      if (monitor.status === "paused" && !options.spooled) {
+        results.push({ outcome: "paused", monitor });
+        continue;
+      }
+      const key = usageKey(item.teamId, monthOf(item.receivedAt));
+      const count = (used.get(key) ?? 0) + (counted.get(key) ?? 0);
+      const limit = options.spooled ? 0 : item.heartbeatQuotaMonthly;
+      if (limit > 0 && count + 1 > limit) {
+        results.push({ outcome: "quota_exhausted" });
+        continue;
+      }
+      counted.set(key, (counted.get(key) ?? 0) + 1);
+      write.ping(item);
+
+      const transition = pingTransition(monitor, {
+        status: item.status,
+        reason: item.reason,
+        receivedAt: item.receivedAt,
+      });
+      if (!transition.apply) {
+        results.push({ outcome: "recorded", monitor, incidentActionId: null });
+        continue;
+      }
+      const moved: MonitorView = {
+        ...monitor,
+        status: transition.status,
+        monitoringActive: true,
+        lastPingAt: item.receivedAt,
+        lastPingStatus: item.status,
+        lastReason: item.reason,
+        nextDueAt: transition.nextDueAt,
+        incidentOpen:
+          transition.incident === "raise" ? true : transition.incident === "resolve" ? false : monitor.incidentOpen,
+        alertQuotaMonthly: item.alertQuotaMonthly,
+      };
+      monitors.set(moved.id, moved);
+      write.monitor(moved);
+      if (transition.incident) {
+        actionOf[actionOf.length - 1] = write.action(
+          incidentActionRow(
+            transition.incident,
+            moved,
+            {
+              reason: item.reason,
+              groupKey: item.groupKey,
+              metadata: item.metadataJson ? (JSON.parse(item.metadataJson) as Record<string, unknown>) : null,
+              lastPingAt: item.receivedAt,
+            },
+            options.now,
+          ),
+        );
+      }
+      results.push({ outcome: "recorded", monitor: moved, incidentActionId: null });
+    }
+    for (const [key, pings] of counted) {
+      const [teamId, month] = key.split("\u0000") as [string, string];
+      write.usage(teamId, month, pings);
+    }
+
+    const actionIds = write.empty ? [] : await write.run(client);
+    return results.map((result, index) => {
+      const action = actionOf[index];
+      return result.outcome === "recorded" && action !== null && action !== undefined
+        ? { ...result, incidentActionId: actionIds[action] ?? null }
+        : result;
+    });
+  });
+}
+
+/** The rows of WRITE_PING_BATCH, gathered item by item, sent as one JSON document. */
+class BatchWrite {
+  readonly #options: { spooled: boolean; now: Date };
+  readonly #pings: object[] = [];
+  readonly #monitors = new Map<string, MonitorView>();
+  readonly #actions: object[] = [];
+  readonly #usage: object[] = [];
+
+  constructor(options: { spooled: boolean; now: Date }) {
+    this.#options = options;
+  }
+
+  get empty(): boolean {
+    return this.#pings.length === 0;
+  }
+
+  ping(item: PingItem): void {
+    this.#pings.push({
+      ping_key: item.pingId,
+      monitor_id: item.monitorId,
+      team_id: item.teamId,
+      status: item.status,
+      reason: item.reason,
+      group_key: item.groupKey,
+      // Embedded as a JSON object in the document (jsonb_to_recordset reads it into the jsonb column).
+      metadata: item.metadataJson === null ? null : (JSON.parse(item.metadataJson) as unknown),
+      method: item.method,
+      received_at: item.receivedAt,
+      recorded_at: this.#options.now,
+      spooled: this.#options.spooled,
+    });
+  }
+
+  /** The monitor's latest state: a later ping of the same monitor in the batch replaces it. */
+  monitor(monitor: MonitorView): void {
+    this.#monitors.set(monitor.id, monitor);
+  }
+
+  /** Returns the action's position, which maps to its id after the write. */
+  action(row: IncidentActionRow): number {
+    this.#actions.push({
+      monitor_id: row.monitorId,
+      team_id: row.teamId,
+      kind: row.kind,
+      title: row.title,
+      description: row.description,
+      severity: row.severity,
+      group_key: row.groupKey,
+      metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as unknown),
+      reopen_window_seconds: row.reopenWindowSeconds,
+      alert_quota_monthly: row.alertQuotaMonthly,
+      created_at: row.createdAt,
+    });
+    return this.#actions.length - 1;
+  }
+
+  usage(teamId: string, month: string, pings: number): void {
+    this.#usage.push({ team_id: teamId, month, used: pings });
+  }
+
+  async run(client: Parameters<typeof run>[0]): Promise<string[]> {
+    const monitors = [...this.#monitors.values()].map((m) => ({
+      id: m.id,
+      status: m.status,
+      last_ping_at: m.lastPingAt,
+      last_ping_status: m.lastPingStatus,
+      last_reason: m.lastReason,
+      next_due_at: m.nextDueAt,
+      incident_open: m.incidentOpen,
+      alert_quota_monthly: m.alertQuotaMonthly,
+      updated_at: this.#options.now,
+    }));
+    const document = JSON.stringify({ pings: this.#pings, monitors, actions: this.#actions, usage: this.#usage });
+    const [row] = await run<{ action_ids: string[] }>(client, WRITE_PING_BATCH, [document]);
+    return row?.action_ids ?? [];
+  }
+}
