@@ -1,16 +1,28 @@
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import type { Logger } from "@pulsegate/logger";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from "fastify";
 import type { Redis } from "ioredis";
+import { createAuditRecorder } from "./audit/audit-recorder.ts";
+import { answerClientErrors } from "./client-error-handler.ts";
 import { installErrorHandling, sendError, toHttpError } from "./error-handler.ts";
 import { errors } from "./errors.ts";
+import { lazyRequestLogger } from "./lazy-request-logger.ts";
+import { registerOpenApi } from "./openapi/register-openapi.ts";
 import { createCoalescedCalls } from "./peers/coalesced-calls.ts";
 import type { Peers } from "./peers/connect-peers.ts";
 import { acceptRawBodies, BODY_LIMIT_BYTES } from "./pipeline/raw-body.ts";
-import { nulCharacterDetails } from "./pipeline/reject-nul.ts";
 import { createRateLimiter } from "./rate-limit/webhook-rate-limiter.ts";
 import { adminRoutes } from "./routes/admin/admin-routes.ts";
+import { createApiKeyAuthenticator } from "./routes/admin/api-key-authenticator.ts";
 import { healthRoutes } from "./routes/health/health-routes.ts";
+import { createMonitorLookup } from "./routes/ping/monitor-lookup.ts";
 import { pingRoute } from "./routes/ping/ping-route.ts";
 import { triggerRoute } from "./routes/trigger/trigger-route.ts";
 
@@ -18,30 +30,73 @@ export type AppDeps = {
   log: Logger;
   /** gRPC clients of auth, alerts and monitors; the caller closes them. */
   peers: Peers;
-  /** Rate-limit store (see connectRedis); the caller closes it. */
-  redis: Redis;
+  /** Rate-limit store (see connectRedis); the caller closes it. None: limits in process (per replica). */
+  redis?: Redis | undefined;
   adminToken: string;
-  /** How long ResolveWebhook / ResolveMonitor answers are reused, in ms (0: never). */
+  /** How long ResolveWebhook answers, and "no such monitor", are reused, in ms (0: never). */
   webhookCacheMs: number;
+  /** The monitor look-up cache (default: 5 minutes, 200,000 monitors). */
+  monitorCache?: { ttlMs: number; maxEntries: number } | undefined;
+  /** How long a verified (team, signature, body) is reused without asking auth, in ms (0: never). */
+  verifiedCacheMs?: number | undefined;
+  /** How long a verified team API key is reused without asking auth, in ms (0: never; default 5 s). */
+  apiKeyCacheMs?: number | undefined;
   /** Where callers reach the public endpoints (PUBLIC_BASE_URL); default: the admin request's own host. */
   publicBaseUrl?: string | undefined;
   /** Fastify's trustProxy: true, or addresses/CIDRs of the proxies (TRUST_PROXY). */
   trustProxy?: boolean | string | undefined;
+  /** Deadline for a request's headers, from its first byte, in ms (HEADERS_TIMEOUT_MS; default 10 s). */
+  headersTimeoutMs?: number;
+  /** Deadline for the whole request, from its first byte, in ms (REQUEST_TIMEOUT_MS; default 30 s). */
+  requestTimeoutMs?: number;
 };
+
+/**
+ * Fastify's own per-request lines ("incoming request", "request completed") at
+ * debug instead of info; failures are logged by the error handler.
+ */
+class QuietRequestLog extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug("incoming request");
+  }
+
+  override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
+    request.log.debug(
+      { statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime), err: error ?? undefined },
+      "request completed",
+    );
+  }
+}
+
+const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string })
+  .version;
 
 /** Builds the gateway without starting it: tests use `inject` or listen on port 0. */
 export function buildApp(deps: AppDeps): FastifyInstance {
+  const { headersTimeoutMs = 10_000, requestTimeoutMs = 30_000 } = deps;
   const app = Fastify({
     // Typed as Fastify's logger so the instance is a plain FastifyInstance for plugins.
     loggerInstance: deps.log as FastifyBaseLogger,
     // packages/logger redacts every `*.url` (notification URLs), which removes Fastify's
     // req.url too; each request's lines carry its path (never the query) instead.
     childLoggerFactory: (logger, bindings, options, rawRequest) =>
-      logger.child({ ...bindings, path: rawRequest.url?.split("?", 1)[0] }, options),
+      lazyRequestLogger(logger, () => ({ ...bindings, path: rawRequest.url?.split("?", 1)[0] }), options),
     genReqId: () => randomUUID(),
+    // No per-request lines at info: at thousands of requests a second they cost more than the request.
+    logController: new QuietRequestLog(),
     bodyLimit: BODY_LIMIT_BYTES,
-    // A request (headers and body) must arrive within 30 s: slow senders cannot hold sockets.
-    requestTimeout: 30_000,
+    // Slow senders cannot hold sockets: headers and the whole request each have a deadline.
+    // Node enforces the later of headersTimeout and requestTimeout (its default 60 s headers
+    // deadline made a 30 s request one 60 s), checking every connectionsCheckingInterval
+    // (30 s by default), so all three are set here.
+    requestTimeout: requestTimeoutMs,
+    http: {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
+    },
+    // 400, 408 and 431 answered by the server itself get the standard error body too.
+    clientErrorHandler: answerClientErrors(deps.log),
     // Longer than the usual load balancer idle timeout (60 s), so the gateway never closes a
     // kept-alive connection the balancer is about to reuse.
     keepAliveTimeout: 65_000,
@@ -59,25 +114,25 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       ),
   });
 
-  app.addHook("onRequest", async (request, reply) => {
+  // A callback hook, not an async one: no promise per request.
+  app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
-  });
-  // PostgreSQL cannot store U+0000: refuse it in admin paths, queries and
-  // bodies with a 400 naming the field. Public routes keep DESIGN §2's order;
-  // their tokens and bodies are checked in their own steps.
-  app.addHook("preHandler", async (request) => {
-    if (!request.url.startsWith("/admin/")) return;
-    const details = [
-      ...nulCharacterDetails(request.params, ""),
-      ...nulCharacterDetails(request.query, ""),
-      ...(Buffer.isBuffer(request.body) ? [] : nulCharacterDetails(request.body, "")),
-    ];
-    if (details.length > 0) throw errors.invalidRequest(details);
+    done();
   });
   installErrorHandling(app);
+  // Response schemas document the API (OpenAPI); answers are built by the JSON mappers and sent
+  // exactly as JSON.stringify writes them, as before the schemas existed: nothing is dropped or coerced.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // Before every route: it collects them as they are added.
+  registerOpenApi(app, VERSION);
 
   const rateLimiter = createRateLimiter({ redis: deps.redis, log: deps.log });
-  const calls = createCoalescedCalls(deps.peers);
+  const calls = createCoalescedCalls(deps.peers, { verifiedCacheMs: deps.verifiedCacheMs ?? 0 });
+  const monitorLookup = createMonitorLookup(deps.peers, {
+    ttlMs: deps.monitorCache?.ttlMs ?? 300_000,
+    maxEntries: deps.monitorCache?.maxEntries ?? 200_000,
+    negativeTtlMs: deps.webhookCacheMs,
+  });
 
   // Public surfaces: raw bodies (the signature covers the exact bytes).
   app.register(async (publicApi) => {
@@ -92,14 +147,21 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       peers: deps.peers,
       calls,
       redis: deps.redis,
-      monitorCacheMs: deps.webhookCacheMs,
+      monitorLookup,
     });
   });
+  const auditRecorder = createAuditRecorder(deps.peers, deps.log);
+  // Entries of actions already answered are sent before the gRPC clients close.
+  app.addHook("onClose", () => auditRecorder.flush(5_000));
   app.register(adminRoutes, {
     prefix: "/admin/v1",
     peers: deps.peers,
     adminToken: deps.adminToken,
+    apiKeys: createApiKeyAuthenticator(deps.peers, { ttlMs: deps.apiKeyCacheMs ?? 5_000 }),
+    auditRecorder,
     publicBaseUrl: deps.publicBaseUrl,
+    monitorLookup,
+    onTeamChanged: calls.forgetTeam,
   });
   app.register(healthRoutes, { peers: deps.peers, redis: deps.redis });
   return app;

@@ -13,6 +13,8 @@ describe("loadGatewayConfig", () => {
       REDIS_URL: "redis://127.0.0.1:6379",
       GRPC_TIMEOUT_MS: 2000,
       WEBHOOK_CACHE_MS: 5000,
+      HEADERS_TIMEOUT_MS: 10_000,
+      REQUEST_TIMEOUT_MS: 30_000,
       NODE_ENV: "development",
       adminTokenGenerated: true,
     });
@@ -30,6 +32,15 @@ describe("loadGatewayConfig", () => {
     expect(() => loadGatewayConfig({ PORT: "eighty" })).toThrow(/PORT/);
     expect(() => loadGatewayConfig({ AUTH_GRPC_ADDR: "localhost" })).toThrow(/AUTH_GRPC_ADDR/);
     expect(() => loadGatewayConfig({ REDIS_URL: "not a url" })).toThrow(/REDIS_URL/);
+  });
+
+  it("takes the headers and request deadlines, the headers one no longer than the other", () => {
+    expect(loadGatewayConfig({ HEADERS_TIMEOUT_MS: "500", REQUEST_TIMEOUT_MS: "1500" })).toMatchObject({
+      HEADERS_TIMEOUT_MS: 500,
+      REQUEST_TIMEOUT_MS: 1500,
+    });
+    expect(() => loadGatewayConfig({ HEADERS_TIMEOUT_MS: "40000" })).toThrow(/HEADERS_TIMEOUT_MS/);
+    expect(() => loadGatewayConfig({ REQUEST_TIMEOUT_MS: "0" })).toThrow(/REQUEST_TIMEOUT_MS/);
   });
 
   it("takes PUBLIC_BASE_URL without a trailing slash, and leaves it unset by default", () => {

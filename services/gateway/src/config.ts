@@ -2,6 +2,9 @@ import { randomBytes } from "node:crypto";
 import { env, loadConfig } from "@pulsegate/config";
 
 export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
+  // REDIS_URL="" (`npm start` in embedded mode or with no Redis reachable): no Redis at all,
+  // rate limits in process. Unset: the local default.
+  const noRedis = source.REDIS_URL === "";
   const config = loadConfig(
     {
       NODE_ENV: env.nodeEnv(),
@@ -15,22 +18,42 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
       ADMIN_TOKEN: env.optionalString(),
       GRPC_TIMEOUT_MS: env.int(2_000, 1, 60_000),
       WEBHOOK_CACHE_MS: env.int(5_000, 0, 60_000),
+      // Monitors found by ping URL are reused for minutes (RecordPing checks again); room for every active one.
+      MONITOR_CACHE_MS: env.int(300_000, 0, 3_600_000),
+      MONITOR_CACHE_MAX: env.int(200_000, 1_000, 10_000_000),
+      // A verified (team, signature, body) is reused this long without asking auth (no key material here).
+      VERIFIED_CACHE_MS: env.int(3_000, 0, 60_000),
+      // A verified team API key is reused this long without asking auth (never its token).
+      API_KEY_CACHE_MS: env.int(5_000, 0, 60_000),
+      // Deadlines from a request's first byte: headers, and the whole request (answered 408).
+      HEADERS_TIMEOUT_MS: env.int(10_000, 100, 600_000),
+      REQUEST_TIMEOUT_MS: env.int(30_000, 100, 600_000),
       // e.g. https://pulsegate.example.com, for triggerUrl and pingEndpoint behind an ingress.
       PUBLIC_BASE_URL: env.optionalString(),
       // "true", or comma-separated proxy addresses/CIDRs (Fastify trustProxy).
       TRUST_PROXY: env.optionalString(),
     },
-    source,
+    noRedis ? { ...source, REDIS_URL: undefined } : source,
   );
   if (config.NODE_ENV === "production" && !config.ADMIN_TOKEN) {
     throw new Error("Invalid configuration:\n  ADMIN_TOKEN: required when NODE_ENV=production");
+  }
+  if (config.HEADERS_TIMEOUT_MS > config.REQUEST_TIMEOUT_MS) {
+    throw new Error("Invalid configuration:\n  HEADERS_TIMEOUT_MS: must not be longer than REQUEST_TIMEOUT_MS");
   }
   // Outside production a missing token is generated, so the admin API is never open.
   const adminTokenGenerated = !config.ADMIN_TOKEN;
   const adminToken = config.ADMIN_TOKEN ?? randomBytes(32).toString("base64url");
   const publicBaseUrl = config.PUBLIC_BASE_URL?.replace(/\/+$/, "");
   const trustProxy = parseTrustProxy(config.TRUST_PROXY);
-  return { ...config, adminToken, adminTokenGenerated, publicBaseUrl, trustProxy };
+  return {
+    ...config,
+    REDIS_URL: noRedis ? "" : config.REDIS_URL,
+    adminToken,
+    adminTokenGenerated,
+    publicBaseUrl,
+    trustProxy,
+  };
 }
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

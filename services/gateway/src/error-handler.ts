@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { trackInFlightRequests } from "./client-error-handler.ts";
 import { errorBody, errors, HttpError } from "./errors.ts";
 import { httpErrorFromGrpc, isGrpcError } from "./grpc-status-to-http.ts";
 import { requestErrors } from "./metrics.ts";
@@ -38,7 +39,8 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: H
 /**
  * Every error leaves as `{"error", "code", "requestId"}`. Unexpected failures
  * are logged and answered 500 "Internal error." without their text; a peer
- * that is down is a 503 with Retry-After, never a 500.
+ * that is down is a 503 with Retry-After, never a 500. Errors the HTTP server
+ * answers before routing are in client-error-handler.ts.
  */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
@@ -56,4 +58,6 @@ export function installErrorHandling(app: FastifyInstance): void {
     return sendError(request, reply, known);
   });
   app.setNotFoundHandler((request, reply) => sendError(request, reply, errors.routeNotFound()));
+  // So that answerClientErrors (the server's own 400, 408, 431) reuses a routed request's id.
+  trackInFlightRequests(app);
 }

@@ -1,3 +1,5 @@
+import { maxHeaderSize } from "node:http";
+
 /** A field-level problem reported with a 400 `invalid_request`. */
 export type ErrorDetail = { field: string; message: string };
 
@@ -34,9 +36,11 @@ export const errors = {
   missingSignature: () => new HttpError(401, "missing_signature", "Missing webhook signature"),
   invalidSignature: () => new HttpError(401, "invalid_signature", "Signature does not match the request body."),
   unauthorized: () =>
-    new HttpError(401, "unauthorized", "A valid admin token is required.", {
+    new HttpError(401, "unauthorized", "A valid admin token or team API key is required.", {
       headers: { "www-authenticate": 'Bearer realm="admin"' },
     }),
+  readOnlyKey: () => new HttpError(403, "forbidden", "This API key is read-only: it may only use GET."),
+  adminTokenOnly: (what: string) => new HttpError(403, "forbidden", `Only the admin token can ${what}.`),
   subscriptionExpired: () => new HttpError(403, "subscription_expired", "The team's subscription has expired."),
   webhookNotFound: () => new HttpError(404, "webhook_not_found", "No enabled webhook has that URL."),
   monitorNotFound: () => new HttpError(404, "monitor_not_found", "No active monitor has that ping URL."),
@@ -61,6 +65,17 @@ export const errors = {
       headers: { "retry-after": String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
     }),
   internal: () => new HttpError(500, "internal", "Internal error."),
+  // Answered by the HTTP server itself, before routing (see client-error-handler.ts).
+  malformedRequest: () => new HttpError(400, "malformed_request", "The request is not valid HTTP/1.1."),
+  requestTimeout: () => new HttpError(408, "request_timeout", "The request's headers or body did not arrive in time."),
+  headersTooLarge: () =>
+    new HttpError(
+      431,
+      "headers_too_large",
+      `The request line and headers (URL and query included) are larger than ${maxHeaderSize / 1024} KiB.`,
+    ),
+  chunkExtensionsTooLarge: () =>
+    new HttpError(413, "chunk_extensions_too_large", "The body's chunk extensions are too large."),
 };
 
 export function errorBody(error: HttpError, requestId: string) {

@@ -18,3 +18,15 @@ export const pingOutcomes = meter.createCounter("pulsegate.pings", {
 export const requestErrors = meter.createCounter("pulsegate.request.errors", {
   description: "Error answers by code (missing_signature, invalid_signature, rate_limited, ...).",
 });
+
+export const batchSizes = meter.createHistogram("pulsegate.gateway.batch.size", {
+  description: "Items per coalesced hot-path call (VerifySignature, TriggerAlert, RecordPing, ResolveMonitors).",
+  unit: "{item}",
+  advice: { explicitBucketBoundaries: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512] },
+});
+
+export const batchDurations = meter.createHistogram("pulsegate.gateway.batch.duration.seconds", {
+  description: "Time from sending a coalesced hot-path call to its answer.",
+  unit: "s",
+  advice: { explicitBucketBoundaries: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5] },
+});

@@ -15,10 +15,13 @@ describe("batchPerTurn", () => {
 
   it("splits batches at maxBatch", async () => {
     const calls: number[][] = [];
-    const same = batchPerTurn(async (items: number[]) => {
-      calls.push(items);
-      return items;
-    }, 2);
+    const same = batchPerTurn(
+      async (items: number[]) => {
+        calls.push(items);
+        return items;
+      },
+      { maxBatch: 2 },
+    );
     expect(await Promise.all([same(1), same(2), same(3)])).toEqual([1, 2, 3]);
     expect(calls).toEqual([[1, 2], [3]]);
   });
@@ -31,5 +34,47 @@ describe("batchPerTurn", () => {
     expect(results.map((result) => result.status)).toEqual(["rejected", "rejected"]);
     const short = batchPerTurn(async (_items: number[]) => [1]);
     await expect(Promise.all([short(1), short(2)])).rejects.toThrow(/expected 2 results/);
+  });
+
+  it("keeps accumulating while maxInFlight calls are out, and sends the rest when one comes back", async () => {
+    const calls: number[][] = [];
+    const gates: (() => void)[] = [];
+    const slow = batchPerTurn(
+      (items: number[]) => {
+        calls.push(items);
+        return new Promise<number[]>((resolve) => gates.push(() => resolve(items)));
+      },
+      { maxInFlight: 1 },
+    );
+    const first = slow(1);
+    await new Promise((done) => setImmediate(done));
+    expect(calls).toEqual([[1]]);
+    // The one call is out: these wait, across several turns, and go together.
+    const later = [slow(2), slow(3)];
+    await new Promise((done) => setImmediate(done));
+    later.push(slow(4));
+    await new Promise((done) => setImmediate(done));
+    expect(calls).toEqual([[1]]);
+    gates.shift()?.();
+    await first;
+    await new Promise((done) => setImmediate(done));
+    expect(calls).toEqual([[1], [2, 3, 4]]);
+    gates.shift()?.();
+    expect(await Promise.all(later)).toEqual([2, 3, 4]);
+  });
+
+  it("sends at maxBatch even while calls are out", async () => {
+    const calls: number[][] = [];
+    const never = batchPerTurn(
+      (items: number[]) => {
+        calls.push(items);
+        return new Promise<number[]>(() => undefined);
+      },
+      { maxInFlight: 1, maxBatch: 3 },
+    );
+    void never(1);
+    await new Promise((done) => setImmediate(done));
+    for (const item of [2, 3, 4, 5]) void never(item);
+    expect(calls).toEqual([[1], [2, 3, 4]]);
   });
 });

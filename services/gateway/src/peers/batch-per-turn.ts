@@ -1,47 +1,83 @@
+import { batchDurations, batchSizes } from "../metrics.ts";
+
 type Waiting<Item, Result> = { item: Item; resolve: (result: Result) => void; reject: (error: unknown) => void };
 
+export type BatchOptions = {
+  /** A batch never holds more items. */
+  maxBatch?: number;
+  /**
+   * Calls in flight at once (default 2). While that many are out, new items
+   * keep accumulating (up to maxBatch) and go when one comes back: under load
+   * the batches grow, idle they go at the end of the event-loop turn. On the
+   * bench, 1 left the pipeline idle between calls and 4 or 8 made batches so
+   * small that the per-batch work dominated (docs/performance.md).
+   */
+  maxInFlight?: number;
+  /** Names the batch-size histogram's series (`rpc`). */
+  name?: string;
+};
+
 /**
- * Coalesces the items asked for during one event-loop turn into one call of
- * `send` (DESIGN §10: the hot-path RPCs take repeated items). `send` answers
- * one result per item, in order; if it fails, every caller of that batch gets
- * its error. A batch never holds more than `maxBatch` items.
+ * Coalesces concurrent calls into one call of `send` (DESIGN §10: the
+ * hot-path RPCs take repeated items), like a database's group commit. With
+ * few calls in flight, the items of one event-loop turn go together; with
+ * `maxInFlight` out, they wait for one to come back (or for `maxBatch` of
+ * them), so a busy gateway sends fewer, larger batches instead of more
+ * small ones. `send` answers one result per item, in order; if it fails,
+ * every caller of that batch gets its error.
  */
 export function batchPerTurn<Item, Result>(
   send: (items: Item[]) => Promise<Result[]>,
-  maxBatch = 128,
+  options: BatchOptions = {},
 ): (item: Item) => Promise<Result> {
+  const { maxBatch = 256, maxInFlight = 2, name = "call" } = options;
   let waiting: Waiting<Item, Result>[] = [];
   let scheduled = false;
+  let inFlight = 0;
 
   const flush = () => {
     scheduled = false;
-    const batch = waiting;
-    waiting = [];
-    if (batch.length === 0) return;
-    send(batch.map((entry) => entry.item)).then(
-      (results) => {
-        if (results.length !== batch.length) {
-          const error = new Error(`expected ${batch.length} results, got ${results.length}`);
+    if (waiting.length === 0) return;
+    const batch = waiting.slice(0, maxBatch);
+    waiting = waiting.slice(batch.length);
+    inFlight += 1;
+    batchSizes.record(batch.length, { rpc: name });
+    const started = performance.now();
+    send(batch.map((entry) => entry.item))
+      .then(
+        (results) => {
+          if (results.length !== batch.length) {
+            const error = new Error(`expected ${batch.length} results, got ${results.length}`);
+            for (const entry of batch) entry.reject(error);
+            return;
+          }
+          batch.forEach((entry, index) => {
+            entry.resolve(results[index] as Result);
+          });
+        },
+        (error: unknown) => {
           for (const entry of batch) entry.reject(error);
-          return;
-        }
-        batch.forEach((entry, index) => {
-          entry.resolve(results[index] as Result);
-        });
-      },
-      (error: unknown) => {
-        for (const entry of batch) entry.reject(error);
-      },
-    );
+        },
+      )
+      .finally(() => {
+        batchDurations.record((performance.now() - started) / 1000, { rpc: name });
+        inFlight -= 1;
+        // What accumulated meanwhile goes now.
+        if (waiting.length > 0) flush();
+      });
   };
 
   return (item) =>
     new Promise<Result>((resolve, reject) => {
       waiting.push({ item, resolve, reject });
       if (waiting.length >= maxBatch) flush();
-      else if (!scheduled) {
+      else if (!scheduled && inFlight < maxInFlight) {
         scheduled = true;
-        setImmediate(flush);
+        setImmediate(() => {
+          // Every slot taken meanwhile: the next completion sends this batch.
+          if (inFlight < maxInFlight) flush();
+          else scheduled = false;
+        });
       }
     });
 }

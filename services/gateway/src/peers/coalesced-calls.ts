@@ -1,23 +1,38 @@
 import { callUnary } from "@pulsegate/grpc";
 import type { alerts, auth } from "@pulsegate/proto";
+import { createVerifiedCache } from "../pipeline/verified-cache.ts";
 import { batchPerTurn } from "./batch-per-turn.ts";
 import type { Peers } from "./connect-peers.ts";
 
-/** The hot-path RPCs, one call per event-loop turn for all concurrent requests. */
+/** The hot-path RPCs, coalesced: concurrent requests share one call (see batchPerTurn). */
 export type CoalescedCalls = {
   verifySignature: (item: auth.VerifySignatureItem) => Promise<auth.VerifySignatureResult>;
   triggerAlert: (item: alerts.TriggerAlertItem) => Promise<alerts.TriggerAlertResult>;
+  /** Forgets the team's cached verifications (its quotas, subscription or secret changed). */
+  forgetTeam: (teamId: string) => void;
 };
 
-export function createCoalescedCalls(peers: Peers): CoalescedCalls {
+export function createCoalescedCalls(peers: Peers, options: { verifiedCacheMs: number }): CoalescedCalls {
+  const verify = batchPerTurn(
+    async (items: auth.VerifySignatureItem[]) =>
+      (await callUnary(peers.auth, peers.auth.verifySignature, { items }, peers.timeoutMs)).results,
+    { name: "VerifySignature" },
+  );
+  const verified = createVerifiedCache(options.verifiedCacheMs);
   return {
-    verifySignature: batchPerTurn(
-      async (items: auth.VerifySignatureItem[]) =>
-        (await callUnary(peers.auth, peers.auth.verifySignature, { items }, peers.timeoutMs)).results,
-    ),
+    verifySignature: async (item) => {
+      const key = verified.keyOf(item);
+      const hit = key === null ? undefined : verified.get(key);
+      if (hit) return hit;
+      const result = await verify(item);
+      if (key !== null) verified.set(key, result);
+      return result;
+    },
+    forgetTeam: (teamId) => verified.forgetTeam(teamId),
     triggerAlert: batchPerTurn(
       async (items: alerts.TriggerAlertItem[]) =>
         (await callUnary(peers.alerts, peers.alerts.triggerAlert, { items }, peers.timeoutMs)).results,
+      { name: "TriggerAlert" },
     ),
   };
 }

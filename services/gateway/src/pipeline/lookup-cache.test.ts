@@ -69,3 +69,29 @@ describe("createLookupCache", () => {
     expect(calls).toEqual(["a", "b", "c", "a"]);
   });
 });
+
+describe("createLookupCache, long-lived", () => {
+  it("keeps not-found for negativeTtlMs only", async () => {
+    let time = 0;
+    const { calls, load } = counter((key) => (key === "known" ? "value" : undefined));
+    const cache = createLookupCache({ ttlMs: 60_000, negativeTtlMs: 100, load, now: () => time });
+    await cache.get("known");
+    await cache.get("new");
+    time = 150;
+    await cache.get("known");
+    await cache.get("new");
+    expect(calls).toEqual(["known", "new", "new"]);
+  });
+
+  it("answers with the expired value while loads fail, when asked to", async () => {
+    let time = 0;
+    let fail = false;
+    const { load } = counter(() => (fail ? new Error("down") : "value"));
+    const cache = createLookupCache({ ttlMs: 100, staleOnError: true, load, now: () => time });
+    await cache.get("a");
+    time = 500;
+    fail = true;
+    expect(await cache.get("a")).toBe("value");
+    await expect(cache.get("b")).rejects.toThrow("down");
+  });
+});

@@ -5,30 +5,41 @@ export type LookupCache<V> = {
   invalidate: (key: string) => void;
 };
 
-/**
- * Caches the results of `load` (found or not: a negative result is a value
- * too) for `ttlMs`, and shares one in-flight load among concurrent callers of
- * the same key. Failures are not cached. At most `maxEntries` are kept, oldest
- * dropped first, so random tokens sent by strangers cannot grow memory.
- */
-export function createLookupCache<V>(options: {
+export type LookupCacheOptions<V> = {
+  /** How long a found value is reused. */
   ttlMs: number;
+  /** How long "not found" (undefined) is reused; default ttlMs. Short, so a new resource is seen soon. */
+  negativeTtlMs?: number;
   maxEntries?: number;
+  /** When a load fails, answer with the expired value if one is still held (a peer is down). */
+  staleOnError?: boolean;
   load: (key: string) => Promise<V>;
   now?: () => number;
-}): LookupCache<V> {
-  const { ttlMs, load, maxEntries = 10_000, now = Date.now } = options;
+};
+
+/**
+ * Caches the results of `load` (found or not: a negative result is a value
+ * too, kept for `negativeTtlMs`) and shares one in-flight load among
+ * concurrent callers of the same key. Failures are not cached. At most
+ * `maxEntries` are kept, the oldest loaded dropped first (sized for every
+ * active key, so this is rare; a hit costs no reordering), so random tokens
+ * sent by strangers cannot grow memory.
+ */
+export function createLookupCache<V>(options: LookupCacheOptions<V>): LookupCache<V> {
+  const { ttlMs, load, maxEntries = 10_000, now = Date.now, staleOnError = false } = options;
+  const negativeTtlMs = options.negativeTtlMs ?? ttlMs;
   const entries = new Map<string, Entry<V>>();
   const inFlight = new Map<string, Promise<V>>();
 
   const store = (key: string, value: V) => {
-    if (ttlMs <= 0) return;
+    const ttl = value === undefined ? negativeTtlMs : ttlMs;
+    if (ttl <= 0) return;
     entries.delete(key);
     if (entries.size >= maxEntries) {
       const oldest = entries.keys().next();
       if (!oldest.done) entries.delete(oldest.value);
     }
-    entries.set(key, { value, expiresAt: now() + ttlMs });
+    entries.set(key, { value, expiresAt: now() + ttl });
   };
 
   return {
@@ -45,6 +56,8 @@ export function createLookupCache<V>(options: {
         },
         (error: unknown) => {
           inFlight.delete(key);
+          const stale = entries.get(key);
+          if (staleOnError && stale && stale.value !== undefined) return stale.value;
           throw error;
         },
       );

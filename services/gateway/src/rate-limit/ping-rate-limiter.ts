@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "@pulsegate/logger";
 import type { Redis } from "ioredis";
+import { batchPerTurn } from "../peers/batch-per-turn.ts";
 import type { RateDecision } from "./rate-limit-headers.ts";
 
 /** Spec §8: 10 pings per minute per ping URL. */
@@ -8,90 +9,149 @@ export const PING_LIMIT = 10;
 export const PING_WINDOW_MS = 60_000;
 
 /**
- * Sliding-window log in one atomic step: a sorted set per ping URL holds the
- * times of accepted pings; entries older than the window are dropped, and the
- * ping is admitted (and logged) only if fewer than `limit` remain, so refused
- * pings never count. Redis's own clock keeps gateway replicas in agreement.
- * KEYS[1] key; ARGV window ms, limit, unique member suffix.
- * Returns {admitted 0|1, remaining, ms until the oldest logged ping leaves the window}.
+ * Sliding-window logs in one atomic step, for every ping of a batch at once
+ * (one Redis command per batch, not per ping): a sorted set per ping URL holds
+ * the times of accepted pings; entries older than the window are dropped. A
+ * ping is allowed when fewer than `limit` remain, and logged only when the
+ * caller says it is acceptable (its body passed step 6): refused, rejected
+ * and invalid pings never count. Two pings of one URL in a batch are taken in
+ * order. Redis's own clock keeps gateway replicas in agreement.
+ * KEYS the ping URLs' keys; ARGV window ms, limit, then per key: member, log 0|1.
+ * Returns per key {allowed 0|1, remaining, ms until the oldest logged ping leaves the window}.
  */
-const SLIDING_WINDOW_LOG = `
+const SLIDING_WINDOW_LOGS = `
 local window = tonumber(ARGV[1])
 local limit = tonumber(ARGV[2])
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-local count = redis.call('ZCARD', KEYS[1])
-local admitted = 0
-if count < limit then
-  redis.call('ZADD', KEYS[1], now, now .. ':' .. ARGV[3])
-  redis.call('PEXPIRE', KEYS[1], window)
-  admitted = 1
-  count = count + 1
+local out = {}
+for i, key in ipairs(KEYS) do
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+  local count = redis.call('ZCARD', key)
+  local allowed = 0
+  if count < limit then
+    allowed = 1
+    if ARGV[2 + 2 * i] == '1' then
+      redis.call('ZADD', key, now, ARGV[1 + 2 * i])
+      redis.call('PEXPIRE', key, window)
+      count = count + 1
+    end
+  end
+  local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  local reset = window
+  if oldest[2] then reset = tonumber(oldest[2]) + window - now end
+  out[#out + 1] = allowed
+  out[#out + 1] = limit - count
+  out[#out + 1] = reset
 end
-local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-return {admitted, limit - count, tonumber(oldest[2]) + window - now}
+return out
 `;
 
 type WithCommand = Redis & {
-  pulsegatePingWindow: (
-    key: string,
-    windowMs: number,
-    limit: number,
-    member: string,
-  ) => Promise<[number, number, number]>;
+  pulsegatePingWindows: (keyCount: number, ...keysAndArgs: (string | number)[]) => Promise<number[]>;
 };
+
+type Ask = { key: string; member: string; acceptable: boolean };
 
 const MAX_LOCAL_KEYS = 100_000;
 
+/** A decision, and for a logged ping the way to take it back out of the log. */
+export type PingRateDecision = RateDecision & { logged: boolean; release: () => Promise<void> };
+
 /** The same log in process memory, used while Redis is unreachable (per gateway replica). */
 export function createLocalWindowLog(windowMs: number, limit: number, now: () => number = Date.now) {
-  const logs = new Map<string, number[]>();
-  return (key: string): RateDecision => {
-    const time = now();
-    const kept = (logs.get(key) ?? []).filter((at) => at > time - windowMs);
-    const admitted = kept.length < limit;
-    if (admitted) kept.push(time);
-    logs.delete(key);
-    if (logs.size >= MAX_LOCAL_KEYS) {
-      const oldest = logs.keys().next();
-      if (!oldest.done) logs.delete(oldest.value);
-    }
-    logs.set(key, kept);
-    return { allowed: admitted, limit, remaining: limit - kept.length, resetMs: (kept[0] ?? time) + windowMs - time };
+  const logs = new Map<string, { at: number; member: string }[]>();
+  return {
+    consume: (key: string, member: string, log: boolean): RateDecision & { logged: boolean } => {
+      const time = now();
+      const kept = (logs.get(key) ?? []).filter((entry) => entry.at > time - windowMs);
+      const allowed = kept.length < limit;
+      const logged = allowed && log;
+      if (logged) kept.push({ at: time, member });
+      logs.delete(key);
+      if (logs.size >= MAX_LOCAL_KEYS) {
+        const oldest = logs.keys().next();
+        if (!oldest.done) logs.delete(oldest.value);
+      }
+      logs.set(key, kept);
+      const resetMs = (kept[0]?.at ?? time) + windowMs - time;
+      return { allowed, logged, limit, remaining: limit - kept.length, resetMs };
+    },
+    release: (key: string, member: string) => {
+      const kept = logs.get(key);
+      if (kept)
+        logs.set(
+          key,
+          kept.filter((entry) => entry.member !== member),
+        );
+    },
   };
 }
 
-export type PingRateLimiter = { consume: (pingUrl: string) => Promise<RateDecision> };
+export type PingRateLimiter = {
+  /**
+   * Step 5 for one ping URL: allowed while fewer than 10 pings were accepted
+   * in the last 60 s. `acceptable` says whether this ping passed step 6: only
+   * then is it logged (one atomic step, so concurrent pings never overshoot).
+   */
+  consume: (pingUrl: string, acceptable: boolean) => Promise<PingRateDecision>;
+};
 
 /** More than 10 accepted pings in any rolling 60 s for one ping URL → refused (DESIGN §2 step 5). */
 export function createPingRateLimiter(options: {
-  redis: Redis;
+  /** None: the in-process log only (per gateway replica), as while Redis is unreachable. */
+  redis?: Redis | undefined;
   log: Pick<Logger, "info" | "warn">;
   limit?: number;
   windowMs?: number;
   keyPrefix?: string;
 }): PingRateLimiter {
   const { redis, log, limit = PING_LIMIT, windowMs = PING_WINDOW_MS, keyPrefix = "pulsegate:ping-rl:" } = options;
-  redis.defineCommand("pulsegatePingWindow", { numberOfKeys: 1, lua: SLIDING_WINDOW_LOG });
   const local = createLocalWindowLog(windowMs, limit);
+  const inProcess = (pingUrl: string, member: string, acceptable: boolean): PingRateDecision => ({
+    ...local.consume(pingUrl, member, acceptable),
+    release: async () => local.release(pingUrl, member),
+  });
+  if (!redis) return { consume: async (pingUrl, acceptable) => inProcess(pingUrl, randomUUID(), acceptable) };
+  redis.defineCommand("pulsegatePingWindows", { lua: SLIDING_WINDOW_LOGS });
   let fallingBack = false;
   redis.on("ready", () => {
     if (!fallingBack) return;
     fallingBack = false;
     log.info("Redis is reachable again: ping limits are shared across replicas");
   });
+  const windows = batchPerTurn(
+    async (asks: Ask[]) => {
+      const args: (string | number)[] = [windowMs, limit];
+      for (const ask of asks) args.push(ask.member, ask.acceptable ? "1" : "0");
+      const flat = await (redis as WithCommand).pulsegatePingWindows(
+        asks.length,
+        ...asks.map((ask) => ask.key),
+        ...args,
+      );
+      return asks.map((_, index) => flat.slice(index * 3, index * 3 + 3) as [number, number, number]);
+    },
+    { name: "ping rate limits", maxBatch: 500 },
+  );
 
   return {
-    consume: async (pingUrl) => {
+    consume: async (pingUrl, acceptable) => {
+      const key = `${keyPrefix}${pingUrl}`;
+      const member = randomUUID();
       try {
-        const [admitted, remaining, resetMs] = await (redis as WithCommand).pulsegatePingWindow(
-          `${keyPrefix}${pingUrl}`,
-          windowMs,
+        const [allowed, remaining, resetMs] = await windows({ key, member, acceptable });
+        const logged = allowed === 1 && acceptable;
+        return {
+          allowed: allowed === 1,
+          logged,
           limit,
-          randomUUID(),
-        );
-        return { allowed: admitted === 1, limit, remaining, resetMs };
+          remaining,
+          resetMs,
+          // Best effort: a ping whose release is lost counts until it leaves the window.
+          release: async () => {
+            if (logged) await redis.zrem(key, member).catch(() => undefined);
+          },
+        };
       } catch (error) {
         if (!fallingBack) {
           fallingBack = true;
@@ -100,7 +160,7 @@ export function createPingRateLimiter(options: {
             "Redis is unreachable: ping limits fall back to in-process logs (per gateway replica)",
           );
         }
-        return local(pingUrl);
+        return inProcess(pingUrl, member, acceptable);
       }
     },
   };

@@ -47,7 +47,8 @@ export type RateLimiter = {
 };
 
 export function createRateLimiter(options: {
-  redis: Redis;
+  /** None: in-process limits only (per gateway replica), as while Redis is unreachable. */
+  redis?: Redis | undefined;
   log: Logger;
   windowSeconds?: number;
   keyPrefix?: string;
@@ -59,25 +60,28 @@ export function createRateLimiter(options: {
     fallingBack = true;
     log.warn("Redis is unreachable: rate limits fall back to in-process counters (per gateway replica)");
   };
-  redis.on("ready", () => {
+  redis?.on("ready", () => {
     if (!fallingBack) return;
     fallingBack = false;
     log.info("Redis is reachable again: rate limits are shared across replicas");
   });
 
   // One limiter per distinct limit value; limits are few (set per webhook by admins).
-  const limiters = new Map<number, RateLimiterRedis>();
+  const limiters = new Map<number, RateLimiterRedis | InProcessFallback>();
   const limiterFor = (limit: number) => {
     let limiter = limiters.get(limit);
     if (!limiter) {
       const shape = { points: limit, duration: windowSeconds, keyPrefix };
-      limiter = new RateLimiterRedis({
-        ...shape,
-        storeClient: redis,
-        rejectIfRedisNotReady: true,
-        customIncrTtlLuaScript: CONSUME_UNLESS_OVER_LIMIT,
-        insuranceLimiter: new InProcessFallback(shape, onFallback),
-      });
+      const inProcess = new InProcessFallback(shape, redis ? onFallback : () => undefined);
+      limiter = redis
+        ? new RateLimiterRedis({
+            ...shape,
+            storeClient: redis,
+            rejectIfRedisNotReady: true,
+            customIncrTtlLuaScript: CONSUME_UNLESS_OVER_LIMIT,
+            insuranceLimiter: inProcess,
+          })
+        : inProcess;
       limiters.set(limit, limiter);
     }
     return limiter;

@@ -1,3 +1,4 @@
+import { textFault, textProblem } from "@pulsegate/text";
 import type { ValidationDetail } from "./types.ts";
 
 /** Length in Unicode code points (an emoji outside the BMP counts as 1; a lone surrogate as 1). */
@@ -26,9 +27,10 @@ export function checkOptionalString(
     details.push({ field, message: `${field} must be a string.` });
     return undefined;
   }
-  // PostgreSQL text cannot hold U+0000; refuse it here rather than fail later.
-  if (value.includes("\u0000")) {
-    details.push({ field, message: `${field} must not contain the NUL character (U+0000).` });
+  // U+0000 and unpaired surrogates cannot be stored as sent: refuse them rather than store something else.
+  const fault = textFault(value);
+  if (fault) {
+    details.push(textProblem(field, fault));
     return undefined;
   }
   // Code points <= UTF-16 units, so only count when the cheap bound is exceeded.

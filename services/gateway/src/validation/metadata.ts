@@ -1,3 +1,4 @@
+import { findUnstorableText } from "@pulsegate/text";
 import { isPlainObject } from "./fields.ts";
 import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH, type Metadata, type ValidationDetail } from "./types.ts";
 
@@ -25,11 +26,19 @@ export function nestingDepth(value: unknown, limit: number): number {
 /**
  * The single place for the metadata rules shared by trigger and ping bodies:
  * a JSON object (not array, not null), nested at most 10 levels (the object itself
- * is level 1), and at most 102,400 bytes as UTF-8 of JSON.stringify(value).
- * Depth is checked first so JSON.stringify never sees pathological nesting.
- * Returns the details (empty when valid); `field` prefixes the messages.
+ * is level 1), at most 102,400 bytes as UTF-8 of JSON.stringify(value), and no
+ * text that cannot be stored (U+0000, unpaired surrogates), named by its path
+ * (`metadata.k`). Depth is checked first so neither the walk nor JSON.stringify
+ * sees pathological nesting. Returns the details (empty when valid); `field`
+ * prefixes the messages.
  */
 export function checkMetadata(value: unknown, field: string): ValidationDetail[] {
+  const shape = checkMetadataShape(value, field);
+  return shape.length > 0 ? shape : findUnstorableText(value, field);
+}
+
+/** Object, depth and size only (for metadata whose parts were checked for text already). */
+export function checkMetadataShape(value: unknown, field: string): ValidationDetail[] {
   if (!isPlainObject(value)) return [{ field, message: `${field} must be an object.` }];
   if (nestingDepth(value, METADATA_MAX_DEPTH) > METADATA_MAX_DEPTH) {
     return [

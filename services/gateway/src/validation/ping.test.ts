@@ -160,3 +160,21 @@ describe("parsePingBody", () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
+
+describe("text that cannot be stored", () => {
+  it("refuses U+0000 and unpaired surrogates in reason, group_key, metadata and folded extras", () => {
+    const cases: [string, string][] = [
+      ['{"reason":"a\\u0000"}', "reason"],
+      ['{"group_key":"\\ud800"}', "group_key"],
+      ['{"metadata":{"k":"\\u0000"}}', "metadata.k"],
+      ['{"build":{"log":"\\udfff"}}', "build.log"],
+      ['{"extra":"\\u0000"}', "extra"],
+    ];
+    for (const [body, field] of cases) {
+      const result = parsePingBody(JSON.parse(body));
+      expect(result.ok, body).toBe(false);
+      if (!result.ok) expect(result.details.map((detail) => detail.field)).toEqual([field]);
+    }
+    expect(parsePingBody({ reason: "\ud83d\ude00", extra: "\ufffd" }).ok).toBe(true);
+  });
+});

@@ -1,5 +1,6 @@
+import { findUnstorableText } from "@pulsegate/text";
 import { checkOptionalEnum, checkOptionalString, isPlainObject } from "./fields.ts";
-import { checkMetadata, isValidMetadata } from "./metadata.ts";
+import { checkMetadataShape, isValidMetadata } from "./metadata.ts";
 import {
   GROUP_KEY_MAX,
   type Metadata,
@@ -20,8 +21,10 @@ const KNOWN_FIELDS = new Set(["status", "reason", "group_key", "metadata"]);
  * - every other top-level field is folded into metadata. Precedence, lowest first:
  *   folded extras < explicit `metadata` keys < `group_key` (group_key is always
  *   copied into metadata as `group_key`, so it overrides metadata.group_key).
- * - the explicit metadata AND the final merged metadata must both pass checkMetadata
- *   (<= 102400 bytes, <= 10 levels), so extras cannot bypass the limits.
+ * - the explicit metadata AND the final merged metadata must both pass the metadata
+ *   shape rules (<= 102400 bytes, <= 10 levels), so extras cannot bypass the limits;
+ * - no string or key anywhere may hold text that cannot be stored (U+0000, unpaired
+ *   surrogates); extras are named by their own path (`build.log`).
  * - `metadata` is present in the result only when something was put into it.
  */
 export function parsePingBody(value: unknown | undefined): ParseResult<PingBody> {
@@ -38,9 +41,11 @@ export function parsePingBody(value: unknown | undefined): ParseResult<PingBody>
   const groupKey = checkOptionalString(value.group_key, "group_key", GROUP_KEY_MAX, details);
   const explicit = value.metadata;
   const explicitOk = explicit === undefined || isValidMetadata(explicit, "metadata", details);
+  const extras = Object.entries(value).filter(([key]) => !KNOWN_FIELDS.has(key));
+  // Extras are named as sent (`build.log`), before they are folded into metadata.
+  for (const [key, extra] of extras) details.push(...findUnstorableText({ [key]: extra }, ""));
   if (details.length > 0) return { ok: false, details };
 
-  const extras = Object.entries(value).filter(([key]) => !KNOWN_FIELDS.has(key));
   const entries: Array<[string, unknown]> = [
     ...extras,
     ...(explicitOk && explicit !== undefined ? Object.entries(explicit as Metadata) : []),
@@ -53,7 +58,7 @@ export function parsePingBody(value: unknown | undefined): ParseResult<PingBody>
   if (explicit !== undefined || entries.length > 0) {
     // Object.fromEntries defines own properties, so a "__proto__" key stays data.
     const metadata: Metadata = Object.fromEntries(entries);
-    const problems = checkMetadata(metadata, "metadata");
+    const problems = checkMetadataShape(metadata, "metadata");
     if (problems.length > 0) return { ok: false, details: problems };
     body.metadata = metadata;
   }

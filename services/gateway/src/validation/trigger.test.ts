@@ -178,3 +178,27 @@ describe("NUL characters", () => {
     }
   });
 });
+
+describe("text that cannot be stored", () => {
+  it("refuses unpaired surrogates in title, description and group_key instead of rewriting them", () => {
+    for (const field of ["title", "description", "group_key"]) {
+      for (const text of ["\ud800", "\udfff", "a\ud800b"]) {
+        const result = parseTriggerBody({ title: "ok", [field]: text });
+        expect(result.ok).toBe(false);
+        if (!result.ok) expect(result.details.map((detail) => detail.field)).toEqual([field]);
+      }
+    }
+    expect(parseTriggerBody({ title: "\ufffd", group_key: "\ud83d\ude00" }).ok).toBe(true);
+  });
+
+  it("refuses U+0000 and unpaired surrogates anywhere in metadata, naming the path", () => {
+    const result = parseTriggerBody(JSON.parse('{"title":"t","metadata":{"k":"\\u0000","a":[{"b":"\\udfff"}]}}'));
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.details.map((detail) => detail.field)).toEqual(["metadata.k", "metadata.a[0].b"]);
+      expect(result.details[0]?.message).toBe("metadata.k must not contain the NUL character (U+0000).");
+    }
+    const key = parseTriggerBody(JSON.parse('{"title":"t","metadata":{"\\u0000":1}}'));
+    expect(key.ok).toBe(false);
+  });
+});

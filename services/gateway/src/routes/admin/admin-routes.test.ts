@@ -21,7 +21,7 @@ describe("admin API", () => {
     expect(response.headers["www-authenticate"]).toMatch(/^Bearer/);
     expect(response.headers["cache-control"]).toBe("no-store");
     expect(response.json()).toEqual({
-      error: "A valid admin token is required.",
+      error: "A valid admin token or team API key is required.",
       code: "unauthorized",
       requestId: response.headers["x-request-id"],
     });

@@ -1,18 +1,69 @@
+import { findUnstorableText } from "@pulsegate/text";
 import type { FastifyInstance } from "fastify";
+import type { AuditRecorder } from "../../audit/audit-recorder.ts";
 import { errors } from "../../errors.ts";
+import { adminErrorResponses } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
-import { createAdminTokenCheck } from "./admin-token.ts";
+import type { MonitorLookup } from "../ping/monitor-lookup.ts";
+import { createAccessCheck } from "./access.ts";
+import { setActor } from "./actor.ts";
 import { alertRoutes } from "./alert-routes.ts";
+import type { ApiKeyAuthenticator } from "./api-key-authenticator.ts";
+import { apiKeyRoutes } from "./api-key-routes.ts";
+import { auditLogRoutes } from "./audit-log-routes.ts";
 import { channelRoutes } from "./channel-routes.ts";
 import { monitorRoutes } from "./monitor-routes.ts";
+import { createRecordAudit } from "./record-audit.ts";
+import { createActorResolver } from "./resolve-actor.ts";
+import { createResourceOwners } from "./resource-owners.ts";
 import { teamRoutes } from "./team-routes.ts";
 import { webhookRoutes } from "./webhook-routes.ts";
 
-export type AdminRoutesOptions = { peers: Peers; adminToken: string; publicBaseUrl?: string | undefined };
+export type AdminRoutesOptions = {
+  peers: Peers;
+  adminToken: string;
+  /** Team API keys, resolved through auth and kept for seconds. */
+  apiKeys: ApiKeyAuthenticator;
+  /** Where admin actions go once they succeeded. */
+  auditRecorder: AuditRecorder;
+  publicBaseUrl?: string | undefined;
+  /** The ping route's monitor cache, told about pauses and resumes made here. */
+  monitorLookup?: MonitorLookup | undefined;
+  /** Called after a team's settings or secret changed here (cached verifications are forgotten). */
+  onTeamChanged?: ((teamId: string) => void) | undefined;
+};
 
 /** The admin API (DESIGN §7), registered under /admin/v1. */
 export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOptions): Promise<void> {
-  const isAdmin = createAdminTokenCheck(options.adminToken);
+  const resolveActor = createActorResolver(options.adminToken, options.apiKeys);
+  const checkAccess = createAccessCheck(createResourceOwners(options.peers));
+  const audit = createRecordAudit(options.auditRecorder);
+
+  // Every admin route says which team it acts on (access.ts), and is documented with the
+  // bearer scheme and the errors every admin route can answer.
+  app.addHook("onRoute", (route) => {
+    if (route.method !== "HEAD" && route.config?.access === undefined) {
+      throw new Error(`admin route ${route.method} ${route.url} declares no access rule (config.access)`);
+    }
+    route.schema = {
+      ...route.schema,
+      security: [{ bearerAuth: [] }],
+      response: { ...adminErrorResponses, ...(route.schema?.response as object | undefined) },
+    };
+  });
+
+  // Text that cannot be stored as sent (U+0000, unpaired surrogates): refused in paths, queries and
+  // bodies with a 400 naming the field. (The public routes check their tokens and bodies in their own steps.)
+  app.addHook("preHandler", async (request) => {
+    const details = [
+      ...findUnstorableText(request.params, ""),
+      ...findUnstorableText(request.query, ""),
+      ...(Buffer.isBuffer(request.body) ? [] : findUnstorableText(request.body, "")),
+    ];
+    if (details.length > 0) throw errors.invalidRequest(details);
+  });
+  // After the body's checks, so a resource of another team is answered exactly like one that does not exist.
+  app.addHook("preHandler", checkAccess);
 
   // JSON only: a text/plain body would otherwise reach the schemas as a string.
   app.removeContentTypeParser("text/plain");
@@ -21,16 +72,24 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
   app.addHook("onRequest", async (request, reply) => {
     // Some answers carry a secret; none of them is worth caching.
     reply.header("cache-control", "no-store");
-    if (!isAdmin(request.headers.authorization)) throw errors.unauthorized();
+    setActor(request, await resolveActor(request.headers.authorization, request.method));
   });
   // A POST without a body is an empty object, so the schemas report missing fields.
   app.addHook("preValidation", async (request) => {
     if (request.body === undefined) request.body = {};
   });
 
-  await app.register(teamRoutes, { peers: options.peers });
-  await app.register(webhookRoutes, { peers: options.peers, publicBaseUrl: options.publicBaseUrl });
-  await app.register(alertRoutes, { peers: options.peers });
-  await app.register(monitorRoutes, { peers: options.peers, publicBaseUrl: options.publicBaseUrl });
-  await app.register(channelRoutes, { peers: options.peers });
+  const { peers } = options;
+  await app.register(teamRoutes, { peers, audit, onTeamChanged: options.onTeamChanged });
+  await app.register(apiKeyRoutes, { peers, audit, apiKeys: options.apiKeys });
+  await app.register(auditLogRoutes, { peers });
+  await app.register(webhookRoutes, { peers, audit, publicBaseUrl: options.publicBaseUrl });
+  await app.register(alertRoutes, { peers, audit });
+  await app.register(monitorRoutes, {
+    peers,
+    audit,
+    publicBaseUrl: options.publicBaseUrl,
+    monitorLookup: options.monitorLookup,
+  });
+  await app.register(channelRoutes, { peers, audit });
 }

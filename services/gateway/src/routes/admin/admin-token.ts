@@ -2,6 +2,11 @@ import { createHash, timingSafeEqual } from "node:crypto";
 
 const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
 
+/** The token of an `Authorization: Bearer <token>` header, or undefined. */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  return /^Bearer +([^\s]+) *$/i.exec(authorization ?? "")?.[1];
+}
+
 /**
  * Checks an `Authorization: Bearer <token>` header against the admin token in
  * constant time: both sides are hashed first, so neither the length nor any
@@ -11,8 +16,8 @@ export function createAdminTokenCheck(adminToken: string): (authorization: strin
   if (adminToken === "") throw new Error("the admin token must not be empty");
   const expected = digest(adminToken);
   return (authorization) => {
-    const match = /^Bearer +([^\s]+) *$/i.exec(authorization ?? "");
-    const presented = digest(match?.[1] ?? "");
-    return timingSafeEqual(presented, expected) && match !== null;
+    const token = bearerToken(authorization);
+    const presented = digest(token ?? "");
+    return timingSafeEqual(presented, expected) && token !== undefined;
   };
 }

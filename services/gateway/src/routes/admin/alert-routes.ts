@@ -1,7 +1,11 @@
 import { callUnary } from "@pulsegate/grpc";
 import type { FastifyInstance } from "fastify";
+import { page, wrapped } from "../../openapi/admin-components.ts";
+import { conflictResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
+import { owned, TEAM } from "./access.ts";
 import { present } from "./present.ts";
+import type { RecordAudit } from "./record-audit.ts";
 import { listAlertsQuery, noBody, pageOnlyQuery } from "./schemas.ts";
 import { alertJson, cursorJson, occurrenceJson } from "./to-json.ts";
 
@@ -10,13 +14,26 @@ type PageQuery = { cursor?: string; limit?: string };
 /** 0 lets the alerts service apply its default page size. */
 const limitOf = (query: PageQuery) => (query.limit === undefined ? 0 : Number(query.limit));
 
+const tags = ["alerts"];
+
 /** Alerts, their occurrences, acknowledge and resolve (alerts). */
-export async function alertRoutes(app: FastifyInstance, { peers }: { peers: Peers }): Promise<void> {
+export async function alertRoutes(
+  app: FastifyInstance,
+  { peers, audit }: { peers: Peers; audit: RecordAudit },
+): Promise<void> {
   const client = peers.alerts;
 
   app.get<{ Params: { teamId: string }; Querystring: PageQuery & { status?: string } }>(
     "/teams/:teamId/alerts",
-    { schema: { querystring: listAlertsQuery } },
+    {
+      config: TEAM,
+      schema: {
+        tags,
+        summary: "List a team's alerts, newest first",
+        querystring: listAlertsQuery,
+        response: { 200: page("alerts", "Alert", "A page of alerts.") },
+      },
+    },
     async (request) => {
       const { teamId } = request.params;
       const query = request.query;
@@ -33,14 +50,29 @@ export async function alertRoutes(app: FastifyInstance, { peers }: { peers: Peer
     },
   );
 
-  app.get<{ Params: { id: string } }>("/alerts/:id", async (request) => {
-    const response = await callUnary(client, client.getAlert, { id: request.params.id }, peers.timeoutMs);
-    return { alert: alertJson(present(response.alert, "alert")) };
-  });
+  app.get<{ Params: { id: string } }>(
+    "/alerts/:id",
+    {
+      config: owned("alert"),
+      schema: { tags, summary: "Get an alert", response: { 200: wrapped("alert", "Alert", "The alert.") } },
+    },
+    async (request) => {
+      const response = await callUnary(client, client.getAlert, { id: request.params.id }, peers.timeoutMs);
+      return { alert: alertJson(present(response.alert, "alert")) };
+    },
+  );
 
   app.get<{ Params: { id: string }; Querystring: PageQuery }>(
     "/alerts/:id/occurrences",
-    { schema: { querystring: pageOnlyQuery } },
+    {
+      config: owned("alert"),
+      schema: {
+        tags,
+        summary: "Every accepted trigger folded into an alert, newest first",
+        querystring: pageOnlyQuery,
+        response: { 200: page("occurrences", "Occurrence", "A page of occurrences.") },
+      },
+    },
     async (request) => {
       const response = await callUnary(
         client,
@@ -52,13 +84,30 @@ export async function alertRoutes(app: FastifyInstance, { peers }: { peers: Peer
     },
   );
 
-  app.post<{ Params: { id: string } }>("/alerts/:id/acknowledge", { schema: { body: noBody } }, async (request) => {
-    const response = await callUnary(client, client.acknowledgeAlert, { id: request.params.id }, peers.timeoutMs);
-    return { alert: alertJson(present(response.alert, "alert")) };
-  });
-
-  app.post<{ Params: { id: string } }>("/alerts/:id/resolve", { schema: { body: noBody } }, async (request) => {
-    const response = await callUnary(client, client.resolveAlert, { id: request.params.id }, peers.timeoutMs);
-    return { alert: alertJson(present(response.alert, "alert")) };
-  });
+  const transition = (verb: "acknowledge" | "resolve") =>
+    app.post<{ Params: { id: string } }>(
+      `/alerts/:id/${verb}`,
+      {
+        config: owned("alert"),
+        schema: {
+          tags,
+          summary: verb === "acknowledge" ? "Acknowledge an alert" : "Resolve an alert",
+          description:
+            verb === "acknowledge"
+              ? "Harmless when already acknowledged; a resolved alert answers 409 alert_resolved."
+              : "Harmless when already resolved; notifies the team's channels (alert.resolved).",
+          body: noBody,
+          response: { 200: wrapped("alert", "Alert", "The alert."), 409: conflictResponse },
+        },
+      },
+      async (request) => {
+        const call = verb === "acknowledge" ? client.acknowledgeAlert : client.resolveAlert;
+        const response = await callUnary(client, call, { id: request.params.id }, peers.timeoutMs);
+        const alert = present(response.alert, "alert");
+        await audit(request, { action: `alert.${verb}`, target: { kind: "alert", id: alert.id } });
+        return { alert: alertJson(alert) };
+      },
+    );
+  transition("acknowledge");
+  transition("resolve");
 }

@@ -1,28 +1,52 @@
 import { callUnary } from "@pulsegate/grpc";
 import type { FastifyInstance } from "fastify";
+import { page, wrapped } from "../../openapi/admin-components.ts";
+import { conflictResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { severityToProto } from "../../severity.ts";
 import type { Severity } from "../../validation/index.ts";
+import { owned, TEAM } from "./access.ts";
 import { channelJson, channelKindToProto, deliveryJson, policyJson } from "./channel-json.ts";
 import { createChannelBody, putPolicyBody, updateChannelBody } from "./channel-schemas.ts";
 import { present } from "./present.ts";
+import type { RecordAudit } from "./record-audit.ts";
 
 type TeamParams = { teamId: string };
 type CreateChannelBody = { kind: string; name: string; url: string; enabled?: boolean };
 type UpdateChannelBody = { name?: string; url?: string; enabled?: boolean };
 type PolicyBody = { routes: { severities: Severity[]; channelIds: string[] }[] };
 
+const tags = ["notifications"];
+const noContent = (description: string) => ({ type: "null", description });
+const policyAnswer = {
+  description: "The team's policy; null: none, so every channel gets every event.",
+  type: "object",
+  required: ["policy"],
+  properties: { policy: { anyOf: [{ $ref: "NotificationPolicy#" }, { type: "null" }] } },
+};
+
 /**
  * Notification channels, the notification policy and deliveries (alerts).
  * A team's existence is checked with auth first: alerts does not know teams.
  */
-export async function channelRoutes(app: FastifyInstance, { peers }: { peers: Peers }): Promise<void> {
+export async function channelRoutes(
+  app: FastifyInstance,
+  { peers, audit }: { peers: Peers; audit: RecordAudit },
+): Promise<void> {
   const client = peers.alerts;
   const requireTeam = (teamId: string) => callUnary(peers.auth, peers.auth.getTeam, { teamId }, peers.timeoutMs);
 
   app.post<{ Params: TeamParams; Body: CreateChannelBody }>(
     "/teams/:teamId/channels",
-    { schema: { body: createChannelBody } },
+    {
+      config: TEAM,
+      schema: {
+        tags,
+        summary: "Create a notification channel",
+        body: createChannelBody,
+        response: { 201: wrapped("channel", "Channel", "The channel (its URL masked)."), 409: conflictResponse },
+      },
+    },
     async (request, reply) => {
       const { teamId } = request.params;
       const body = request.body;
@@ -33,22 +57,47 @@ export async function channelRoutes(app: FastifyInstance, { peers }: { peers: Pe
         { teamId, kind: channelKindToProto(body.kind), name: body.name, url: body.url, enabled: body.enabled },
         peers.timeoutMs,
       );
-      return reply.code(201).send({ channel: channelJson(present(response.channel, "channel")) });
+      const channel = present(response.channel, "channel");
+      await audit(request, {
+        action: "channel.create",
+        target: { kind: "channel", id: channel.id },
+        details: { name: channel.name, kind: body.kind },
+      });
+      return reply.code(201).send({ channel: channelJson(channel) });
     },
   );
 
-  app.get<{ Params: TeamParams }>("/teams/:teamId/channels", async (request) => {
-    const { teamId } = request.params;
-    const [, response] = await Promise.all([
-      requireTeam(teamId),
-      callUnary(client, client.listChannels, { teamId }, peers.timeoutMs),
-    ]);
-    return { channels: response.channels.map(channelJson), nextCursor: null };
-  });
+  app.get<{ Params: TeamParams }>(
+    "/teams/:teamId/channels",
+    {
+      config: TEAM,
+      schema: {
+        tags,
+        summary: "List a team's channels",
+        response: { 200: page("channels", "Channel", "Every channel.") },
+      },
+    },
+    async (request) => {
+      const { teamId } = request.params;
+      const [, response] = await Promise.all([
+        requireTeam(teamId),
+        callUnary(client, client.listChannels, { teamId }, peers.timeoutMs),
+      ]);
+      return { channels: response.channels.map(channelJson), nextCursor: null };
+    },
+  );
 
   app.patch<{ Params: { id: string }; Body: UpdateChannelBody }>(
     "/channels/:id",
-    { schema: { body: updateChannelBody } },
+    {
+      config: owned("channel"),
+      schema: {
+        tags,
+        summary: "Change a channel (a disabled one gets nothing; its pending deliveries are cancelled)",
+        body: updateChannelBody,
+        response: { 200: wrapped("channel", "Channel", "The channel as changed.") },
+      },
+    },
     async (request) => {
       const body = request.body;
       const response = await callUnary(
@@ -57,18 +106,44 @@ export async function channelRoutes(app: FastifyInstance, { peers }: { peers: Pe
         { id: request.params.id, name: body.name, url: body.url, enabled: body.enabled },
         peers.timeoutMs,
       );
-      return { channel: channelJson(present(response.channel, "channel")) };
+      const channel = present(response.channel, "channel");
+      await audit(request, {
+        action: "channel.update",
+        target: { kind: "channel", id: channel.id },
+        details: { fields: Object.keys(body), ...(body.enabled === undefined ? {} : { enabled: body.enabled }) },
+      });
+      return { channel: channelJson(channel) };
     },
   );
 
-  app.delete<{ Params: { id: string } }>("/channels/:id", async (request, reply) => {
-    await callUnary(client, client.deleteChannel, { id: request.params.id }, peers.timeoutMs);
-    return reply.code(204).send();
-  });
+  app.delete<{ Params: { id: string } }>(
+    "/channels/:id",
+    {
+      config: owned("channel"),
+      schema: {
+        tags,
+        summary: "Delete a channel (its pending deliveries are cancelled)",
+        response: { 204: noContent("Deleted.") },
+      },
+    },
+    async (request, reply) => {
+      await callUnary(client, client.deleteChannel, { id: request.params.id }, peers.timeoutMs);
+      await audit(request, { action: "channel.delete", target: { kind: "channel", id: request.params.id } });
+      return reply.code(204).send();
+    },
+  );
 
   app.put<{ Params: TeamParams; Body: PolicyBody }>(
     "/teams/:teamId/notification-policy",
-    { schema: { body: putPolicyBody } },
+    {
+      config: TEAM,
+      schema: {
+        tags,
+        summary: "Set the team's notification policy",
+        body: putPolicyBody,
+        response: { 200: wrapped("policy", "NotificationPolicy", "The policy.") },
+      },
+    },
     async (request) => {
       const { teamId } = request.params;
       await requireTeam(teamId);
@@ -84,35 +159,83 @@ export async function channelRoutes(app: FastifyInstance, { peers }: { peers: Pe
         },
         peers.timeoutMs,
       );
+      await audit(request, {
+        action: "notification_policy.put",
+        target: { kind: "notification_policy", id: teamId },
+        details: { routes: request.body.routes.length },
+      });
       return { policy: policyJson(present(response.policy, "policy")) };
     },
   );
 
   /** `{"policy": null}`: the team has none, so every channel gets every event. */
-  app.get<{ Params: TeamParams }>("/teams/:teamId/notification-policy", async (request) => {
-    const { teamId } = request.params;
-    const [, response] = await Promise.all([
-      requireTeam(teamId),
-      callUnary(client, client.getNotificationPolicy, { teamId }, peers.timeoutMs),
-    ]);
-    return { policy: response.policy ? policyJson(response.policy) : null };
-  });
+  app.get<{ Params: TeamParams }>(
+    "/teams/:teamId/notification-policy",
+    { config: TEAM, schema: { tags, summary: "Get the team's notification policy", response: { 200: policyAnswer } } },
+    async (request) => {
+      const { teamId } = request.params;
+      const [, response] = await Promise.all([
+        requireTeam(teamId),
+        callUnary(client, client.getNotificationPolicy, { teamId }, peers.timeoutMs),
+      ]);
+      return { policy: response.policy ? policyJson(response.policy) : null };
+    },
+  );
 
-  app.delete<{ Params: TeamParams }>("/teams/:teamId/notification-policy", async (request, reply) => {
-    const { teamId } = request.params;
-    await requireTeam(teamId);
-    await callUnary(client, client.deleteNotificationPolicy, { teamId }, peers.timeoutMs);
-    return reply.code(204).send();
-  });
+  app.delete<{ Params: TeamParams }>(
+    "/teams/:teamId/notification-policy",
+    {
+      config: TEAM,
+      schema: {
+        tags,
+        summary: "Delete the team's notification policy (every channel then gets every event)",
+        response: { 204: noContent("Deleted.") },
+      },
+    },
+    async (request, reply) => {
+      const { teamId } = request.params;
+      await requireTeam(teamId);
+      await callUnary(client, client.deleteNotificationPolicy, { teamId }, peers.timeoutMs);
+      await audit(request, {
+        action: "notification_policy.delete",
+        target: { kind: "notification_policy", id: teamId },
+      });
+      return reply.code(204).send();
+    },
+  );
 
-  app.get<{ Params: { id: string } }>("/alerts/:id/deliveries", async (request) => {
-    const response = await callUnary(client, client.listDeliveries, { alertId: request.params.id }, peers.timeoutMs);
-    return { deliveries: response.deliveries.map(deliveryJson), nextCursor: null };
-  });
+  app.get<{ Params: { id: string } }>(
+    "/alerts/:id/deliveries",
+    {
+      config: owned("alert"),
+      schema: {
+        tags,
+        summary: "Every notification delivery of an alert, with attempts and status",
+        response: { 200: page("deliveries", "Delivery", "Every delivery of the alert.") },
+      },
+    },
+    async (request) => {
+      const response = await callUnary(client, client.listDeliveries, { alertId: request.params.id }, peers.timeoutMs);
+      return { deliveries: response.deliveries.map(deliveryJson), nextCursor: null };
+    },
+  );
 
   // Sends a failed delivery again, same delivery id, fresh attempts.
-  app.post<{ Params: { id: string } }>("/deliveries/:id/retry", async (request) => {
-    const response = await callUnary(client, client.retryDelivery, { id: request.params.id }, peers.timeoutMs);
-    return { delivery: deliveryJson(present(response.delivery, "delivery")) };
-  });
+  app.post<{ Params: { id: string } }>(
+    "/deliveries/:id/retry",
+    {
+      config: owned("delivery"),
+      schema: {
+        tags,
+        summary: "Send a failed delivery again (same delivery id, fresh attempts)",
+        response: { 200: wrapped("delivery", "Delivery", "The delivery, pending again."), 409: conflictResponse },
+      },
+    },
+    async (request) => {
+      const response = await callUnary(client, client.retryDelivery, { id: request.params.id }, peers.timeoutMs);
+      const delivery = present(response.delivery, "delivery");
+      await audit(request, { action: "delivery.retry", target: { kind: "delivery", id: delivery.id } });
+      return { delivery: deliveryJson(delivery) };
+    },
+  );
 }

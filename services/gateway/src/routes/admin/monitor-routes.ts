@@ -1,10 +1,14 @@
 import { callUnary } from "@pulsegate/grpc";
 import type { FastifyInstance } from "fastify";
+import { page, wrapped } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { SEVERITIES, type Severity } from "../../validation/index.ts";
+import type { MonitorLookup } from "../ping/monitor-lookup.ts";
+import { owned, TEAM } from "./access.ts";
 import { monitorJson, pingJson } from "./monitor-json.ts";
 import { present } from "./present.ts";
 import { publicBaseUrl } from "./public-base-url.ts";
+import type { RecordAudit } from "./record-audit.ts";
 import { noBody, pageOnlyQuery } from "./schemas.ts";
 
 type MonitorBody = {
@@ -17,6 +21,7 @@ type MonitorBody = {
 type PageQuery = { cursor?: string; limit?: string };
 
 const YEAR_SECONDS = 31_536_000;
+const tags = ["monitors"];
 
 export const createMonitorBody = {
   type: "object",
@@ -34,15 +39,28 @@ export const createMonitorBody = {
 /** Heartbeat monitors (monitors). A team's existence is checked with auth first: monitors does not know teams. */
 export async function monitorRoutes(
   app: FastifyInstance,
-  options: { peers: Peers; publicBaseUrl?: string | undefined },
+  options: {
+    peers: Peers;
+    audit: RecordAudit;
+    publicBaseUrl?: string | undefined;
+    monitorLookup?: MonitorLookup | undefined;
+  },
 ): Promise<void> {
-  const { peers } = options;
+  const { peers, audit } = options;
   const client = peers.monitors;
   const requireTeam = (teamId: string) => callUnary(peers.auth, peers.auth.getTeam, { teamId }, peers.timeoutMs);
 
   app.post<{ Params: { teamId: string }; Body: MonitorBody }>(
     "/teams/:teamId/monitors",
-    { schema: { body: createMonitorBody } },
+    {
+      config: TEAM,
+      schema: {
+        tags,
+        summary: "Create a heartbeat monitor",
+        body: createMonitorBody,
+        response: { 201: wrapped("monitor", "Monitor", "The monitor (idle until its first ping), with its ping URL.") },
+      },
+    },
     async (request, reply) => {
       const { teamId } = request.params;
       const body = request.body;
@@ -60,46 +78,90 @@ export async function monitorRoutes(
         },
         peers.timeoutMs,
       );
-      return reply.code(201).send({
-        monitor: monitorJson(present(response.monitor, "monitor"), publicBaseUrl(request, options.publicBaseUrl)),
+      const monitor = present(response.monitor, "monitor");
+      await audit(request, {
+        action: "monitor.create",
+        target: { kind: "monitor", id: monitor.id },
+        details: { name: monitor.name },
       });
+      return reply.code(201).send({ monitor: monitorJson(monitor, publicBaseUrl(request, options.publicBaseUrl)) });
     },
   );
 
-  app.get<{ Params: { teamId: string } }>("/teams/:teamId/monitors", async (request) => {
-    const { teamId } = request.params;
-    const [, response] = await Promise.all([
-      requireTeam(teamId),
-      callUnary(client, client.listMonitors, { teamId }, peers.timeoutMs),
-    ]);
-    const baseUrl = publicBaseUrl(request, options.publicBaseUrl);
-    return { monitors: response.monitors.map((monitor) => monitorJson(monitor, baseUrl)), nextCursor: null };
-  });
+  app.get<{ Params: { teamId: string } }>(
+    "/teams/:teamId/monitors",
+    {
+      config: TEAM,
+      schema: {
+        tags,
+        summary: "List a team's monitors",
+        response: { 200: page("monitors", "Monitor", "Every monitor.") },
+      },
+    },
+    async (request) => {
+      const { teamId } = request.params;
+      const [, response] = await Promise.all([
+        requireTeam(teamId),
+        callUnary(client, client.listMonitors, { teamId }, peers.timeoutMs),
+      ]);
+      const baseUrl = publicBaseUrl(request, options.publicBaseUrl);
+      return { monitors: response.monitors.map((monitor) => monitorJson(monitor, baseUrl)), nextCursor: null };
+    },
+  );
 
-  app.get<{ Params: { id: string } }>("/monitors/:id", async (request) => {
-    const response = await callUnary(client, client.getMonitor, { id: request.params.id }, peers.timeoutMs);
-    return {
-      monitor: monitorJson(present(response.monitor, "monitor"), publicBaseUrl(request, options.publicBaseUrl)),
-    };
-  });
+  app.get<{ Params: { id: string } }>(
+    "/monitors/:id",
+    {
+      config: owned("monitor"),
+      schema: { tags, summary: "Get a monitor", response: { 200: wrapped("monitor", "Monitor", "The monitor.") } },
+    },
+    async (request) => {
+      const response = await callUnary(client, client.getMonitor, { id: request.params.id }, peers.timeoutMs);
+      return {
+        monitor: monitorJson(present(response.monitor, "monitor"), publicBaseUrl(request, options.publicBaseUrl)),
+      };
+    },
+  );
 
-  app.post<{ Params: { id: string } }>("/monitors/:id/pause", { schema: { body: noBody } }, async (request) => {
-    const response = await callUnary(client, client.pauseMonitor, { id: request.params.id }, peers.timeoutMs);
-    return {
-      monitor: monitorJson(present(response.monitor, "monitor"), publicBaseUrl(request, options.publicBaseUrl)),
-    };
-  });
-
-  app.post<{ Params: { id: string } }>("/monitors/:id/resume", { schema: { body: noBody } }, async (request) => {
-    const response = await callUnary(client, client.resumeMonitor, { id: request.params.id }, peers.timeoutMs);
-    return {
-      monitor: monitorJson(present(response.monitor, "monitor"), publicBaseUrl(request, options.publicBaseUrl)),
-    };
-  });
+  const lifecycle = (verb: "pause" | "resume") =>
+    app.post<{ Params: { id: string } }>(
+      `/monitors/:id/${verb}`,
+      {
+        config: owned("monitor"),
+        schema: {
+          tags,
+          summary:
+            verb === "pause"
+              ? "Pause a monitor (its pings answer 404)"
+              : "Resume a paused monitor (idle until its next ping)",
+          body: noBody,
+          response: { 200: wrapped("monitor", "Monitor", "The monitor.") },
+        },
+      },
+      async (request) => {
+        const call = verb === "pause" ? client.pauseMonitor : client.resumeMonitor;
+        const response = await callUnary(client, call, { id: request.params.id }, peers.timeoutMs);
+        const monitor = present(response.monitor, "monitor");
+        // This gateway's ping route sees the change at once (other replicas hear it from RecordPing).
+        options.monitorLookup?.invalidate(monitor.pingUrl);
+        await audit(request, { action: `monitor.${verb}`, target: { kind: "monitor", id: monitor.id } });
+        return { monitor: monitorJson(monitor, publicBaseUrl(request, options.publicBaseUrl)) };
+      },
+    );
+  lifecycle("pause");
+  lifecycle("resume");
 
   app.get<{ Params: { id: string }; Querystring: PageQuery }>(
     "/monitors/:id/pings",
-    { schema: { querystring: pageOnlyQuery } },
+    {
+      config: owned("monitor"),
+      schema: {
+        tags,
+        summary: "A monitor's recent pings, newest first",
+        querystring: pageOnlyQuery,
+        response: { 200: page("pings", "Ping", "A page of pings.") },
+      },
+    },
     async (request) => {
       const response = await callUnary(
         client,

@@ -1,9 +1,14 @@
 import { callUnary } from "@pulsegate/grpc";
 import type { FastifyInstance } from "fastify";
+import { errors } from "../../errors.ts";
+import { page, wrapped } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
+import { ADMIN_ONLY, TEAM } from "./access.ts";
+import { actorOf } from "./actor.ts";
 import { present } from "./present.ts";
-import { createTeamBody, rotateSecretBody, updateTeamBody } from "./schemas.ts";
-import { teamJson } from "./to-json.ts";
+import type { RecordAudit } from "./record-audit.ts";
+import { createTeamBody, pageOnlyQuery, rotateSecretBody, updateTeamBody } from "./schemas.ts";
+import { cursorJson, teamJson } from "./to-json.ts";
 
 type TeamParams = { teamId: string };
 type CreateTeamBody = {
@@ -15,39 +20,119 @@ type CreateTeamBody = {
 type UpdateTeamBody = Partial<Omit<CreateTeamBody, "subscriptionExpiresAt">> & {
   subscriptionExpiresAt?: string | null;
 };
+type PageQuery = { cursor?: string; limit?: string };
+
+/** What a team's own API key may not change: the operator sets what the team pays for. */
+const OPERATOR_FIELDS = ["subscriptionExpiresAt", "alertQuotaMonthly", "heartbeatQuotaMonthly"] as const;
+
+const tags = ["teams"];
 
 /** Teams and their webhook secret (auth). The secret appears only in create and rotate answers. */
-export async function teamRoutes(app: FastifyInstance, { peers }: { peers: Peers }): Promise<void> {
+export async function teamRoutes(
+  app: FastifyInstance,
+  {
+    peers,
+    audit,
+    onTeamChanged,
+  }: { peers: Peers; audit: RecordAudit; onTeamChanged?: ((teamId: string) => void) | undefined },
+): Promise<void> {
   const { auth } = peers;
 
-  app.post<{ Body: CreateTeamBody }>("/teams", { schema: { body: createTeamBody } }, async (request, reply) => {
-    const body = request.body;
-    const response = await callUnary(
-      auth,
-      auth.createTeam,
-      {
-        name: body.name,
-        subscriptionExpiresAt: body.subscriptionExpiresAt ? new Date(body.subscriptionExpiresAt) : undefined,
-        alertQuotaMonthly: body.alertQuotaMonthly,
-        heartbeatQuotaMonthly: body.heartbeatQuotaMonthly,
+  app.post<{ Body: CreateTeamBody }>(
+    "/teams",
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        tags,
+        summary: "Create a team (admin token only)",
+        body: createTeamBody,
+        response: {
+          201: {
+            description: "The team, and its webhook secret: shown this once, never again.",
+            type: "object",
+            required: ["team", "webhookSecret"],
+            properties: {
+              team: { $ref: "Team#" },
+              webhookSecret: { type: "string", pattern: "^[0-9a-f]{64}$" },
+            },
+          },
+        },
       },
-      peers.timeoutMs,
-    );
-    return reply
-      .code(201)
-      .send({ team: teamJson(present(response.team, "team")), webhookSecret: response.webhookSecret });
-  });
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const response = await callUnary(
+        auth,
+        auth.createTeam,
+        {
+          name: body.name,
+          subscriptionExpiresAt: body.subscriptionExpiresAt ? new Date(body.subscriptionExpiresAt) : undefined,
+          alertQuotaMonthly: body.alertQuotaMonthly,
+          heartbeatQuotaMonthly: body.heartbeatQuotaMonthly,
+        },
+        peers.timeoutMs,
+      );
+      const team = present(response.team, "team");
+      await audit(request, {
+        teamId: team.id,
+        action: "team.create",
+        target: { kind: "team", id: team.id },
+        details: { name: team.name },
+      });
+      return reply.code(201).send({ team: teamJson(team), webhookSecret: response.webhookSecret });
+    },
+  );
 
-  app.get<{ Params: TeamParams }>("/teams/:teamId", async (request) => {
-    const response = await callUnary(auth, auth.getTeam, { teamId: request.params.teamId }, peers.timeoutMs);
-    return { team: teamJson(present(response.team, "team")) };
-  });
+  app.get<{ Querystring: PageQuery }>(
+    "/teams",
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        tags,
+        summary: "List every team, oldest first (admin token only)",
+        querystring: pageOnlyQuery,
+        response: { 200: page("teams", "Team", "A page of teams.") },
+      },
+    },
+    async (request) => {
+      const { cursor = "", limit } = request.query;
+      const response = await callUnary(
+        auth,
+        auth.listTeams,
+        { cursor, limit: limit === undefined ? 0 : Number(limit) },
+        peers.timeoutMs,
+      );
+      return { teams: response.teams.map(teamJson), nextCursor: cursorJson(response.nextCursor) };
+    },
+  );
+
+  app.get<{ Params: TeamParams }>(
+    "/teams/:teamId",
+    { config: TEAM, schema: { tags, summary: "Get a team", response: { 200: wrapped("team", "Team", "The team.") } } },
+    async (request) => {
+      const response = await callUnary(auth, auth.getTeam, { teamId: request.params.teamId }, peers.timeoutMs);
+      return { team: teamJson(present(response.team, "team")) };
+    },
+  );
 
   app.patch<{ Params: TeamParams; Body: UpdateTeamBody }>(
     "/teams/:teamId",
-    { schema: { body: updateTeamBody } },
+    {
+      config: TEAM,
+      schema: {
+        tags,
+        summary: "Change a team's name, subscription or quotas",
+        description: "A team API key may change the name only: subscription and quotas are the admin token's.",
+        body: updateTeamBody,
+        response: { 200: wrapped("team", "Team", "The team as changed.") },
+      },
+    },
     async (request) => {
       const body = request.body;
+      const changed = Object.keys(body).filter((field) => body[field as keyof UpdateTeamBody] !== undefined);
+      if (actorOf(request).kind === "api_key" && OPERATOR_FIELDS.some((field) => changed.includes(field))) {
+        throw errors.adminTokenOnly("change a team's subscription or quotas");
+      }
       const expiresAt = body.subscriptionExpiresAt;
       const response = await callUnary(
         auth,
@@ -62,20 +147,54 @@ export async function teamRoutes(app: FastifyInstance, { peers }: { peers: Peers
         },
         peers.timeoutMs,
       );
+      // Quotas and subscription travel with verified signatures: this gateway forgets what it cached.
+      onTeamChanged?.(request.params.teamId);
+      await audit(request, {
+        action: "team.update",
+        target: { kind: "team", id: request.params.teamId },
+        details: { fields: changed },
+      });
       return { team: teamJson(present(response.team, "team")) };
     },
   );
 
   app.post<{ Params: TeamParams; Body: { graceSeconds?: number } }>(
     "/teams/:teamId/webhook-secret/rotate",
-    { schema: { body: rotateSecretBody } },
+    {
+      config: TEAM,
+      schema: {
+        tags,
+        summary: "Rotate the team's webhook secret",
+        description: "The new secret is shown this once; the previous one keeps verifying for graceSeconds.",
+        body: rotateSecretBody,
+        response: {
+          200: {
+            description: "The new secret (shown once), and until when the previous one still verifies.",
+            type: "object",
+            required: ["webhookSecret", "previousValidUntil", "team"],
+            properties: {
+              webhookSecret: { type: "string", pattern: "^[0-9a-f]{64}$" },
+              previousValidUntil: { type: ["string", "null"], format: "date-time" },
+              team: { $ref: "Team#" },
+            },
+          },
+        },
+      },
+    },
     async (request) => {
+      const graceSeconds = request.body.graceSeconds;
       const response = await callUnary(
         auth,
         auth.rotateSecret,
-        { teamId: request.params.teamId, graceSeconds: request.body.graceSeconds },
+        { teamId: request.params.teamId, graceSeconds },
         peers.timeoutMs,
       );
+      onTeamChanged?.(request.params.teamId);
+      await audit(request, {
+        action: "team.rotate_secret",
+        target: { kind: "team", id: request.params.teamId },
+        details: graceSeconds === undefined ? {} : { graceSeconds },
+      });
       return {
         webhookSecret: response.webhookSecret,
         previousValidUntil: response.previousValidUntil ? response.previousValidUntil.toISOString() : null,

@@ -1,60 +1,62 @@
 import { callUnary } from "@pulsegate/grpc";
 import { monitors } from "@pulsegate/proto";
+import { batchPerTurn } from "../../peers/batch-per-turn.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { createLookupCache } from "../../pipeline/lookup-cache.ts";
 import { isUrlToken } from "../../pipeline/url-token.ts";
 
-const MAX_LAST_KNOWN = 10_000;
+/** What the ping route needs of a monitor; kept small, since every active monitor is cached. */
+export type CachedMonitor = Pick<monitors.Monitor, "id" | "teamId" | "name" | "status">;
 
 export type MonitorLookup = {
   /** Step 2: the monitor behind a ping URL, or undefined when there is none. */
-  get: (pingUrl: string) => Promise<monitors.Monitor | undefined>;
+  get: (pingUrl: string) => Promise<CachedMonitor | undefined>;
   /** Forgets the cached answer (the monitor was paused, resumed or removed meanwhile). */
   invalidate: (pingUrl: string) => void;
 };
 
+export type MonitorLookupOptions = {
+  /** How long a monitor found is reused (minutes: a monitor's team and id never change). */
+  ttlMs: number;
+  /** How long "no such monitor" is reused (seconds: a new monitor must be seen soon). */
+  negativeTtlMs: number;
+  /** Room for every active monitor (a cached one costs about 200 bytes). */
+  maxEntries: number;
+};
+
 /**
- * ResolveMonitor answers, cached for `ttlMs`. The last monitor found for
- * each ping URL is also kept, and used when the lookup fails: a ping that
- * arrives while the database is away must still be authenticated and
- * spooled (DESIGN §5). A cached "paused" is checked again before it turns a
- * ping away, so a resume takes effect at once.
+ * ResolveMonitors answers, cached: the misses of one moment go in one call,
+ * found monitors stay for minutes, unknown ping URLs for seconds. Staleness is
+ * safe: RecordPing checks the monitor again (a pause made through another
+ * gateway replica is answered 404 there, and forgotten here), and a cached
+ * "paused" is checked again before it turns a ping away, so a resume takes
+ * effect at once. While monitors cannot be asked, the last answer is used: a
+ * ping that arrives while the database is away must still be authenticated
+ * and spooled (DESIGN §5).
  */
-export function createMonitorLookup(peers: Peers, ttlMs: number): MonitorLookup {
-  const lastKnown = new Map<string, monitors.Monitor>();
-  const remember = (pingUrl: string, monitor: monitors.Monitor | undefined) => {
-    lastKnown.delete(pingUrl);
-    if (!monitor) return;
-    if (lastKnown.size >= MAX_LAST_KNOWN) {
-      const oldest = lastKnown.keys().next();
-      if (!oldest.done) lastKnown.delete(oldest.value);
-    }
-    lastKnown.set(pingUrl, monitor);
-  };
-  const cache = createLookupCache<monitors.Monitor | undefined>({
-    ttlMs,
+export function createMonitorLookup(peers: Peers, options: MonitorLookupOptions): MonitorLookup {
+  const resolveMany = batchPerTurn(
+    async (pingUrls: string[]) =>
+      (await callUnary(peers.monitors, peers.monitors.resolveMonitors, { pingUrls }, peers.timeoutMs)).monitors,
+    { name: "ResolveMonitors", maxBatch: 500 },
+  );
+  const cache = createLookupCache<CachedMonitor | undefined>({
+    ttlMs: options.ttlMs,
+    negativeTtlMs: options.negativeTtlMs,
+    maxEntries: options.maxEntries,
+    staleOnError: true,
     load: async (pingUrl) => {
       if (!isUrlToken(pingUrl)) return undefined;
-      const { monitor } = await callUnary(peers.monitors, peers.monitors.resolveMonitor, { pingUrl }, peers.timeoutMs);
-      remember(pingUrl, monitor);
-      return monitor;
+      const found = (await resolveMany(pingUrl)).monitor;
+      return found ? { id: found.id, teamId: found.teamId, name: found.name, status: found.status } : undefined;
     },
   });
-  const load = async (pingUrl: string) => {
-    try {
-      return await cache.get(pingUrl);
-    } catch (error) {
-      const known = lastKnown.get(pingUrl);
-      if (known) return known;
-      throw error;
-    }
-  };
   return {
     get: async (pingUrl) => {
-      const monitor = await load(pingUrl);
+      const monitor = await cache.get(pingUrl);
       if (monitor?.status !== monitors.MonitorStatus.MONITOR_STATUS_PAUSED) return monitor;
       cache.invalidate(pingUrl);
-      return load(pingUrl);
+      return cache.get(pingUrl);
     },
     invalidate: (pingUrl) => cache.invalidate(pingUrl),
   };

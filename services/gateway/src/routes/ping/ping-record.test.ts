@@ -68,6 +68,7 @@ describe("pingResponse", () => {
       outcome: monitors.RecordOutcome.RECORD_OUTCOME_RECORDED,
       monitor: { ...monitor, status: monitors.MonitorStatus.MONITOR_STATUS_DOWN, monitoringActive: true },
       pingId: "p",
+      violations: [],
     };
     expect(pingResponse(result, monitor, { status: "down" })).toEqual({
       message: "Ping received",
@@ -77,7 +78,12 @@ describe("pingResponse", () => {
   });
 
   it("answers a spooled ping without a known monitor from the resolved one, with the ping applied", () => {
-    const result = { outcome: monitors.RecordOutcome.RECORD_OUTCOME_SPOOLED, monitor: undefined, pingId: "p" };
+    const result = {
+      outcome: monitors.RecordOutcome.RECORD_OUTCOME_SPOOLED,
+      monitor: undefined,
+      pingId: "p",
+      violations: [],
+    };
     expect(pingResponse(result, monitor, { status: "up" })).toEqual({
       message: "Ping received",
       monitor: { name: "Nightly backup", status: "up", monitoringActive: true },
@@ -86,7 +92,7 @@ describe("pingResponse", () => {
   });
 
   it("maps the refusals", () => {
-    const base = { monitor: undefined, pingId: "" };
+    const base = { monitor: undefined, pingId: "", violations: [] };
     const quota = thrown(() =>
       pingResponse(
         { ...base, outcome: monitors.RecordOutcome.RECORD_OUTCOME_QUOTA_EXHAUSTED },
@@ -102,6 +108,18 @@ describe("pingResponse", () => {
     ]) {
       expect(thrown(() => pingResponse({ ...base, outcome }, monitor, { status: "up" })).status).toBe(404);
     }
+    const invalid = thrown(() =>
+      pingResponse(
+        {
+          ...base,
+          outcome: monitors.RecordOutcome.RECORD_OUTCOME_INVALID,
+          violations: [{ field: "metadata.k", message: "metadata.k must not contain the NUL character (U+0000)." }],
+        },
+        monitor,
+        { status: "up" },
+      ),
+    );
+    expect([invalid.status, invalid.code, invalid.details?.[0]?.field]).toEqual([400, "invalid_request", "metadata.k"]);
     expect(() => pingResponse(undefined, monitor, { status: "up" })).toThrow(/outcome/);
   });
 });

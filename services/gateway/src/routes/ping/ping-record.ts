@@ -20,7 +20,7 @@ export function monitorStatusName(status: monitors.MonitorStatus): string | null
 
 /** The RecordPing item for a validated ping to `monitor`. */
 export function toRecordPingItem(
-  monitor: monitors.Monitor,
+  monitor: Pick<monitors.Monitor, "id" | "teamId">,
   access: auth.TeamAccess,
   body: PingBody,
   method: string,
@@ -47,7 +47,7 @@ export function toRecordPingItem(
  */
 export function pingResponse(
   result: monitors.RecordPingResult | undefined,
-  resolved: monitors.Monitor,
+  resolved: Pick<monitors.Monitor, "name">,
   body: PingBody,
   now: Date = new Date(),
 ): {
@@ -76,6 +76,10 @@ export function pingResponse(
     case monitors.RecordOutcome.RECORD_OUTCOME_MONITOR_NOT_FOUND:
     case monitors.RecordOutcome.RECORD_OUTCOME_PAUSED:
       throw errors.monitorNotFound();
+    case monitors.RecordOutcome.RECORD_OUTCOME_INVALID:
+      throw errors.invalidRequest(result.violations);
+    case monitors.RecordOutcome.RECORD_OUTCOME_NOT_STORED:
+      throw errors.serviceUnavailable();
     default:
       throw new Error(`RecordPing returned outcome ${String(result?.outcome)}`);
   }

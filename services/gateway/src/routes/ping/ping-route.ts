@@ -1,9 +1,10 @@
 import { callUnary } from "@pulsegate/grpc";
 import { monitors } from "@pulsegate/proto";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
-import { errors } from "../../errors.ts";
+import { errors, HttpError } from "../../errors.ts";
 import { pingOutcomes } from "../../metrics.ts";
+import { documentationOnly, pingGetRouteSchema, pingPostRouteSchema } from "../../openapi/public-route-docs.ts";
 import { batchPerTurn } from "../../peers/batch-per-turn.ts";
 import type { CoalescedCalls } from "../../peers/coalesced-calls.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
@@ -14,11 +15,16 @@ import { requireActiveSubscription, verifySignature } from "../../pipeline/verif
 import { createPingRateLimiter } from "../../rate-limit/ping-rate-limiter.ts";
 import { rateLimitHeaders } from "../../rate-limit/rate-limit-headers.ts";
 import { type PingBody, parsePingBody } from "../../validation/index.ts";
-import { createMonitorLookup } from "./monitor-lookup.ts";
+import type { MonitorLookup } from "./monitor-lookup.ts";
 import { pingErrors } from "./ping-errors.ts";
 import { pingResponse, toRecordPingItem } from "./ping-record.ts";
 
-export type PingRouteOptions = { peers: Peers; calls: CoalescedCalls; redis: Redis; monitorCacheMs: number };
+export type PingRouteOptions = {
+  peers: Peers;
+  calls: CoalescedCalls;
+  redis?: Redis | undefined;
+  monitorLookup: MonitorLookup;
+};
 
 /**
  * Step 6: an empty body is `{"status":"up"}`; anything else must be a JSON
@@ -36,54 +42,74 @@ function readPingBody(request: FastifyRequest, payload: Buffer): PingBody {
 /** POST|GET /api/ping/:pingUrl — DESIGN §2 ping steps 1–7, in that order. */
 export async function pingRoute(app: FastifyInstance, options: PingRouteOptions): Promise<void> {
   const { peers, calls } = options;
-  const lookup = createMonitorLookup(peers, options.monitorCacheMs);
+  const lookup = options.monitorLookup;
   const limiter = createPingRateLimiter({ redis: options.redis, log: app.log });
   const recordPing = batchPerTurn(
     async (items: monitors.RecordPingItem[]) =>
       (await callUnary(peers.monitors, peers.monitors.recordPing, { items }, peers.timeoutMs)).results,
+    // One at a time: each RecordPing is a transaction whose fixed cost (four round trips, a commit) is
+    // most of its price at ~16 pings, so fewer, larger batches buy throughput (bench: 4,700 → 5,100/s).
+    { name: "RecordPing", maxBatch: 500, maxInFlight: 1 },
   );
 
-  app.route<{ Params: { pingUrl: string } }>({
-    method: ["GET", "POST"],
-    url: "/api/ping/:pingUrl",
-    // A HEAD is not a ping.
-    exposeHeadRoute: false,
-    handler: async (request, reply) => {
-      const receivedAt = new Date();
-      const signature = requireSignature(request);
+  const handler = async (request: FastifyRequest<{ Params: { pingUrl: string } }>, reply: FastifyReply) => {
+    const receivedAt = new Date();
+    const signature = requireSignature(request);
 
-      const { pingUrl } = request.params;
-      const monitor = await lookup.get(pingUrl);
-      if (!monitor || monitor.status === monitors.MonitorStatus.MONITOR_STATUS_PAUSED) throw errors.monitorNotFound();
+    const { pingUrl } = request.params;
+    const monitor = await lookup.get(pingUrl);
+    if (!monitor || monitor.status === monitors.MonitorStatus.MONITOR_STATUS_PAUSED) throw errors.monitorNotFound();
 
-      const payload = rawBodyOf(request);
-      const access = await verifySignature(
-        calls,
-        { teamId: monitor.teamId, payload, signature },
-        errors.monitorNotFound,
-      );
+    const payload = rawBodyOf(request);
+    const access = await verifySignature(calls, { teamId: monitor.teamId, payload, signature }, errors.monitorNotFound);
 
-      requireActiveSubscription(access);
+    requireActiveSubscription(access);
 
-      const decision = await limiter.consume(pingUrl);
-      const limitHeaders = rateLimitHeaders(decision);
-      reply.headers(limitHeaders);
-      if (!decision.allowed) throw pingErrors.rateLimited(limitHeaders);
+    // Step 6 is worked out first but answered after step 5: a ping URL over its limit hears 429
+    // whatever its body, and only an acceptable ping is logged in the window (one atomic step).
+    let body: PingBody | HttpError;
+    try {
+      body = readPingBody(request, payload);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      body = error;
+    }
+    const decision = await limiter.consume(pingUrl, !(body instanceof HttpError));
+    const limitHeaders = rateLimitHeaders(decision);
+    reply.headers(limitHeaders);
+    if (!decision.allowed) throw pingErrors.rateLimited(limitHeaders);
+    if (body instanceof HttpError) throw body;
 
-      const body = readPingBody(request, payload);
-
-      const result = await recordPing(toRecordPingItem(monitor, access, body, request.method, receivedAt));
-      if (
-        result?.outcome === monitors.RecordOutcome.RECORD_OUTCOME_PAUSED ||
-        result?.outcome === monitors.RecordOutcome.RECORD_OUTCOME_MONITOR_NOT_FOUND
-      ) {
-        lookup.invalidate(pingUrl);
-      }
+    let result: monitors.RecordPingResult | undefined;
+    try {
+      result = await recordPing(toRecordPingItem(monitor, access, body, request.method, receivedAt));
+    } catch (error) {
+      await decision.release();
+      throw error;
+    }
+    const recorded =
+      result?.outcome === monitors.RecordOutcome.RECORD_OUTCOME_RECORDED ||
+      result?.outcome === monitors.RecordOutcome.RECORD_OUTCOME_SPOOLED;
+    // Only accepted pings count: one the monitors service did not take leaves the window again.
+    if (!recorded) await decision.release();
+    if (
+      result?.outcome === monitors.RecordOutcome.RECORD_OUTCOME_PAUSED ||
+      result?.outcome === monitors.RecordOutcome.RECORD_OUTCOME_MONITOR_NOT_FOUND
+    ) {
+      lookup.invalidate(pingUrl);
+    }
+    if (recorded) {
       pingOutcomes.add(1, {
         status: body.status,
         stored: result?.outcome === monitors.RecordOutcome.RECORD_OUTCOME_SPOOLED ? "spooled" : "recorded",
       });
-      return reply.code(200).send(pingResponse(result, monitor, body));
-    },
-  });
+    }
+    return reply.code(200).send(pingResponse(result, monitor, body));
+  };
+
+  // Documented, not validated by Fastify: the body is checked at step 6, after the signature.
+  // A HEAD is not a ping.
+  const routeOptions = { validatorCompiler: documentationOnly, exposeHeadRoute: false } as const;
+  app.post("/api/ping/:pingUrl", { ...routeOptions, schema: pingPostRouteSchema }, handler);
+  app.get("/api/ping/:pingUrl", { ...routeOptions, schema: pingGetRouteSchema }, handler);
 }

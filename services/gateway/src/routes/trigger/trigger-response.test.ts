@@ -3,11 +3,15 @@ import { describe, expect, it } from "vitest";
 import { HttpError } from "../../errors.ts";
 import { secondsUntilNextUtcMonth, triggerResponse } from "./trigger-response.ts";
 
-const result = (outcome: alerts.TriggerOutcome, extra: Partial<alerts.TriggerAlertResult> = {}) => ({
+const result = (
+  outcome: alerts.TriggerOutcome,
+  extra: Partial<alerts.TriggerAlertResult> = {},
+): alerts.TriggerAlertResult => ({
   outcome,
   alertId: "",
   occurrenceCount: 0,
   reason: "",
+  violations: [],
   ...extra,
 });
 
@@ -55,6 +59,12 @@ describe("triggerResponse", () => {
     );
     expect(() => triggerResponse(undefined)).toThrow(/outcome/);
     expect(() => triggerResponse(result(alerts.TriggerOutcome.TRIGGER_OUTCOME_UNSPECIFIED))).toThrow(/outcome/);
+  });
+
+  it("answers 400 with the fields alerts refused", () => {
+    const violations = [{ field: "metadata.k", message: "metadata.k must not contain the NUL character (U+0000)." }];
+    const error = thrown(() => triggerResponse(result(alerts.TriggerOutcome.TRIGGER_OUTCOME_INVALID, { violations })));
+    expect([error.status, error.code, error.details]).toEqual([400, "invalid_request", violations]);
   });
 });
 

@@ -49,6 +49,8 @@ export function triggerResponse(
       throw errors.alertQuotaExhausted(secondsUntilNextUtcMonth(now));
     case alerts.TriggerOutcome.TRIGGER_OUTCOME_SOURCE_NOT_FOUND:
       throw errors.webhookNotFound();
+    case alerts.TriggerOutcome.TRIGGER_OUTCOME_INVALID:
+      throw errors.invalidRequest(result?.violations ?? []);
     default:
       throw new Error(`TriggerAlert returned outcome ${String(outcome)}`);
   }

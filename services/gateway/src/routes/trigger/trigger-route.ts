@@ -3,6 +3,7 @@ import { alerts } from "@pulsegate/proto";
 import type { FastifyInstance } from "fastify";
 import { errors } from "../../errors.ts";
 import { triggerOutcomes } from "../../metrics.ts";
+import { documentationOnly, triggerRouteSchema } from "../../openapi/public-route-docs.ts";
 import type { CoalescedCalls } from "../../peers/coalesced-calls.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { parseJsonBody } from "../../pipeline/json-body.ts";
@@ -38,32 +39,41 @@ export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOp
         : undefined,
   });
 
-  app.post<{ Params: { webhookUrl: string } }>("/api/alerts/trigger/:webhookUrl", async (request, reply) => {
-    const signature = requireSignature(request);
+  app.post<{ Params: { webhookUrl: string } }>(
+    "/api/alerts/trigger/:webhookUrl",
+    // Documented, not validated by Fastify: the body is checked at step 6, after the signature.
+    { schema: triggerRouteSchema, validatorCompiler: documentationOnly },
+    async (request, reply) => {
+      const signature = requireSignature(request);
 
-    const webhook = await webhooks.get(request.params.webhookUrl);
-    if (!webhook?.enabled) throw errors.webhookNotFound();
+      const webhook = await webhooks.get(request.params.webhookUrl);
+      if (!webhook?.enabled) throw errors.webhookNotFound();
 
-    const payload = rawBodyOf(request);
-    const access = await verifySignature(calls, { teamId: webhook.teamId, payload, signature }, errors.webhookNotFound);
+      const payload = rawBodyOf(request);
+      const access = await verifySignature(
+        calls,
+        { teamId: webhook.teamId, payload, signature },
+        errors.webhookNotFound,
+      );
 
-    requireActiveSubscription(access);
+      requireActiveSubscription(access);
 
-    const limit = webhook.rateLimitPerMinute > 0 ? webhook.rateLimitPerMinute : DEFAULT_RATE_LIMIT_PER_MINUTE;
-    const decision = await rateLimiter.consume(`webhook:${webhook.id}`, limit);
-    const limitHeaders = rateLimitHeaders(decision);
-    reply.headers(limitHeaders);
-    if (!decision.allowed) throw errors.rateLimited(limitHeaders);
+      const limit = webhook.rateLimitPerMinute > 0 ? webhook.rateLimitPerMinute : DEFAULT_RATE_LIMIT_PER_MINUTE;
+      const decision = await rateLimiter.consume(`webhook:${webhook.id}`, limit);
+      const limitHeaders = rateLimitHeaders(decision);
+      reply.headers(limitHeaders);
+      if (!decision.allowed) throw errors.rateLimited(limitHeaders);
 
-    const body = parseTriggerBody(parseJsonBody(contentTypeOf(request), payload));
-    if (!body.ok) throw errors.invalidRequest(body.details);
+      const body = parseTriggerBody(parseJsonBody(contentTypeOf(request), payload));
+      if (!body.ok) throw errors.invalidRequest(body.details);
 
-    const result = await calls.triggerAlert(toTriggerItem(webhook, access, body.value));
-    if (result.outcome === alerts.TriggerOutcome.TRIGGER_OUTCOME_SOURCE_NOT_FOUND) {
-      webhooks.invalidate(request.params.webhookUrl);
-    }
-    const answer = triggerResponse(result);
-    if (typeof answer.body.status === "string") triggerOutcomes.add(1, { outcome: answer.body.status });
-    return reply.code(answer.status).send(answer.body);
-  });
+      const result = await calls.triggerAlert(toTriggerItem(webhook, access, body.value));
+      if (result.outcome === alerts.TriggerOutcome.TRIGGER_OUTCOME_SOURCE_NOT_FOUND) {
+        webhooks.invalidate(request.params.webhookUrl);
+      }
+      const answer = triggerResponse(result);
+      if (typeof answer.body.status === "string") triggerOutcomes.add(1, { outcome: answer.body.status });
+      return reply.code(answer.status).send(answer.body);
+    },
+  );
 }

@@ -1,0 +1,220 @@
+import { SEVERITIES } from "../validation/index.ts";
+
+/**
+ * The admin API's resources as OpenAPI components (shared Fastify schemas, referenced as
+ * `{ $ref: "Team#" }`). They document the JSON mappers in routes/admin/*-json.ts and to-json.ts;
+ * answers are serialised as those build them, not through these schemas (see app.ts).
+ */
+
+const string = { type: "string" } as const;
+const nullableString = { type: ["string", "null"] } as const;
+const time = { type: "string", format: "date-time" } as const;
+const nullableTime = { type: ["string", "null"], format: "date-time" } as const;
+const integer = { type: "integer" } as const;
+const severity = { type: "string", enum: [...SEVERITIES] } as const;
+const anyJson = { description: "Any JSON value." } as const;
+
+const object = (id: string, description: string, properties: Record<string, unknown>) => ({
+  $id: id,
+  description,
+  type: "object",
+  required: Object.keys(properties),
+  properties,
+});
+
+export const adminComponents = [
+  object("Team", "A team. Its webhook secret is never shown again after creation or rotation.", {
+    id: string,
+    name: string,
+    subscriptionExpiresAt: { ...nullableTime, description: "null: never expires." },
+    alertQuotaMonthly: { ...integer, description: "Created or reopened alerts per UTC month; 0 = unlimited." },
+    heartbeatQuotaMonthly: { ...integer, description: "Accepted pings per UTC month; 0 = unlimited." },
+    createdAt: time,
+    secretFingerprint: { ...nullableString, description: "SHA-256 of the current secret, hex." },
+    secretRotatedAt: nullableTime,
+    currentSecretLastUsedAt: nullableTime,
+    previousSecretFingerprint: nullableString,
+    previousSecretValidUntil: nullableTime,
+    previousSecretLastUsedAt: nullableTime,
+  }),
+  {
+    $id: "FilterRule",
+    description: "An accept condition; every rule of a webhook must hold.",
+    type: "object",
+    required: ["field", "op"],
+    properties: {
+      field: { type: "string", examples: ["metadata.env", "severity", "title"] },
+      op: {
+        type: "string",
+        enum: ["==", "!=", "in", "not in", "contains", "exists", "not exists", ">", ">=", "<", "<=", "starts with"],
+      },
+      value: anyJson,
+    },
+  },
+  object("Webhook", "A webhook: where a team's systems send signed alert triggers.", {
+    id: string,
+    teamId: string,
+    webhookUrl: { ...string, description: "The path token of POST /api/alerts/trigger/{webhookUrl}." },
+    triggerUrl: { ...string, format: "uri" },
+    name: string,
+    defaultSeverity: severity,
+    enabled: { type: "boolean" },
+    filterRules: { type: "array", items: { $ref: "FilterRule#" } },
+    rateLimitPerMinute: integer,
+    reopenWindowSeconds: integer,
+    createdAt: time,
+    updatedAt: nullableTime,
+  }),
+  object("Alert", "An alert: triggers and incidents with one group key fold into it.", {
+    id: string,
+    teamId: string,
+    status: { type: "string", enum: ["open", "acknowledged", "resolved"] },
+    groupKey: nullableString,
+    title: string,
+    description: string,
+    severity,
+    occurrenceCount: integer,
+    source: { type: ["string", "null"], enum: ["webhook", "monitor", null] },
+    sourceId: string,
+    metadata: anyJson,
+    firstSeenAt: time,
+    lastSeenAt: time,
+    acknowledgedAt: nullableTime,
+    resolvedAt: nullableTime,
+  }),
+  object("Occurrence", "One accepted trigger (or incident) folded into an alert.", {
+    id: string,
+    alertId: string,
+    source: { type: ["string", "null"], enum: ["webhook", "monitor", null] },
+    sourceId: string,
+    title: string,
+    description: string,
+    severity,
+    metadata: anyJson,
+    receivedAt: time,
+  }),
+  object("Monitor", "A heartbeat monitor.", {
+    id: string,
+    teamId: string,
+    pingUrl: { ...string, description: "The path token of /api/ping/{pingUrl}." },
+    pingEndpoint: { ...string, format: "uri" },
+    name: string,
+    status: { type: ["string", "null"], enum: ["idle", "up", "down", "paused", null] },
+    monitoringActive: { type: "boolean" },
+    intervalSeconds: integer,
+    graceSeconds: integer,
+    severity: string,
+    reopenWindowSeconds: integer,
+    lastPingAt: nullableTime,
+    lastPingStatus: { type: ["string", "null"], enum: ["up", "down", null] },
+    lastReason: nullableString,
+    createdAt: nullableTime,
+  }),
+  object("Ping", "One recorded ping.", {
+    id: string,
+    monitorId: string,
+    status: { type: ["string", "null"], enum: ["up", "down", null] },
+    reason: nullableString,
+    metadata: anyJson,
+    method: string,
+    receivedAt: time,
+  }),
+  object("Channel", "A notification channel. Its URL is a secret: only a masked form is shown.", {
+    id: string,
+    teamId: string,
+    kind: { type: ["string", "null"], enum: ["slack", "webhook", null] },
+    name: string,
+    maskedUrl: string,
+    enabled: { type: "boolean" },
+    createdAt: time,
+    updatedAt: nullableTime,
+  }),
+  object("NotificationPolicy", "Routes from severities to channels.", {
+    teamId: string,
+    routes: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["severities", "channelIds"],
+        properties: { severities: { type: "array", items: severity }, channelIds: { type: "array", items: string } },
+      },
+    },
+    updatedAt: nullableTime,
+  }),
+  object("Delivery", "One notification of one event to one channel, with its attempts.", {
+    id: { ...string, description: "Sent as X-Pulsegate-Delivery, the same on every attempt." },
+    alertId: string,
+    channelId: string,
+    channelKind: { type: ["string", "null"], enum: ["slack", "webhook", null] },
+    channelName: string,
+    eventType: { type: "string", enum: ["alert.created", "alert.reopened", "alert.resolved"] },
+    eventId: string,
+    status: { type: ["string", "null"], enum: ["pending", "delivered", "failed", "cancelled", null] },
+    attempts: integer,
+    maxAttempts: integer,
+    nextAttemptAt: nullableTime,
+    lastAttemptAt: nullableTime,
+    lastStatusCode: { type: ["integer", "null"] },
+    lastError: nullableString,
+    deliveredAt: nullableTime,
+    createdAt: time,
+  }),
+  object("ApiKey", "A team API key. Its token is shown once, when it is created.", {
+    id: string,
+    teamId: string,
+    name: string,
+    scope: { type: "string", enum: ["read", "write"], description: "read: GET only; write: everything of its team." },
+    tokenPrefix: {
+      ...string,
+      description: "The token's first 12 characters, to recognise it.",
+      examples: ["pgk_3q2M9xZa"],
+    },
+    createdAt: time,
+    lastUsedAt: { ...nullableTime, description: "Written at most once a minute." },
+    revokedAt: nullableTime,
+  }),
+  object("AuditEntry", "An admin action on a team, recorded after it succeeded.", {
+    id: string,
+    at: time,
+    actor: {
+      type: "object",
+      required: ["kind", "id", "name"],
+      properties: {
+        kind: { type: "string", enum: ["admin", "api_key"] },
+        id: { ...nullableString, description: "The API key's id; null for the admin token." },
+        name: { ...nullableString, description: "The API key's name; null for the admin token." },
+      },
+    },
+    action: {
+      type: "string",
+      examples: ["webhook.update"],
+      description:
+        "team.create, team.update, team.rotate_secret, api_key.create, api_key.revoke, webhook.create, webhook.update, monitor.create, monitor.pause, monitor.resume, channel.create, channel.update, channel.delete, notification_policy.put, notification_policy.delete, alert.acknowledge, alert.resolve, delivery.retry",
+    },
+    target: {
+      type: "object",
+      required: ["kind", "id"],
+      properties: { kind: { type: "string", examples: ["webhook"] }, id: string },
+    },
+    details: { type: "object", description: "A few non-secret facts (names, changed field names)." },
+  }),
+] as const;
+
+/** `{ <name>: { $ref } }`: one resource wrapped in its name. */
+export const wrapped = (name: string, ref: string, description: string) => ({
+  description,
+  type: "object",
+  required: [name],
+  properties: { [name]: { $ref: `${ref}#` } },
+});
+
+/** `{ <plural>: [...], nextCursor }`: a page of a list. */
+export const page = (plural: string, ref: string, description: string) => ({
+  description,
+  type: "object",
+  required: [plural, "nextCursor"],
+  properties: {
+    [plural]: { type: "array", items: { $ref: `${ref}#` } },
+    nextCursor: { type: ["string", "null"], description: "Pass as `cursor` for the next page; null: no more." },
+  },
+});

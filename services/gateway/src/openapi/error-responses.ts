@@ -1,0 +1,116 @@
+/** OpenAPI descriptions of the error answers: one body everywhere, `code` named per status. */
+
+const errorBody = (codes: readonly string[]) => ({
+  type: "object",
+  required: ["error", "code", "requestId"],
+  properties: {
+    error: { type: "string", description: "A sentence for people." },
+    code: { type: "string", enum: [...codes], description: "For programs: stable, snake_case." },
+    requestId: { type: "string", description: "Also in the X-Request-Id header; quote it when asking for help." },
+    details: {
+      type: "array",
+      description: "Field problems (400 invalid_request).",
+      items: {
+        type: "object",
+        required: ["field", "message"],
+        properties: { field: { type: "string", examples: ["metadata.env"] }, message: { type: "string" } },
+      },
+    },
+  },
+});
+
+export const retryAfterHeader = {
+  "Retry-After": { type: "integer", minimum: 1, description: "Seconds to wait before trying again." },
+} as const;
+
+export const rateLimitHeaders = {
+  "RateLimit-Limit": { type: "integer", description: "Requests allowed in the window." },
+  "RateLimit-Remaining": { type: "integer", description: "Requests left in the window." },
+  "RateLimit-Reset": { type: "integer", description: "Seconds until the window ends." },
+} as const;
+
+type Headers = Record<string, { type: string; description: string; minimum?: number }>;
+
+export function errorResponse(description: string, codes: readonly string[], headers?: Headers) {
+  return { description, ...errorBody(codes), ...(headers ? { headers } : {}) };
+}
+
+/** Answered by the HTTP server itself, before any route (client-error-handler.ts). */
+const serverErrors = {
+  408: errorResponse("The headers (10 s) or the whole request (30 s) did not arrive in time.", ["request_timeout"]),
+  431: errorResponse("The request line and headers are over 16 KiB.", ["headers_too_large"]),
+  500: errorResponse("An unexpected failure (logged).", ["internal"]),
+  503: errorResponse("A service behind the gateway is unavailable; retry after Retry-After.", ["service_unavailable"], {
+    ...retryAfterHeader,
+  }),
+} as const;
+
+/** Every error an admin route can answer; a route adds 409 where a state can refuse it. */
+export const adminErrorResponses = {
+  400: errorResponse("The path, query or body is invalid (`details` names the fields), or not JSON.", [
+    "invalid_request",
+    "invalid_json",
+    "invalid_cursor",
+    "malformed_request",
+    "bad_request",
+  ]),
+  401: errorResponse("No valid admin token or team API key (`WWW-Authenticate: Bearer`).", ["unauthorized"]),
+  403: errorResponse(
+    "A read-only API key asked for a change, or an API key asked for what only the admin token may do.",
+    ["forbidden"],
+  ),
+  404: errorResponse("No such resource, or it belongs to another team than the API key's.", [
+    "not_found",
+    "team_not_found",
+    "webhook_not_found",
+    "alert_not_found",
+    "monitor_not_found",
+    "channel_not_found",
+    "delivery_not_found",
+    "api_key_not_found",
+  ]),
+  413: errorResponse("The body is over 1 MiB.", ["payload_too_large", "chunk_extensions_too_large"]),
+  415: errorResponse("The body is not JSON.", ["unsupported_media_type"]),
+  ...serverErrors,
+} as const;
+
+export const conflictResponse = errorResponse("The resource's state does not allow this now.", [
+  "conflict",
+  "alert_resolved",
+  "delivery_not_failed",
+  "channel_unavailable",
+  "too_many_channels",
+]);
+
+/** Errors of the signed public endpoints, in the order DESIGN §2 checks them. */
+export function publicErrorResponses(kind: "trigger" | "ping") {
+  return {
+    400: errorResponse(
+      kind === "ping"
+        ? "The body is not a JSON object, a field is invalid (`details`), or the URL has a query string."
+        : "The body is not a JSON object or a field is invalid (`details`).",
+      ["invalid_request", "invalid_json", "malformed_request"],
+    ),
+    401: errorResponse("X-Webhook-Signature is missing, or does not match the body under the team's secret.", [
+      "missing_signature",
+      "invalid_signature",
+    ]),
+    403: errorResponse("The team's subscription has expired.", ["subscription_expired"]),
+    404: errorResponse(
+      kind === "ping" ? "No active monitor has that ping URL (unknown or paused)." : "No enabled webhook has that URL.",
+      [kind === "ping" ? "monitor_not_found" : "webhook_not_found"],
+    ),
+    413: errorResponse("The body is over 1 MiB.", ["payload_too_large", "chunk_extensions_too_large"]),
+    415: errorResponse("A non-empty body is not sent as JSON (`application/json` or `+json`).", [
+      "unsupported_media_type",
+    ]),
+    429: errorResponse(
+      kind === "ping"
+        ? "More than 10 accepted pings in a minute for this ping URL (`rate_limited`, with RateLimit-*), or the team's monthly heartbeat quota is used up (`heartbeat_quota_exhausted`, until the next UTC month)."
+        : "The webhook's rate limit per minute (`rate_limited`, with RateLimit-*), or the team's monthly alert quota is used up (`alert_quota_exhausted`, until the next UTC month).",
+      kind === "ping" ? ["rate_limited", "heartbeat_quota_exhausted"] : ["rate_limited", "alert_quota_exhausted"],
+      { ...retryAfterHeader, ...rateLimitHeaders },
+    ),
+    ...serverErrors,
+  } as const;
+}

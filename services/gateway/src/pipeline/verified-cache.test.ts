@@ -1,0 +1,52 @@
+import { auth } from "@pulsegate/proto";
+import { describe, expect, it } from "vitest";
+import { createVerifiedCache } from "./verified-cache.ts";
+
+const access = {
+  subscriptionExpiresAt: undefined,
+  subscriptionActive: true,
+  alertQuotaMonthly: 0,
+  heartbeatQuotaMonthly: 0,
+};
+const valid = { outcome: auth.VerifyOutcome.VERIFY_OUTCOME_VALID_CURRENT, access };
+const item = (payload: string, signature = "a".repeat(64), teamId = "team_1") => ({
+  teamId,
+  signature,
+  payload: Buffer.from(payload),
+});
+
+describe("createVerifiedCache", () => {
+  it("reuses a valid verdict for the same team, signature and body until it expires", () => {
+    let time = 0;
+    const cache = createVerifiedCache(1_000, () => time);
+    const key = cache.keyOf(item("")) as string;
+    cache.set(key, valid);
+    expect(cache.get(key)).toEqual(valid);
+    expect(cache.get(cache.keyOf(item("", "A".repeat(64))) as string)).toEqual(valid); // hex case
+    expect(cache.get(cache.keyOf(item("x")) as string)).toBeUndefined();
+    expect(cache.get(cache.keyOf(item("", "b".repeat(64))) as string)).toBeUndefined();
+    expect(cache.get(cache.keyOf(item("", "a".repeat(64), "team_2")) as string)).toBeUndefined();
+    time = 1_000;
+    expect(cache.get(key)).toBeUndefined();
+  });
+
+  it("never keeps an invalid verdict, nor anything with a zero TTL or a large body", () => {
+    const cache = createVerifiedCache(1_000);
+    const key = cache.keyOf(item("{}")) as string;
+    cache.set(key, { outcome: auth.VerifyOutcome.VERIFY_OUTCOME_INVALID, access });
+    expect(cache.get(key)).toBeUndefined();
+    expect(createVerifiedCache(0).keyOf(item(""))).toBeNull();
+    expect(cache.keyOf(item("x".repeat(65 * 1024)))).toBeNull();
+  });
+
+  it("forgets a team's verdicts when the team changes", () => {
+    const cache = createVerifiedCache(1_000);
+    const mine = cache.keyOf(item("")) as string;
+    const theirs = cache.keyOf(item("", "a".repeat(64), "team_2")) as string;
+    cache.set(mine, valid);
+    cache.set(theirs, valid);
+    cache.forgetTeam("team_1");
+    expect(cache.get(mine)).toBeUndefined();
+    expect(cache.get(theirs)).toEqual(valid);
+  });
+});

@@ -1,0 +1,46 @@
+import { createHash } from "node:crypto";
+import { auth } from "@pulsegate/proto";
+
+/** Bodies above this are not worth hashing for the cache (pings and most triggers are far smaller). */
+const CACHEABLE_BODY_BYTES = 64 * 1024;
+const VERIFIED_MAX_ENTRIES = 100_000;
+
+/**
+ * Auth's "valid" for a (team, signature, body) reused for a few seconds: an
+ * identical empty-body ping (its signature never changes) stops costing an
+ * RPC. Only the verdict and the team's access are kept, never key material;
+ * only valid verdicts are kept (a stranger's bad signatures cannot fill it).
+ * A rotation with no grace window is felt here within `ttlMs`.
+ */
+export function createVerifiedCache(ttlMs: number, now: () => number = Date.now) {
+  const entries = new Map<string, { result: auth.VerifySignatureResult; expiresAt: number }>();
+  return {
+    keyOf: (item: auth.VerifySignatureItem): string | null => {
+      if (ttlMs <= 0 || item.payload.length > CACHEABLE_BODY_BYTES) return null;
+      const body = item.payload.length === 0 ? "" : createHash("sha256").update(item.payload).digest("base64url");
+      return `${item.teamId}\u0000${item.signature.toLowerCase()}\u0000${body}`;
+    },
+    get: (key: string): auth.VerifySignatureResult | undefined => {
+      const entry = entries.get(key);
+      if (!entry) return undefined;
+      if (entry.expiresAt > now()) return entry.result;
+      entries.delete(key);
+      return undefined;
+    },
+    forgetTeam: (teamId: string) => {
+      const prefix = `${teamId}\u0000`;
+      for (const key of entries.keys()) if (key.startsWith(prefix)) entries.delete(key);
+    },
+    set: (key: string, result: auth.VerifySignatureResult) => {
+      const valid =
+        result.outcome === auth.VerifyOutcome.VERIFY_OUTCOME_VALID_CURRENT ||
+        result.outcome === auth.VerifyOutcome.VERIFY_OUTCOME_VALID_PREVIOUS;
+      if (!valid) return;
+      if (entries.size >= VERIFIED_MAX_ENTRIES) {
+        const oldest = entries.keys().next();
+        if (!oldest.done) entries.delete(oldest.value);
+      }
+      entries.set(key, { result, expiresAt: now() + ttlMs });
+    },
+  };
+}

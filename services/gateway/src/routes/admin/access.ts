@@ -1,0 +1,53 @@
+import type { FastifyRequest } from "fastify";
+import { errors } from "../../errors.ts";
+import { actorOf, setTargetTeam } from "./actor.ts";
+import { notFound, type OwnedResource, type ResourceOwners } from "./resource-owners.ts";
+
+/**
+ * Which team an admin route acts on, declared by every admin route (`config.access`):
+ * - `admin`: no one team (creating or listing teams): the admin token only, 403 for a key;
+ * - `team`: the `:teamId` of the path;
+ * - `{ owned }`: the team of the resource named by `:id`, asked of its service.
+ * A team API key reaches its own team only; anything of another team is 404, as if it did not exist.
+ */
+export type AccessRule = "admin" | "team" | { owned: OwnedResource };
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    access?: AccessRule;
+  }
+}
+
+export const ADMIN_ONLY = { access: "admin" } as const satisfies { access: AccessRule };
+export const TEAM = { access: "team" } as const satisfies { access: AccessRule };
+export const owned = (kind: OwnedResource): { access: AccessRule } => ({ access: { owned: kind } });
+
+const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * Checks the caller may act on the route's team, and records that team for the audit log. The
+ * admin token reaches everything; its reads of an owned resource cost no look-up, its changes
+ * look the owner up (kept for long: owners never change) so the audit entry names the team.
+ */
+export function createAccessCheck(owners: ResourceOwners) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const rule = request.routeOptions.config.access;
+    const actor = actorOf(request);
+    if (rule === undefined) throw new Error(`admin route ${request.routeOptions.url} declares no access rule`);
+    if (rule === "admin") {
+      if (actor.kind !== "admin") throw errors.adminTokenOnly("create or list teams");
+      return;
+    }
+    const params = request.params as Record<string, string>;
+    if (rule === "team") {
+      const teamId = params.teamId ?? "";
+      if (actor.kind === "api_key" && actor.teamId !== teamId) throw notFound("team");
+      setTargetTeam(request, teamId);
+      return;
+    }
+    if (actor.kind === "admin" && !WRITE_METHODS.has(request.method)) return;
+    const teamId = await owners.teamOf(rule.owned, params.id ?? "");
+    if (actor.kind === "api_key" && actor.teamId !== teamId) throw notFound(rule.owned);
+    setTargetTeam(request, teamId);
+  };
+}

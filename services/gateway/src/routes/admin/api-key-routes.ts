@@ -1,0 +1,150 @@
+import { callUnary } from "@pulsegate/grpc";
+import { auth } from "@pulsegate/proto";
+import type { FastifyInstance } from "fastify";
+import { wrapped } from "../../openapi/admin-components.ts";
+import type { Peers } from "../../peers/connect-peers.ts";
+import { owned, TEAM } from "./access.ts";
+import type { ApiKeyAuthenticator } from "./api-key-authenticator.ts";
+import { present } from "./present.ts";
+import type { RecordAudit } from "./record-audit.ts";
+import { noBody } from "./schemas.ts";
+
+const iso = (date: Date | undefined): string | null => (date ? date.toISOString() : null);
+
+/** An API key as shown to admins: never its token. */
+export function apiKeyJson(key: auth.ApiKey) {
+  return {
+    id: key.id,
+    teamId: key.teamId,
+    name: key.name,
+    scope: key.scope === auth.ApiKeyScope.API_KEY_SCOPE_WRITE ? "write" : "read",
+    tokenPrefix: key.tokenPrefix,
+    createdAt: iso(key.createdAt),
+    lastUsedAt: iso(key.lastUsedAt),
+    revokedAt: iso(key.revokedAt),
+  };
+}
+
+const createApiKeyBody = {
+  type: "object",
+  additionalProperties: false,
+  required: ["name", "scope"],
+  properties: {
+    name: { type: "string", minLength: 1, maxLength: 200 },
+    scope: { type: "string", enum: ["read", "write"], description: "read: GET only; write: everything of the team." },
+  },
+} as const;
+
+const tags = ["api keys"];
+
+/** Team API keys (auth): bearer tokens for the admin API, scoped to one team. */
+export async function apiKeyRoutes(
+  app: FastifyInstance,
+  { peers, audit, apiKeys }: { peers: Peers; audit: RecordAudit; apiKeys: ApiKeyAuthenticator },
+): Promise<void> {
+  const client = peers.auth;
+
+  app.post<{ Params: { teamId: string }; Body: { name: string; scope: "read" | "write" } }>(
+    "/teams/:teamId/api-keys",
+    {
+      config: TEAM,
+      schema: {
+        tags,
+        summary: "Create a team API key",
+        description: "The token is in this answer only: it is stored as a SHA-256 and never shown again.",
+        body: createApiKeyBody,
+        response: {
+          201: {
+            description: "The key, and its token: `pgk_` and 43 base64url characters, shown this once.",
+            type: "object",
+            required: ["apiKey", "token"],
+            properties: {
+              apiKey: { $ref: "ApiKey#" },
+              token: { type: "string", pattern: "^pgk_[A-Za-z0-9_-]{43}$" },
+            },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { name, scope } = request.body;
+      const response = await callUnary(
+        client,
+        client.createApiKey,
+        {
+          teamId: request.params.teamId,
+          name,
+          scope: scope === "write" ? auth.ApiKeyScope.API_KEY_SCOPE_WRITE : auth.ApiKeyScope.API_KEY_SCOPE_READ,
+        },
+        peers.timeoutMs,
+      );
+      const apiKey = present(response.apiKey, "apiKey");
+      await audit(request, {
+        action: "api_key.create",
+        target: { kind: "api_key", id: apiKey.id },
+        details: { name: apiKey.name, scope },
+      });
+      return reply.code(201).send({ apiKey: apiKeyJson(apiKey), token: response.token });
+    },
+  );
+
+  app.get<{ Params: { teamId: string } }>(
+    "/teams/:teamId/api-keys",
+    {
+      config: TEAM,
+      schema: {
+        tags,
+        summary: "List a team's API keys, newest first (revoked ones included; never a token)",
+        response: {
+          200: {
+            description: "Every key of the team.",
+            type: "object",
+            required: ["apiKeys", "nextCursor"],
+            properties: { apiKeys: { type: "array", items: { $ref: "ApiKey#" } }, nextCursor: { type: "null" } },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const response = await callUnary(client, client.listApiKeys, { teamId: request.params.teamId }, peers.timeoutMs);
+      return { apiKeys: response.apiKeys.map(apiKeyJson), nextCursor: null };
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    "/api-keys/:id",
+    {
+      config: owned("api_key"),
+      schema: { tags, summary: "Get an API key", response: { 200: wrapped("apiKey", "ApiKey", "The key.") } },
+    },
+    async (request) => {
+      const response = await callUnary(client, client.getApiKey, { id: request.params.id }, peers.timeoutMs);
+      return { apiKey: apiKeyJson(present(response.apiKey, "apiKey")) };
+    },
+  );
+
+  app.post<{ Params: { id: string } }>(
+    "/api-keys/:id/revoke",
+    {
+      config: owned("api_key"),
+      schema: {
+        tags,
+        summary: "Revoke an API key (idempotent)",
+        description: "A revoked key answers 401 at once on this gateway, within seconds on others.",
+        body: noBody,
+        response: { 200: wrapped("apiKey", "ApiKey", "The key, revoked.") },
+      },
+    },
+    async (request) => {
+      const response = await callUnary(client, client.revokeApiKey, { id: request.params.id }, peers.timeoutMs);
+      const apiKey = present(response.apiKey, "apiKey");
+      apiKeys.forget(apiKey.id);
+      await audit(request, {
+        action: "api_key.revoke",
+        target: { kind: "api_key", id: apiKey.id },
+        details: { name: apiKey.name },
+      });
+      return { apiKey: apiKeyJson(apiKey) };
+    },
+  );
+}

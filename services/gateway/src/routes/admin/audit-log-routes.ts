@@ -1,0 +1,62 @@
+import { callUnary } from "@pulsegate/grpc";
+import { auth } from "@pulsegate/proto";
+import type { FastifyInstance } from "fastify";
+import { page } from "../../openapi/admin-components.ts";
+import type { Peers } from "../../peers/connect-peers.ts";
+import { TEAM } from "./access.ts";
+import { pageOnlyQuery } from "./schemas.ts";
+import { cursorJson } from "./to-json.ts";
+
+type PageQuery = { cursor?: string; limit?: string };
+
+function auditEntryJson(entry: auth.AuditEntry) {
+  const isKey = entry.actorKind === auth.AuditActorKind.AUDIT_ACTOR_KIND_API_KEY;
+  let details: unknown = {};
+  try {
+    details = entry.detailsJson === "" ? {} : JSON.parse(entry.detailsJson);
+  } catch {
+    details = {};
+  }
+  return {
+    id: entry.id,
+    at: entry.at ? entry.at.toISOString() : null,
+    actor: {
+      kind: isKey ? "api_key" : "admin",
+      id: isKey ? entry.actorId : null,
+      name: isKey ? entry.actorName : null,
+    },
+    action: entry.action,
+    target: { kind: entry.targetKind, id: entry.targetId },
+    details,
+  };
+}
+
+/** The audit log of a team's admin actions (auth), newest first. */
+export async function auditLogRoutes(app: FastifyInstance, { peers }: { peers: Peers }): Promise<void> {
+  const client = peers.auth;
+
+  app.get<{ Params: { teamId: string }; Querystring: PageQuery }>(
+    "/teams/:teamId/audit-log",
+    {
+      config: TEAM,
+      schema: {
+        tags: ["audit log"],
+        summary: "A team's audit log, newest first",
+        description:
+          "Admin actions on the team, each recorded after it succeeded (within a moment: entries are sent to auth off the request path).",
+        querystring: pageOnlyQuery,
+        response: { 200: page("entries", "AuditEntry", "A page of entries, newest first.") },
+      },
+    },
+    async (request) => {
+      const { cursor = "", limit } = request.query;
+      const response = await callUnary(
+        client,
+        client.listAuditEntries,
+        { teamId: request.params.teamId, cursor, limit: limit === undefined ? 0 : Number(limit) },
+        peers.timeoutMs,
+      );
+      return { entries: response.entries.map(auditEntryJson), nextCursor: cursorJson(response.nextCursor) };
+    },
+  );
+}
