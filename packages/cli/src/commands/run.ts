@@ -1,0 +1,72 @@
+import type { PingInput, PingResult } from "@pulsegate/sdk";
+import { PulsegateError } from "@pulsegate/sdk";
+import { Command } from "commander";
+import type { CliIo } from "../cli-io.ts";
+import { type ConnectionOptions, callerClient, withCallerOptions } from "../connection.ts";
+import { describeError } from "../print-output.ts";
+import { runWrapped, shellExitCode, type WrappedOutcome } from "../run-wrapped.ts";
+
+type RunFlags = { groupKey?: string };
+
+/** Up when the command exited 0; otherwise down, with why and the end of what it printed. */
+export function pingForOutcome(outcome: WrappedOutcome, command: string, groupKey?: string): PingInput {
+  const group = groupKey === undefined ? {} : { groupKey };
+  const facts = { command, durationMs: outcome.durationMs };
+  if (outcome.exitCode === 0) return { status: "up", ...group, metadata: { ...facts, exitCode: 0 } };
+  const reason = outcome.startError
+    ? `could not start: ${outcome.startError.code ?? outcome.startError.message}`
+    : outcome.signal
+      ? `signal ${outcome.signal}`
+      : `exit code ${outcome.exitCode}`;
+  return {
+    status: "down",
+    reason,
+    ...group,
+    metadata: {
+      ...facts,
+      exitCode: outcome.exitCode,
+      signal: outcome.signal,
+      outputTail: outcome.tail.text(),
+      outputTruncated: outcome.tail.truncated,
+    },
+  };
+}
+
+export function runCommand(io: CliIo): Command {
+  return withCallerOptions(
+    new Command("run")
+      .description("run a command (a cron job), then ping up on exit 0, else down; exits with its code")
+      .addHelpText(
+        "after",
+        "\nThe command's output passes through; its last 1 KB (stdout and stderr together) goes with a down ping\n" +
+          "as metadata.outputTail, the reason being `exit code N` or `signal NAME`. The ping is tried again on 429\n" +
+          "and 503 (Retry-After honoured) and on no answer; if it still fails, that is said on stderr and the exit\n" +
+          "code stays the command's. Example: pulsegate run $PING -- /usr/local/bin/backup.sh --full",
+      )
+      .usage("[options] <pingUrl> -- <command> [args...]")
+      .argument("<pingUrl>", "the monitor's token, or its full ping URL")
+      .argument("<command...>", "the command and its arguments (after --)")
+      .option("--group-key <key>", "alert grouping hint sent with the ping"),
+  ).action(async (pingUrl: string, commandLine: string[], options: ConnectionOptions & RunFlags) => {
+    // Settings are checked before the job runs: a missing secret is a usage error, not a lost ping.
+    const client = callerClient(io, options);
+    const [command, ...args] = commandLine as [string, ...string[]];
+
+    // Issue 13 ("start/finish" heartbeats) adds a start signal here, sent before the command runs, so a
+    // job that never finishes is caught. That endpoint has not landed: nothing is sent before the run.
+
+    const outcome = await runWrapped(command, args, io);
+    if (outcome.startError) io.stderr.write(`pulsegate: could not start ${command}: ${outcome.startError.message}\n`);
+    const exitCode = shellExitCode(outcome);
+    let result: PingResult | null = null;
+    try {
+      result = await client.ping(pingUrl, pingForOutcome(outcome, command, options.groupKey));
+    } catch (error) {
+      // The job's own status wins: the failed ping is told on stderr (cron mails it) but not in the exit code.
+      if (!(error instanceof PulsegateError) && !(error instanceof TypeError)) throw error;
+      io.stderr.write(`pulsegate: the ping after the command failed: ${describeError(error)}\n`);
+    }
+    if (options.json) io.stderr.write(`${JSON.stringify({ exitCode, signal: outcome.signal, ping: result })}\n`);
+    io.exitCode = exitCode;
+  });
+}

@@ -1,0 +1,214 @@
+import type { MonitorStatus, Severity } from "./caller-types.ts";
+
+/**
+ * Shapes of the admin API's answers (services/gateway/src/routes/admin/*-json.ts):
+ * camelCase, absent timestamps and strings are null, times are ISO 8601 text.
+ */
+
+export type Team = {
+  id: string;
+  name: string;
+  subscriptionExpiresAt: string | null;
+  /** 0: unlimited. */
+  alertQuotaMonthly: number;
+  /** 0: unlimited. */
+  heartbeatQuotaMonthly: number;
+  createdAt: string | null;
+  secretFingerprint: string | null;
+  secretRotatedAt: string | null;
+  currentSecretLastUsedAt: string | null;
+  previousSecretFingerprint: string | null;
+  previousSecretValidUntil: string | null;
+  previousSecretLastUsedAt: string | null;
+};
+
+export type CreateTeamInput = {
+  name: string;
+  subscriptionExpiresAt?: string;
+  alertQuotaMonthly?: number;
+  heartbeatQuotaMonthly?: number;
+};
+
+/** `subscriptionExpiresAt: null` clears the expiry. */
+export type UpdateTeamInput = Partial<Omit<CreateTeamInput, "subscriptionExpiresAt">> & {
+  subscriptionExpiresAt?: string | null;
+};
+
+/** Shown once: the only answers that carry a webhook secret. */
+export type CreatedTeam = { team: Team; webhookSecret: string };
+export type RotatedSecret = { webhookSecret: string; previousValidUntil: string | null; team: Team };
+
+export type FilterRule = { field: string; op: string; value?: unknown };
+
+export type Webhook = {
+  id: string;
+  teamId: string;
+  /** The path token of the trigger endpoint. */
+  webhookUrl: string;
+  /** The full trigger address, as the admin request (or PUBLIC_BASE_URL) names the gateway. */
+  triggerUrl: string;
+  name: string;
+  defaultSeverity: Severity | null;
+  enabled: boolean;
+  filterRules: FilterRule[];
+  rateLimitPerMinute: number;
+  reopenWindowSeconds: number;
+  createdAt: string | null;
+  updatedAt: string | null;
+};
+
+export type CreateWebhookInput = {
+  name: string;
+  defaultSeverity?: Severity;
+  enabled?: boolean;
+  filterRules?: FilterRule[];
+  rateLimitPerMinute?: number;
+  reopenWindowSeconds?: number;
+};
+export type UpdateWebhookInput = Partial<CreateWebhookInput>;
+
+export type AlertStatus = "open" | "acknowledged" | "resolved";
+
+export type Alert = {
+  id: string;
+  teamId: string;
+  status: AlertStatus;
+  groupKey: string | null;
+  title: string;
+  description: string;
+  severity: Severity | null;
+  occurrenceCount: number;
+  source: "webhook" | "monitor" | null;
+  sourceId: string;
+  metadata: unknown;
+  firstSeenAt: string | null;
+  lastSeenAt: string | null;
+  acknowledgedAt: string | null;
+  resolvedAt: string | null;
+};
+
+export type Occurrence = {
+  id: string;
+  alertId: string;
+  source: "webhook" | "monitor" | null;
+  sourceId: string;
+  title: string;
+  description: string;
+  severity: Severity | null;
+  metadata: unknown;
+  receivedAt: string | null;
+};
+
+export type Monitor = {
+  id: string;
+  teamId: string;
+  /** The path token of the ping endpoint. */
+  pingUrl: string;
+  /** The full ping address. */
+  pingEndpoint: string;
+  name: string;
+  status: MonitorStatus | null;
+  monitoringActive: boolean;
+  intervalSeconds: number;
+  graceSeconds: number;
+  severity: string;
+  reopenWindowSeconds: number;
+  lastPingAt: string | null;
+  lastPingStatus: "up" | "down" | null;
+  lastReason: string | null;
+  createdAt: string | null;
+};
+
+export type CreateMonitorInput = {
+  name: string;
+  intervalSeconds?: number;
+  graceSeconds?: number;
+  severity?: Severity;
+  reopenWindowSeconds?: number;
+};
+
+export type Ping = {
+  id: string;
+  monitorId: string;
+  status: "up" | "down" | null;
+  reason: string | null;
+  metadata: unknown;
+  method: string;
+  receivedAt: string | null;
+};
+
+export type ChannelKind = "slack" | "webhook";
+
+/** The URL is a secret: only its masked form is ever shown. */
+export type Channel = {
+  id: string;
+  teamId: string;
+  kind: ChannelKind | null;
+  name: string;
+  maskedUrl: string;
+  enabled: boolean;
+  createdAt: string | null;
+  updatedAt: string | null;
+};
+
+export type CreateChannelInput = { kind: ChannelKind; name: string; url: string; enabled?: boolean };
+export type UpdateChannelInput = { name?: string; url?: string; enabled?: boolean };
+
+export type NotificationPolicy = {
+  teamId: string;
+  routes: { severities: Severity[]; channelIds: string[] }[];
+  updatedAt: string | null;
+};
+
+export type Delivery = {
+  id: string;
+  alertId: string;
+  channelId: string;
+  channelKind: ChannelKind | null;
+  channelName: string;
+  eventType: string;
+  eventId: string;
+  status: "pending" | "delivered" | "failed" | "cancelled" | null;
+  attempts: number;
+  maxAttempts: number;
+  nextAttemptAt: string | null;
+  lastAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+  createdAt: string | null;
+};
+
+export type ApiKeyScope = "read" | "write";
+
+/** A team API key: `Authorization: Bearer <token>`, limited to its team. */
+export type ApiKey = {
+  id: string;
+  teamId: string;
+  name: string;
+  scope: ApiKeyScope;
+  /** The token's first characters, to tell keys apart. */
+  tokenPrefix: string;
+  createdAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+};
+
+/** Shown once: the only answer that carries the key's token. */
+export type CreatedApiKey = { apiKey: ApiKey; token: string };
+
+/** One admin change written to a team's audit log, after it succeeded. */
+export type AuditEntry = {
+  id: string;
+  at: string | null;
+  /** Who: the admin token (no id, no name) or one of the team's API keys. */
+  actor: { kind: "admin" | "api_key"; id: string | null; name: string | null };
+  /** e.g. "webhook.update", "api_key.create", "alert.resolve". */
+  action: string;
+  target: { kind: string; id: string };
+  /** A few non-secret details of the change. */
+  details: Record<string, unknown>;
+};
+
+/** A page of a list; `nextCursor` is null on the last page. */
+export type PageQuery = { limit?: number; cursor?: string };

@@ -1,0 +1,60 @@
+/** Shapes of the public, signed endpoints (spec §4). */
+
+export type Severity = "sev0" | "sev1" | "sev2" | "sev3" | "sev4";
+
+/** A trigger; sent as `{title, description, severity, group_key, metadata}`. */
+export type TriggerInput = {
+  /** At most 200 characters. */
+  title: string;
+  /** At most 2000 characters. */
+  description?: string;
+  /** Overrides the webhook's default severity. */
+  severity?: Severity;
+  /** Identical keys fold into one open alert (at most 200 characters). */
+  groupKey?: string;
+  /** Free key-value payload, read by filter rules (at most 100 KB, 10 levels). */
+  metadata?: Record<string, unknown>;
+};
+
+export type TriggerStatus = "created" | "occurrence_added" | "reopened" | "filtered";
+
+/** The answer to a trigger: 201 for the first three statuses, 200 for `filtered`. */
+export type TriggerResult = {
+  status: TriggerStatus;
+  /** Absent when filtered. */
+  alertId?: string;
+  /** Absent when filtered. */
+  occurrenceCount?: number;
+  message: string;
+  /** The rule that rejected a filtered trigger. */
+  reason?: string;
+};
+
+/** A ping; no input (or an empty one) sends no body, which the service takes as "up". */
+export type PingInput = {
+  status?: "up" | "down";
+  /** At most 200 characters; drives down-to-down de-duplication. */
+  reason?: string;
+  /** Sent as `group_key`, folded into the ping's metadata. */
+  groupKey?: string;
+  metadata?: Record<string, unknown>;
+};
+
+export type MonitorStatus = "idle" | "up" | "down" | "paused";
+
+export type PingResult = {
+  /** Always "Ping received". */
+  message: string;
+  monitor: { name: string; status: MonitorStatus; monitoringActive: boolean };
+  pingStatus: "up" | "down";
+};
+
+export type PingOptions = {
+  /** POST (default) or GET; GET sends no body. */
+  method?: "POST" | "GET";
+  signal?: AbortSignal;
+};
+
+export type TriggerOptions = {
+  signal?: AbortSignal;
+};

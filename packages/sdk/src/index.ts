@@ -1,0 +1,11 @@
+export { type AdminOptions, PulsegateAdmin } from "./admin.ts";
+export type * from "./admin-types.ts";
+export type * from "./caller-types.ts";
+export { type ClientOptions, PulsegateClient } from "./client.ts";
+export { endpointUrl } from "./endpoint-url.ts";
+export { type ErrorDetail, PulsegateError } from "./errors.ts";
+export { DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, retryDelay } from "./retry-policy.ts";
+export type { RetryEvent } from "./send-request.ts";
+export { type BodyBytes, SIGNATURE_HEADER, sign, verify } from "./signature.ts";
+export { DEFAULT_TIMEOUT_MS, type TransportOptions } from "./transport-options.ts";
+export { SDK_VERSION } from "./version.ts";
