@@ -12,11 +12,16 @@
 #   3. policy  - Pulsegate's own rules: hardened pods (non-root, read-only root
 #                with an emptyDir /tmp, no capabilities, no privilege
 #                escalation, RuntimeDefault seccomp), requests and limits,
-#                probes, one `pulsegate` image, and references that resolve
-#                (selectors, ports, ConfigMaps, Secrets, HPA targets).
+#                probes, one `pulsegate` image (plus a pinned Redis), and
+#                references that resolve (selectors, ports, ConfigMaps,
+#                Secrets, HPA targets); exposure: no overlay's Ingress routes
+#                /admin, auth's signing port and Redis admit only their
+#                callers, Redis fsyncs an append-only file.
 #
 # Usage: scripts/check-k8s.sh [KUSTOMIZATION_DIR...]
-#   With no argument: deploy/k8s/base and every deploy/k8s/overlays/*.
+#   With no argument: deploy/k8s/base, every deploy/k8s/overlays/*, and
+#   production plus the opt-in components (admin-ingress, redis), so that
+#   those are validated too.
 #   Exit status: 0 when everything is valid, 1 when something is not,
 #   2 when a tool or dependency is missing.
 #
@@ -47,18 +52,27 @@ for dep in kubernetes-models/package.json yaml/package.json typescript/bin/tsc; 
     die "node_modules/${dep%%/*} is missing: add the devDependency and run npm ci"
 done
 
-if [[ $# -gt 0 ]]; then
-  targets=("$@")
-else
-  targets=(deploy/k8s/base)
-  for dir in deploy/k8s/overlays/*/; do targets+=("${dir%/}"); done
-fi
-
 # Inside node_modules, so that the generated script and TypeScript file
 # resolve kubernetes-models, yaml and typescript like any project file.
 mkdir -p node_modules/.cache
 work="$(mktemp -d node_modules/.cache/check-k8s.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
+
+if [[ $# -gt 0 ]]; then
+  targets=("$@")
+else
+  targets=(deploy/k8s/base)
+  for dir in deploy/k8s/overlays/*/; do targets+=("${dir%/}"); done
+  # No overlay includes the opt-in components: render them on production.
+  mkdir -p "$work/production+opt-in"
+  # kustomize takes relative paths only; $work is node_modules/.cache/X.
+  cat >"$work/production+opt-in/kustomization.yaml" <<'YAML'
+namespace: pulsegate
+resources: [../../../../deploy/k8s/overlays/production]
+components: [../../../../deploy/k8s/components/admin-ingress, ../../../../deploy/k8s/components/redis]
+YAML
+  targets+=("$work/production+opt-in")
+fi
 
 echo "check-k8s: kubectl $("$kubectl" version --client 2>/dev/null | tr '\n' ' ')"
 echo "check-k8s: node $("$NODE" --version), kubernetes-models $("$NODE" -p 'require("./node_modules/kubernetes-models/package.json").version')"
@@ -70,6 +84,7 @@ for target in "${targets[@]}"; do
   [[ -f "$target/kustomization.yaml" || -f "$target/kustomization.yml" || -f "$target/Kustomization" ]] ||
     die "$target has no kustomization.yaml"
   label="${target#deploy/k8s/}"
+  label="${label#"$work/"}"
   out="$work/render-${#renders[@]}-$render_failures.yaml"
   if "$kubectl" kustomize "$target" >"$out" 2>"$out.err"; then
     echo "rendered $target"
@@ -333,6 +348,14 @@ for (const render of renders) {
 const matches = (selector, labels) =>
   !!selector && Object.entries(selector).every(([k, v]) => labels?.[k] === v);
 const isImage = (image) => /^(?:.+\/)?pulsegate(?::[\w.-]+)?(?:@sha256:[0-9a-f]{64})?$/.test(image ?? "");
+// The one other image: Redis (components/redis), pinned to a full version.
+const isRedis = (image) => /^(?:.+\/)?redis:\d+\.\d+\.\d+(?:-alpine)?(?:@sha256:[0-9a-f]{64})?$/.test(image ?? "");
+// Ports only some workloads may reach: a NetworkPolicy rule admitting one
+// must name only those workloads' pods (`app` labels).
+const restrictedPorts = [
+  { app: "auth", port: "grpc-signing", from: ["alerts"] }, // Sign: an HMAC oracle
+  { app: "redis", port: "redis", from: ["gateway", "monitors"] },
+];
 
 for (const render of renders) {
   const all = render.objects.filter((o) => o && typeof o === "object");
@@ -356,7 +379,13 @@ for (const render of renders) {
     for (const c of [...(pod.initContainers ?? []), ...(pod.containers ?? [])]) {
       const at = `${where} container ${c.name}`;
       const sc = c.securityContext ?? {};
-      if (!isImage(c.image)) error(at, `image ${c.image} is not the pulsegate image`);
+      if (!isImage(c.image) && !isRedis(c.image)) error(at, `image ${c.image} is neither pulsegate nor a pinned redis`);
+      if (isRedis(c.image)) {
+        const args = [...(c.command ?? []), ...(c.args ?? [])].join(" ");
+        if (!/--appendonly yes\b/.test(args) || !/--appendfsync always\b/.test(args)) {
+          error(at, "redis must run with --appendonly yes --appendfsync always (the ping spool is acknowledged)");
+        }
+      }
       if ((sc.runAsNonRoot ?? psc.runAsNonRoot) !== true) error(at, "runAsNonRoot must be true");
       if (sc.readOnlyRootFilesystem !== true) error(at, "readOnlyRootFilesystem must be true");
       if (sc.allowPrivilegeEscalation !== false) error(at, "allowPrivilegeEscalation must be false");
@@ -373,7 +402,7 @@ for (const render of renders) {
         error(at, "/tmp must be an emptyDir volume (the root filesystem is read-only)");
       }
       for (const p of c.ports ?? []) if (!p.name) error(at, `port ${p.containerPort} has no name`);
-      if (w.kind === "Deployment" && !pod.initContainers?.includes(c)) {
+      if ((w.kind === "Deployment" || w.kind === "StatefulSet") && !pod.initContainers?.includes(c)) {
         if (!c.readinessProbe) error(at, "readinessProbe is missing");
         if (!c.livenessProbe) error(at, "livenessProbe is missing");
       }
@@ -421,6 +450,49 @@ for (const render of renders) {
       if (!svc) error(`${render.name} ${idOf(i)}`, `backend Service ${b.name} is not rendered`);
       else if (!(svc.spec?.ports ?? []).some((p) => (b.port?.name ? p.name === b.port.name : p.port === b.port?.number))) {
         error(`${render.name} ${idOf(i)}`, `backend port ${JSON.stringify(b.port)} is not a port of Service ${b.name}`);
+      }
+    }
+  }
+
+  // The admin API (one global token) stays off the overlays' Ingresses:
+  // components/admin-ingress is opt-in. "/" would route /admin too.
+  for (const i of /(^|\/)overlays\//.test(render.name) ? byKind("Ingress") : []) {
+    for (const p of (i.spec?.rules ?? []).flatMap((r) => r.http?.paths ?? [])) {
+      if (p.path === "/" || p.path?.startsWith("/admin")) {
+        error(`${render.name} ${idOf(i)}`, `routes ${p.path}, which exposes the admin API (use components/admin-ingress)`);
+      }
+    }
+  }
+
+  // A TLS Ingress means admin answers should carry https URLs on its host.
+  const gatewayConfig = byKind("ConfigMap").find((c) => /^gateway-config(-[a-z0-9]+)?$/.test(c.metadata?.name ?? ""));
+  for (const i of gatewayConfig ? byKind("Ingress").filter((i) => i.spec?.tls?.length) : []) {
+    const expected = `https://${i.spec.rules?.[0]?.host}`;
+    if (gatewayConfig.data?.PUBLIC_BASE_URL !== expected) {
+      error(`${render.name} ${idOf(gatewayConfig)}`, `PUBLIC_BASE_URL should be ${expected} (the TLS host of ${idOf(i)})`);
+    }
+  }
+
+  const policies = byKind("NetworkPolicy");
+  for (const r of policies.length ? restrictedPorts : []) {
+    const pod = pods.find(({ t }) => t.metadata?.labels?.app === r.app)?.t;
+    if (!pod) continue;
+    const number = (pod.spec?.containers ?? []).flatMap((c) => c.ports ?? []).find((p) => p.name === r.port)?.containerPort;
+    if (number === undefined) {
+      error(`${render.name} ${r.app}`, `no container port named ${r.port}`);
+      continue;
+    }
+    for (const np of policies.filter((np) => matches(np.spec?.podSelector?.matchLabels ?? {}, pod.metadata?.labels))) {
+      for (const rule of np.spec?.ingress ?? []) {
+        const admits =
+          !rule.ports?.length ||
+          rule.ports.some((p) => p.port === r.port || p.port === number || (p.endPort && p.port <= number && number <= p.endPort));
+        const onlyCallers = rule.from?.length && rule.from.every((peer) =>
+          !peer.namespaceSelector && !peer.ipBlock && !peer.podSelector?.matchExpressions &&
+          Object.keys(peer.podSelector?.matchLabels ?? {}).length === 1 && r.from.includes(peer.podSelector.matchLabels.app));
+        if (admits && !onlyCallers) {
+          error(`${render.name} ${idOf(np)}`, `admits ${r.app}:${r.port} (${number}) from more than ${r.from.join(", ")}`);
+        }
       }
     }
   }

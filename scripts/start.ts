@@ -1,11 +1,13 @@
 // `npm start`: runs every service as its own process on this machine.
 // Uses DATABASE_URL / REDIS_URL when set, else the local defaults when they
-// answer, else an embedded PostgreSQL (PGlite) and in-process rate limits.
-import { type ChildProcess, spawn } from "node:child_process";
+// answer, else an embedded PostgreSQL (PGlite) and no Redis (rate limits in
+// process, no ping spool). `--embedded` uses no local server at all.
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { probePostgres, probeRedis } from "./lib/probe.ts";
+import { stackReadiness } from "./lib/stack-ready.ts";
+import { superviseServices } from "./lib/supervise.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const say = (line: string) => process.stdout.write(`[pulsegate] ${line}\n`);
@@ -17,10 +19,12 @@ const forceEmbedded = process.argv.includes("--embedded");
 
 async function chooseDatabase(): Promise<{ url: string; close?: () => Promise<void> }> {
   if (process.env.DATABASE_URL) {
-    say(`PostgreSQL: ${redactUrl(process.env.DATABASE_URL)} (DATABASE_URL)`);
+    await createDatabase(process.env.DATABASE_URL);
+    say(`PostgreSQL: ${redactUrl(process.env.DATABASE_URL)} (DATABASE_URL; database created if missing)`);
     return { url: process.env.DATABASE_URL };
   }
   if (!forceEmbedded && (await probePostgres(LOCAL_POSTGRES))) {
+    await createDatabase(LOCAL_POSTGRES);
     say(`PostgreSQL: ${LOCAL_POSTGRES} (local server; database created if missing)`);
     return { url: LOCAL_POSTGRES };
   }
@@ -28,23 +32,52 @@ async function chooseDatabase(): Promise<{ url: string; close?: () => Promise<vo
   mkdirSync(dataDir, { recursive: true });
   const { startEmbeddedPostgres } = await import("@pulsegate/db/embedded");
   const embedded = await startEmbeddedPostgres(dataDir, Number(process.env.EMBEDDED_PG_PORT ?? 54329));
-  say(`PostgreSQL: none reachable, using EMBEDDED PGlite at ${embedded.url} (data in ${dataDir})`);
+  const why = forceEmbedded ? "--embedded" : "none reachable";
+  say(`PostgreSQL: ${why}, using EMBEDDED PGlite at ${embedded.url} (data in ${dataDir})`);
   return embedded;
 }
 
+/** Once, before the services start: four services creating it at once used to race. */
+async function createDatabase(url: string): Promise<void> {
+  const { ensureDatabase } = await import("@pulsegate/db");
+  try {
+    await ensureDatabase(url);
+  } catch (error) {
+    say(`PostgreSQL at ${redactUrl(url)}: cannot open or create the database (${(error as Error).message}).`);
+    process.exit(1);
+  }
+}
+
+/** "" means no Redis: the gateway limits in process, monitors has no ping spool. */
 async function chooseRedis(): Promise<string> {
-  if (process.env.REDIS_URL) {
-    say(`Redis: ${redactUrl(process.env.REDIS_URL)} (REDIS_URL)`);
+  const none = "rate limits IN PROCESS (per gateway replica), no ping spool (pings get 503 while PostgreSQL is away)";
+  if (process.env.REDIS_URL !== undefined) {
+    if (process.env.REDIS_URL === "") say(`Redis: none (REDIS_URL is empty): ${none}`);
+    else say(`Redis: ${redactUrl(process.env.REDIS_URL)} (REDIS_URL)`);
     return process.env.REDIS_URL;
   }
-  if (!forceEmbedded && (await probeRedis(LOCAL_REDIS))) {
+  if (forceEmbedded) {
+    say(`Redis: none (embedded mode): ${none}`);
+    return "";
+  }
+  if (await probeRedis(LOCAL_REDIS)) {
     say(`Redis: ${LOCAL_REDIS} (local server)`);
     return LOCAL_REDIS;
   }
-  // The gateway keeps trying this address and, while nothing answers, limits
-  // in process: start a Redis later and limits become shared without a restart.
-  say(`Redis: none reachable at ${LOCAL_REDIS}, rate limits are IN-PROCESS (per gateway replica) until one answers`);
-  return LOCAL_REDIS;
+  say(`Redis: none (nothing answers at ${LOCAL_REDIS}): ${none}`);
+  return "";
+}
+
+/** METRICS_PORT=N: the gateway N, auth N+1, alerts N+2, monitors N+3 (DESIGN §9). */
+function metricsPorts(): Record<string, number> | undefined {
+  const raw = process.env.METRICS_PORT;
+  if (!raw) return undefined;
+  const base = Number(raw);
+  if (!Number.isInteger(base) || base < 1 || base > 65_532) {
+    say(`METRICS_PORT must be a port number from 1 to 65532 (four ports from it are used), got "${raw}".`);
+    process.exit(1);
+  }
+  return { gateway: base, auth: base + 1, alerts: base + 2, monitors: base + 3 };
 }
 
 function redactUrl(url: string): string {
@@ -62,6 +95,7 @@ if (production && (!process.env.ADMIN_TOKEN || !process.env.SECRET_KEK)) {
   say("NODE_ENV=production needs ADMIN_TOKEN and SECRET_KEK; refusing to start.");
   process.exit(1);
 }
+const metrics = metricsPorts();
 const database = await chooseDatabase();
 const redisUrl = await chooseRedis();
 const adminToken = process.env.ADMIN_TOKEN ?? randomBytes(24).toString("base64url");
@@ -70,76 +104,80 @@ if (!process.env.SECRET_KEK) {
 }
 const port = Number(process.env.PORT ?? 8080);
 const embedded = Boolean(database.close);
-const shared = {
+// How long the gateway may take to answer what it has begun: a request's deadline, then a margin.
+const gatewayDrainMs = (Number(process.env.REQUEST_TIMEOUT_MS) || 30_000) + 5_000;
+const shared: NodeJS.ProcessEnv = {
   ...process.env,
   DATABASE_URL: database.url,
   REDIS_URL: redisUrl,
   ADMIN_TOKEN: adminToken,
   // Locally, notifications may go to receivers on this machine or network.
   NOTIFY_ALLOW_PRIVATE_NETWORKS: process.env.NOTIFY_ALLOW_PRIVATE_NETWORKS ?? (production ? "false" : "true"),
+  // gRPC services keep serving after SIGTERM until the gateway (their caller) has drained and
+  // gone, at most this long: every process gets the signal at once here.
+  GRPC_DRAIN_MS: process.env.GRPC_DRAIN_MS ?? String(gatewayDrainMs),
+  // Node caches the services' compiled code here: later starts take a second less.
+  NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? resolve(root, "node_modules/.cache/node-compile-cache"),
   // The embedded database runs one query at a time; small pools are plenty.
   ...(embedded ? { DB_POOL_MAX: "4" } : {}),
 };
 
-// One address per gRPC service: it listens there and the others dial it.
+// One address per gRPC listener: its service listens there and the others dial it.
 const addresses = {
   AUTH_GRPC_ADDR: process.env.AUTH_GRPC_ADDR ?? "127.0.0.1:50051",
   ALERTS_GRPC_ADDR: process.env.ALERTS_GRPC_ADDR ?? "127.0.0.1:50052",
   MONITORS_GRPC_ADDR: process.env.MONITORS_GRPC_ADDR ?? "127.0.0.1:50053",
+  AUTH_SIGNING_GRPC_ADDR: process.env.AUTH_SIGNING_GRPC_ADDR ?? "127.0.0.1:50054",
 };
 Object.assign(shared, addresses);
 
-const services: { name: string; env: Record<string, string> }[] = [
-  { name: "auth", env: { GRPC_LISTEN_ADDR: addresses.AUTH_GRPC_ADDR } },
+const services = [
+  {
+    name: "auth",
+    env: { GRPC_LISTEN_ADDR: addresses.AUTH_GRPC_ADDR, SIGNING_GRPC_LISTEN_ADDR: addresses.AUTH_SIGNING_GRPC_ADDR },
+  },
   { name: "alerts", env: { GRPC_LISTEN_ADDR: addresses.ALERTS_GRPC_ADDR } },
   { name: "monitors", env: { GRPC_LISTEN_ADDR: addresses.MONITORS_GRPC_ADDR } },
   { name: "gateway", env: { PORT: String(port) } },
-];
+].map((service) => ({
+  name: service.name,
+  env: {
+    ...shared,
+    OTEL_SERVICE_NAME: `pulsegate-${service.name}`,
+    ...(metrics ? { METRICS_PORT: String(metrics[service.name]) } : {}),
+    ...service.env,
+  },
+}));
 
-const children: ChildProcess[] = [];
-let stopping = false;
-
-function stopAll(code: number): void {
-  if (stopping) return;
-  stopping = true;
-  for (const child of children) child.kill("SIGTERM");
-  const exit = () => void (database.close?.() ?? Promise.resolve()).finally(() => process.exit(code));
-  Promise.all(children.map((child) => new Promise((done) => child.once("exit", done)))).then(exit);
-  setTimeout(exit, 15_000).unref();
+if (metrics) {
+  const list = Object.entries(metrics).map(([name, metricsPort]) => `${name} :${metricsPort}`);
+  say(`metrics: /metrics on ${list.join(", ")}`);
 }
 
-for (const service of services) {
-  const child = spawn(
-    process.execPath,
-    ["--import", "@pulsegate/telemetry/register", `services/${service.name}/src/main.ts`],
-    {
-      cwd: root,
-      env: { ...shared, OTEL_SERVICE_NAME: `pulsegate-${service.name}`, ...service.env },
-      stdio: ["ignore", "inherit", "inherit"],
-    },
-  );
-  children.push(child);
-  child.once("exit", (code, signal) => {
-    if (stopping) return;
-    say(`${service.name} exited (${signal ?? code}); stopping everything.`);
-    stopAll(1);
-  });
-}
-
-process.once("SIGINT", () => stopAll(0));
-process.once("SIGTERM", () => stopAll(0));
+const supervisor = superviseServices({
+  root,
+  services,
+  say,
+  // The gRPC services outlast the gateway's drain; then each closes in a few seconds at most.
+  stopTimeoutMs: (Number(shared.GRPC_DRAIN_MS) || gatewayDrainMs) + 20_000,
+  afterStop: () => database.close?.() ?? Promise.resolve(),
+});
 
 const base = `http://127.0.0.1:${port}`;
-for (let attempt = 0; attempt < 120 && !stopping; attempt++) {
-  const ready = await fetch(`${base}/readyz`).then(
-    (response) => response.ok,
-    () => false,
-  );
-  if (ready) {
-    say(`ready: gateway at ${base}`);
-    if (!production) say(`admin token (development): ${adminToken}`);
-    say("Ctrl-C stops every service.");
-    break;
+const deadline = Date.now() + 120_000;
+let readiness = await stackReadiness(base);
+while (!readiness.ready && !supervisor.stopping && Date.now() < deadline) {
+  await new Promise((done) => setTimeout(done, 200));
+  readiness = await stackReadiness(base);
+}
+if (readiness.ready && !supervisor.stopping) {
+  say(`ready: gateway at ${base}`);
+  if (readiness.spoolDurability && readiness.spoolDurability !== "durable" && readiness.spoolDurability !== "none") {
+    // Fine on a laptop; in production spooled pings must survive a Redis restart (docs/monitors.md).
+    say(`ping spool: ${readiness.spoolDurability} (Redis without appendonly yes + appendfsync always)`);
   }
-  await new Promise((done) => setTimeout(done, 500));
+  if (!production) say(`admin token (development): ${adminToken}`);
+  say("Ctrl-C stops every service once requests in flight are answered; Ctrl-C again forces.");
+} else if (!supervisor.stopping) {
+  say(`not ready after 120 s (gateway /readyz: ${readiness.detail}); still running, Ctrl-C stops it.`);
 }

@@ -3,6 +3,7 @@
 // one delivery twice.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../support/client.ts";
+import { eventually } from "../support/eventually.ts";
 import { Receiver } from "../support/receiver.ts";
 import { Stack } from "../support/stack.ts";
 import { allSettled, createChannel, deliveriesOf, waitForDeliveries } from "./notifications-helpers.ts";
@@ -57,6 +58,36 @@ describe("notification delivery across restarts and replicas", () => {
     expect(last?.headers["x-pulsegate-delivery"]).toBe(deliveryId);
     expect(hook.requests.filter((request) => request.headers["x-pulsegate-delivery"] !== deliveryId)).toEqual([]);
   }, 90_000);
+
+  it("answers a down ping while alerts is away, and raises its incident from the outbox once alerts is back", async () => {
+    const { teamId, secret } = await client.createTeam();
+    const monitor = await client.createMonitor(teamId);
+    await stack.stop("alerts", "SIGKILL");
+    const started = Date.now();
+    const down = await client.ping(monitor.pingUrl, { status: "down", reason: "alerts is away" }, { secret });
+    expect(down.status).toBe(200);
+    expect(down.body.monitor).toMatchObject({ status: "down" });
+    // Not held for long: the inline send gives up within INCIDENT_INLINE_WAIT_MS and leaves it to the outbox.
+    expect(Date.now() - started).toBeLessThan(2_000);
+    // The gateway still serves (pings work), so it stays ready and says what is down.
+    const readyz = await fetch(`${stack.info.baseUrl}/readyz`);
+    expect(readyz.status).toBe(200);
+    expect(((await readyz.json()) as { checks: Record<string, string> }).checks).toMatchObject({
+      alerts: "down",
+      monitors: "up",
+    });
+    stack.start("alerts");
+    await stack.waitReady();
+    const alerts = await eventually(
+      async () => {
+        const response = await client.admin("GET", `/teams/${teamId}/alerts?status=open`);
+        const list = response.body.alerts as { source: string; sourceId: string }[] | undefined;
+        return list?.some((alert) => alert.sourceId === monitor.id) ? list : undefined;
+      },
+      { what: "the incident raised after alerts came back", timeoutMs: 30_000 },
+    );
+    expect(alerts.filter((alert) => alert.source === "monitor")).toHaveLength(1);
+  }, 60_000);
 
   it("two dispatcher replicas send each delivery once", async () => {
     await stack.startReplica("alerts", "alerts-2");

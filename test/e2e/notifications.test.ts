@@ -1,6 +1,7 @@
 // Issue #4: notifications of created, reopened and resolved alerts, through
 // real HTTP, to receivers this test starts on 127.0.0.1.
 import { createHmac } from "node:crypto";
+import { verify } from "@pulsegate/sdk";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { Client } from "../support/client.ts";
 import { Receiver } from "../support/receiver.ts";
@@ -79,6 +80,8 @@ describe("notifications", () => {
       .update(hookRequest?.raw as Buffer)
       .digest("hex");
     expect(hookRequest?.headers["x-webhook-signature"]).toBe(expected);
+    // What a receiver runs: the SDK's constant-time check.
+    expect(verify(secret, hookRequest?.raw as Buffer, hookRequest?.headers["x-webhook-signature"])).toBe(true);
     expect(slackRequest?.headers["x-webhook-signature"]).toBeUndefined();
 
     // One delivery per channel, with the delivery id the receiver saw.

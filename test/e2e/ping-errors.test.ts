@@ -101,6 +101,43 @@ describe("ping errors (spec §7)", () => {
     expect((await client.ping(other.pingUrl, undefined, { secret })).status).toBe(200);
   });
 
+  it("admits exactly 10 of 15 concurrent pings to one ping URL (they share batches)", async () => {
+    const { secret, pingUrl, monitorId } = await client.setupMonitor();
+    const answers = await Promise.all(Array.from({ length: 15 }, () => client.ping(pingUrl, undefined, { secret })));
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([...Array(10).fill(200), ...Array(5).fill(429)]);
+    const pings = await client.admin("GET", `/monitors/${monitorId}/pings`);
+    expect((pings.body.pings as unknown[]).length).toBe(10);
+  });
+
+  it("only accepted pings count toward the limit: ten 400s and 415s leave room for ten valid pings", async () => {
+    const { secret, pingUrl } = await client.setupMonitor();
+    for (let i = 0; i < 5; i++) {
+      expectError(await client.ping(pingUrl, { status: "sideways" }, { secret }), 400, "invalid_request");
+      expectError(
+        await client.ping(pingUrl, "status=down", { secret, contentType: "application/x-www-form-urlencoded" }),
+        415,
+        "unsupported_media_type",
+      );
+    }
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await client.ping(pingUrl, undefined, { secret })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 429]);
+  });
+
+  it("a ping refused by the heartbeat quota does not count toward the rate limit either", async () => {
+    const { teamId, secret, pingUrl } = await client.setupMonitor({ heartbeatQuotaMonthly: 1 });
+    expect((await client.ping(pingUrl, undefined, { secret })).status).toBe(200);
+    for (let i = 0; i < 10; i++) {
+      expectError(await client.ping(pingUrl, undefined, { secret }), 429, "heartbeat_quota_exhausted");
+    }
+    // Once the quota allows pings again, nine more fit in the window (ten accepted in all).
+    await client.admin("PATCH", `/teams/${teamId}`, { heartbeatQuotaMonthly: 0 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await client.ping(pingUrl, undefined, { secret })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 429]);
+  });
+
   it("429 heartbeat_quota_exhausted with Retry-After once the monthly heartbeat quota is used", async () => {
     const { secret, pingUrl } = await client.setupMonitor({ heartbeatQuotaMonthly: 2 });
     expect((await client.ping(pingUrl, undefined, { secret })).status).toBe(200);

@@ -206,6 +206,68 @@ describe("PostgreSQL unreachable", () => {
   });
 });
 
+describe("PostgreSQL lost under ping load", () => {
+  it("stores every acknowledged ping exactly once, whether written, spooled or drained", async () => {
+    const { teamId, secret } = await client.createTeam();
+    const monitors = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => client.createMonitor(teamId, { name: `load ${i}` })),
+    );
+    const first = await Promise.all(monitors.map((monitor) => client.ping(monitor.pingUrl, undefined, { secret })));
+    expect(first.every((answer) => answer.status === 200)).toBe(true);
+
+    // Eight callers ping round-robin, about 200 a second for 3 s (each monitor stays under 10 a minute);
+    // every ping carries its own reason.
+    let sequence = 0;
+    let stop = false;
+    const acknowledged = new Set<string>();
+    const refused = new Set<string>();
+    const caller = async () => {
+      while (!stop && sequence < 800) {
+        const n = sequence++;
+        const reason = `load-${n}`;
+        const answer = await client.ping(
+          (monitors[n % monitors.length] as (typeof monitors)[number]).pingUrl,
+          { reason },
+          { secret },
+        );
+        if (answer.status === 200) acknowledged.add(reason);
+        else {
+          expect(answer.status, JSON.stringify(answer.body)).toBe(503);
+          refused.add(reason);
+        }
+        await sleep(40);
+      }
+    };
+    const callers = Array.from({ length: 8 }, caller);
+    // The database goes away mid-load (every connection dropped), and comes back.
+    await sleep(800);
+    await pgProxy.cut();
+    await sleep(1_000);
+    await pgProxy.restore();
+    await sleep(1_200);
+    stop = true;
+    await Promise.all(callers);
+    expect(acknowledged.size).toBeGreaterThan(100);
+
+    await eventually(
+      async () => ((await redis.xlen(`pulsegate:monitors:{${databaseName}}:ping-spool`)) === 0 ? true : undefined),
+      { what: "spool drained", timeoutMs: 30_000 },
+    );
+    const { rows } = await db.query<{ reason: string; copies: string; spooled: boolean }>(
+      `SELECT reason, count(*) AS copies, bool_or(spooled) AS spooled FROM monitors.pings
+        WHERE team_id = $1 AND reason LIKE 'load-%' GROUP BY reason`,
+      [teamId],
+    );
+    // The outage was felt: some pings went through the spool, the rest straight to the database.
+    expect(rows.some((row) => row.spooled)).toBe(true);
+    expect(rows.some((row) => !row.spooled)).toBe(true);
+    const stored = new Map(rows.map((row) => [row.reason, Number(row.copies)]));
+    const missing = [...acknowledged].filter((reason) => !stored.has(reason));
+    const duplicated = [...stored].filter(([, copies]) => copies > 1);
+    expect({ missing, duplicated }).toEqual({ missing: [], duplicated: [] });
+  }, 60_000);
+});
+
 describe("PostgreSQL unreachable, alert triggers", () => {
   it("answers 503 with Retry-After (never 500) while the database is away, and 201 once it is back", async () => {
     // Retries below would otherwise run into the per-webhook rate limit.

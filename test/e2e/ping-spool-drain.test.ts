@@ -1,16 +1,13 @@
 // The spool drain, driven directly against the real database and Redis: a ping applied twice
 // (its first commit was uncertain, or its entry survived a failed XDEL) is stored once, in arrival order.
 import { randomUUID } from "node:crypto";
-import { type EntityManager, type Orm, openOrm } from "@pulsegate/db";
+import { createPgPool, type PgPool } from "@pulsegate/db";
 import { createLogger } from "@pulsegate/logger";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { MONITORS_SCHEMA } from "../../services/monitors/src/app.ts";
-import { migrations } from "../../services/monitors/src/migrations/index.ts";
 import { LastKnownMonitors } from "../../services/monitors/src/monitors/last-known-monitors.ts";
-import { MonitorSchema } from "../../services/monitors/src/monitors/monitor.entity.ts";
-import { applyPing } from "../../services/monitors/src/pings/apply-ping.ts";
+import { applyPingBatch } from "../../services/monitors/src/pings/apply-ping-batch.ts";
 import type { PingItem } from "../../services/monitors/src/pings/ping-item.ts";
 import { PingRecorder } from "../../services/monitors/src/pings/record-pings.ts";
 import { drainSpool } from "../../services/monitors/src/spool/drain-spool.ts";
@@ -21,20 +18,14 @@ import { hostPortOf, TcpProxy } from "../support/tcp-proxy.ts";
 const stack = inject("stack");
 const client = new Client(stack);
 const log = createLogger("spool-drain-test", "silent");
-let orm: Orm;
+let pool: PgPool;
 let redis: Redis;
 let db: pg.Pool;
 // A spool of its own (keys are named after the database in the URL), so the stack's monitors never drain it.
 let spool: PingSpool;
 
 beforeAll(async () => {
-  orm = await openOrm({
-    url: stack.databaseUrl,
-    schema: MONITORS_SCHEMA,
-    entities: [MonitorSchema],
-    migrations,
-    poolMax: 2,
-  });
+  pool = createPgPool({ url: stack.databaseUrl, max: 2 });
   redis = new Redis(stack.redisUrl);
   db = new pg.Pool({ connectionString: stack.databaseUrl, max: 2 });
   spool = new PingSpool(redis, `postgres://localhost/spool_drain_test_${process.pid}_${Date.now()}`);
@@ -43,7 +34,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await redis.del(spool.key, `${spool.key}:dead`);
   redis.disconnect();
-  await orm.close();
+  await pool.end();
   await db.end();
 });
 
@@ -77,10 +68,10 @@ describe("spool drain", () => {
     const { teamId } = await client.createTeam();
     const monitor = await client.createMonitor(teamId);
     const ping = item({ id: monitor.id, teamId }, { status: "down", reason: "twice" });
-    const em = () => orm.em.fork() as EntityManager;
-    const first = await applyPing(em(), ping, { spooled: true, now: new Date() });
-    const second = await applyPing(em(), ping, { spooled: true, now: new Date() });
-    expect([first.outcome, second.outcome]).toEqual(["recorded", "duplicate"]);
+    const [first] = await applyPingBatch(pool, [ping], { spooled: true, now: new Date() });
+    // Twice more, in one batch and in the next: the copy in the same batch and the later one are duplicates.
+    const again = await applyPingBatch(pool, [ping], { spooled: true, now: new Date() });
+    expect([first?.outcome, again[0]?.outcome]).toEqual(["recorded", "duplicate"]);
     expect(await stored(monitor.id)).toEqual([{ status: "down", reason: "twice" }]);
     const { rows } = await db.query("SELECT kind FROM monitors.incident_actions WHERE monitor_id = $1", [monitor.id]);
     expect(rows).toEqual([{ kind: "raise" }]);
@@ -97,28 +88,27 @@ describe("spool drain", () => {
       item(target, { status: "up", receivedAt: new Date(start + 2) }),
     ];
     // The first ping's commit was uncertain: it is in the database AND still in the spool.
-    await applyPing(orm.em.fork() as EntityManager, pings[0] as PingItem, { spooled: false, now: new Date() });
+    await applyPingBatch(pool, [pings[0] as PingItem], { spooled: false, now: new Date() });
     for (const ping of pings) await spool.append(ping);
     await spool.append(pings[1] as PingItem); // an entry whose XDEL was lost, appended again
     await spool.append(item({ id: "mon_unknown", teamId }));
 
     const recorder = new PingRecorder({
-      orm,
+      pool,
       spool,
       lastKnown: new LastKnownMonitors(),
       log,
-      dbAttemptTimeoutMs: 1_000,
-      onIncident: () => undefined,
+      onIncident: async () => undefined,
     });
     let more = true;
     while (more)
       more = await drainSpool({
-        orm,
+        pool,
         spool,
         recorder,
         lastKnown: new LastKnownMonitors(),
         log,
-        onIncident: () => undefined,
+        onIncident: async () => undefined,
       });
 
     expect(await stored(monitor.id)).toEqual([
@@ -144,21 +134,14 @@ describe("spool drain", () => {
     const viaProxy = new URL(stack.databaseUrl);
     viaProxy.hostname = "127.0.0.1";
     viaProxy.port = String(proxy.port);
-    const proxied = await openOrm({
-      url: viaProxy.toString(),
-      schema: MONITORS_SCHEMA,
-      entities: [MonitorSchema],
-      migrations,
-      poolMax: 2,
-    });
+    const proxied = createPgPool({ url: viaProxy.toString(), max: 2, connectTimeoutMs: 1_000, queryTimeoutMs: 1_000 });
     try {
       const recorder = new PingRecorder({
-        orm: proxied,
+        pool: proxied,
         spool: new PingSpool(null, stack.databaseUrl),
         lastKnown: new LastKnownMonitors(),
         log,
-        dbAttemptTimeoutMs: 1_000,
-        onIncident: () => undefined,
+        onIncident: async () => undefined,
       });
       const input = (reason: string) => {
         const { pingId: _pingId, receivedAt: _receivedAt, ...rest } = item({ id: monitor.id, teamId }, { reason });
@@ -175,7 +158,7 @@ describe("spool drain", () => {
       expect(result?.outcome).toBe("recorded");
       expect((await stored(monitor.id)).map((row) => row.reason)).toEqual(["kept"]);
     } finally {
-      await proxied.close();
+      await proxied.end();
       await proxy.close();
     }
   });

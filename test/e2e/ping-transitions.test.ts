@@ -79,10 +79,8 @@ describe("monitor transitions (spec §3)", () => {
       monitor: { name: "Nightly backup", status: "down", monitoringActive: true },
       pingStatus: "down",
     });
-    const [alert] = await eventually(async () => {
-      const alerts = await monitorAlerts(teamId, monitorId);
-      return alerts.length > 0 ? alerts : undefined;
-    });
+    // Raised before the answer: the alert is there the moment the ping is answered.
+    const [alert] = await monitorAlerts(teamId, monitorId);
     expect(alert).toMatchObject({
       status: "open",
       groupKey: `monitor:${monitorId}`,
@@ -124,6 +122,8 @@ describe("monitor transitions (spec §3)", () => {
     await client.ping(pingUrl, { status: "down", reason: "db unreachable" }, { secret });
     const up = await client.ping(pingUrl, { status: "up" }, { secret });
     expect(up.body.monitor).toEqual({ name: "Nightly backup", status: "up", monitoringActive: true });
+    // Resolved before the answer too.
+    expect((await monitorAlerts(teamId, monitorId)).map((alert) => alert.status)).toEqual(["resolved"]);
     expect((await settledActions(monitorId)).map((action) => [action.kind, action.outcome])).toEqual([
       ["raise", "created"],
       ["resolve", "resolved"],

@@ -1,4 +1,5 @@
 // DESIGN §3 rotation: old and new secrets both pass inside the grace window; the old one fails after it.
+import { createHash } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
 import { Client } from "../support/client.ts";
 
@@ -48,5 +49,33 @@ describe("webhook secret rotation", () => {
     const response = await client.admin("POST", `/teams/${teamId}/webhook-secret/rotate`, { graceSeconds: 604_801 });
     expect(response.status).toBe(400);
     expect(response.body.code).toBe("invalid_request");
+  });
+});
+
+describe("concurrent rotations", () => {
+  it("all succeed: the last one's secret is current and exactly one previous secret still verifies", async () => {
+    const { teamId, secret: original, webhookUrl } = await client.setup();
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => client.admin("POST", `/teams/${teamId}/webhook-secret/rotate`, {})),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+    // The team now names its current and previous secret by fingerprint (sha256 of the secret text).
+    const team = (await client.admin("GET", `/teams/${teamId}`)).body.team as {
+      secretFingerprint: string;
+      previousSecretFingerprint: string;
+    };
+    const secrets = answers.map((answer) => answer.body.webhookSecret as string);
+    const byFingerprint = new Map(secrets.map((secret) => [createHash("sha256").update(secret).digest("hex"), secret]));
+    const last = byFingerprint.get(team.secretFingerprint) as string;
+    const previous = byFingerprint.get(team.previousSecretFingerprint) as string;
+    expect(last).toEqual(expect.any(String));
+    expect(previous).toEqual(expect.any(String));
+    const verifies = async (secret: string) =>
+      (await client.trigger(webhookUrl, { title: "after concurrent rotations" }, { secret })).status;
+    expect(await verifies(last)).toBe(201);
+    expect(await verifies(previous)).toBe(201);
+    for (const dropped of [original, ...secrets.filter((secret) => secret !== last && secret !== previous)]) {
+      expect(await verifies(dropped)).toBe(401);
+    }
   });
 });

@@ -1,72 +1,71 @@
-// `npm start` on a machine with neither PostgreSQL nor Redis: the embedded
-// fallback (DESIGN §8) serves signed triggers, then Ctrl-C stops everything.
-import { type ChildProcess, spawn } from "node:child_process";
+// `npm start -- --embedded`: no local server at all (DESIGN §8), as on a
+// machine with neither PostgreSQL nor Redis: embedded PGlite, rate limits in
+// process, no ping spool, and a banner that says exactly that. It serves the
+// walk-through, then Ctrl-C stops everything. Issue #7 item 8: it used to say
+// "Redis: none reachable" and then use the local Redis all the same.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { Client } from "../support/client.ts";
 import { freePort } from "../support/free-port.ts";
+import { StartProcess } from "./start-process.ts";
 
-const root = resolve(import.meta.dirname, "../..");
-let child: ChildProcess | undefined;
+let start: StartProcess | undefined;
+// The local Redis the tests use: it IS running, and embedded mode must leave it alone.
+const localRedis = new Redis(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379", { lazyConnect: true });
 
 afterAll(async () => {
   // SIGINT lets the start script stop the services it spawned.
-  if (child && child.exitCode === null) {
-    const exited = new Promise((done) => child?.once("exit", done));
-    child.kill("SIGINT");
-    await Promise.race([exited, new Promise((done) => setTimeout(done, 20_000))]);
-  }
+  if (start?.running) await start.stop("SIGINT", 20_000).catch(() => start?.kill());
+  localRedis.disconnect();
 });
 
-describe("npm start with nothing reachable", () => {
-  it("falls back to embedded PostgreSQL and in-process limits, says so, and serves the walk-through", async () => {
-    const [port, auth, alerts, monitors, pgPort, deadRedis] = await Promise.all(
-      Array.from({ length: 6 }, () => freePort()),
-    );
-    child = spawn(resolve(root, "node_modules/.bin/node"), ["scripts/start.ts", "--embedded"], {
-      cwd: root,
+/** Keys in Redis that mention `token` (a webhook id or ping URL of this run). */
+async function keysMentioning(token: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor = "0";
+  do {
+    const [next, batch] = await localRedis.scan(cursor, "MATCH", `*${token}*`, "COUNT", 1000);
+    cursor = next;
+    keys.push(...batch);
+  } while (cursor !== "0");
+  return keys;
+}
+
+describe("npm start -- --embedded", () => {
+  it("uses embedded PostgreSQL, no Redis at all (in-process limits, no spool), says so, and serves the walk-through", async () => {
+    await localRedis.connect();
+    expect(await localRedis.ping()).toBe("PONG");
+    start = await StartProcess.spawn({
+      args: ["--embedded"],
       env: {
-        PATH: process.env.PATH,
-        PORT: String(port),
-        AUTH_GRPC_ADDR: `127.0.0.1:${auth}`,
-        ALERTS_GRPC_ADDR: `127.0.0.1:${alerts}`,
-        MONITORS_GRPC_ADDR: `127.0.0.1:${monitors}`,
-        EMBEDDED_PG_PORT: String(pgPort),
+        EMBEDDED_PG_PORT: String(await freePort()),
         PULSEGATE_DATA_DIR: mkdtempSync(join(tmpdir(), "pulsegate-pglite-")),
-        // Nothing answers here: the gateway must limit in process and still serve.
-        REDIS_URL: `redis://127.0.0.1:${deadRedis}`,
-        OTEL_SDK_DISABLED: "true",
-        LOG_LEVEL: "warn",
+        // No REDIS_URL: without --embedded the local Redis would be found and used.
       },
-      stdio: ["ignore", "pipe", "pipe"],
     });
-    let output = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const deadline = Date.now() + 90_000;
-    while (!output.includes("admin token") && Date.now() < deadline && child.exitCode === null) {
-      await new Promise((done) => setTimeout(done, 250));
-    }
-    expect(output).toContain("EMBEDDED PGlite");
-    expect(output).toContain(`ready: gateway at http://127.0.0.1:${port}`);
-    const adminToken = /admin token \(development\): (\S+)/.exec(output)?.[1] ?? "";
-    expect(adminToken).not.toBe("");
+    const adminToken = await start.waitReady(90_000);
+    const output = start.output();
+    expect(output).toContain("PostgreSQL: --embedded, using EMBEDDED PGlite");
+    expect(output).toContain(
+      "Redis: none (embedded mode): rate limits IN PROCESS (per gateway replica), no ping spool",
+    );
+    expect(output).toContain(`ready: gateway at ${start.baseUrl}`);
+
+    const readyz = await fetch(`${start.baseUrl}/readyz`);
+    expect(((await readyz.json()) as { checks: Record<string, string> }).checks.redis).toBe("none");
 
     const client = new Client({
-      baseUrl: `http://127.0.0.1:${port}`,
+      baseUrl: start.baseUrl,
       adminToken,
       databaseUrl: "",
       redisUrl: "",
-      grpc: { auth: "", alerts: "", monitors: "" },
+      grpc: { auth: "", authSigning: "", alerts: "", monitors: "" },
       logFile: "",
     });
-    const { secret, webhookUrl } = await client.setup({}, { rateLimitPerMinute: 3 });
+    const { teamId, secret, webhookId, webhookUrl } = await client.setup({}, { rateLimitPerMinute: 3 });
     const first = await client.trigger(webhookUrl, { title: "Embedded", group_key: "e" }, { secret });
     expect(first.body).toMatchObject({ status: "created", occurrenceCount: 1 });
     const second = await client.trigger(webhookUrl, { title: "Embedded", group_key: "e" }, { secret });
@@ -75,8 +74,15 @@ describe("npm start with nothing reachable", () => {
     // In-process limits still hold the line without Redis.
     expect((await client.trigger(webhookUrl, { title: "4", group_key: "e" }, { secret })).status).toBe(429);
 
-    const exited = new Promise<number | null>((done) => child?.once("exit", (code) => done(code)));
-    child.kill("SIGINT");
-    expect(await exited).toBe(0);
+    const monitor = await client.createMonitor(teamId);
+    expect((await client.ping(monitor.pingUrl, undefined, { secret })).status).toBe(200);
+    expect((await client.ping(monitor.pingUrl, { status: "down", reason: "disk" }, { secret })).status).toBe(200);
+
+    // Nothing of this run reached the local Redis: no rate-limit window, no ping log.
+    expect(await keysMentioning(webhookId)).toEqual([]);
+    expect(await keysMentioning(monitor.pingUrl)).toEqual([]);
+
+    const exit = await start.stop("SIGINT", 30_000);
+    expect(exit).toEqual({ code: 0, signal: null });
   }, 120_000);
 });

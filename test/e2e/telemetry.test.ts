@@ -103,5 +103,9 @@ describe("distributed tracing", () => {
     expect(
       value(/^pulsegate_request_errors_total\{[^}]*code="missing_signature"[^}]*\} (\d+)/m),
     ).toBeGreaterThanOrEqual(1);
+    // How large the coalesced hot-path calls were (the batches grow with load).
+    expect(value(/^pulsegate_gateway_batch_size_count\{[^}]*rpc="TriggerAlert"[^}]*\} (\d+)/m)).toBeGreaterThanOrEqual(
+      2,
+    );
   });
 });

@@ -75,6 +75,14 @@ describe("trigger errors (spec §7)", () => {
     expectError(response, 404, "webhook_not_found");
   });
 
+  it("404 at once for a webhook just disabled through the admin API, while the gateway still caches it", async () => {
+    const { secret, webhookId, webhookUrl } = await client.setup();
+    expect((await client.trigger(webhookUrl, { title: "x" }, { secret })).status).toBe(201);
+    expect((await client.admin("PATCH", `/webhooks/${webhookId}`, { enabled: false })).status).toBe(200);
+    // The gateway's look-up is still fresh; alerts forgot its own copy when the change went through it.
+    expectError(await client.trigger(webhookUrl, { title: "x" }, { secret }), 404, "webhook_not_found");
+  });
+
   it("403 when the team's subscription has expired", async () => {
     const { secret, webhookUrl } = await client.setup({ subscriptionExpiresAt: past });
     const response = await client.trigger(webhookUrl, { title: "x" }, { secret });

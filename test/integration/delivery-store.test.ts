@@ -1,11 +1,11 @@
 // The dispatcher's PostgreSQL side against a real database: expansion is
 // idempotent, replicas never claim one delivery together, an alert's events
 // go out in order, leases expire, attempts are bounded.
-import type { EntityManager, Orm } from "@pulsegate/db";
+import { createPgPool, type EntityManager, type Orm, type PgPool } from "@pulsegate/db";
 import { createLogger } from "@pulsegate/logger";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AlertService } from "../../services/alerts/src/alerts/alert-service.ts";
-import { foldTrigger } from "../../services/alerts/src/alerts/fold-trigger.ts";
+import { foldTriggers } from "../../services/alerts/src/alerts/fold-triggers.ts";
 import { openAlertsDatabase } from "../../services/alerts/src/app.ts";
 import { loadAlertsConfig } from "../../services/alerts/src/config.ts";
 import { ChannelService } from "../../services/alerts/src/notifications/channel-service.ts";
@@ -20,6 +20,7 @@ const log = createLogger("test", "silent");
 const config = loadAlertsConfig({ DATABASE_URL: `${server}/${databaseName}`, DB_POOL_MAX: "5" });
 
 let orm: Orm;
+let pool: PgPool;
 let replica: Orm;
 let channels: ChannelService;
 let store: DeliveryStore;
@@ -28,6 +29,7 @@ let team = 0;
 beforeAll(async () => {
   await recreateDatabase(databaseName, server);
   orm = await openAlertsDatabase(config, log);
+  pool = createPgPool({ url: config.databaseUrl, max: 2 });
   // A second connection pool plays a second dispatcher replica.
   replica = await openAlertsDatabase(config, log);
   channels = new ChannelService(orm, { allowPrivateNetworks: true });
@@ -35,6 +37,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await pool?.end();
   await orm?.close();
   await replica?.close();
 });
@@ -45,20 +48,23 @@ beforeEach(() => {
 });
 
 async function trigger(title: string, options: { groupKey?: string; severity?: "sev0" | "sev2" | "sev4" } = {}) {
-  const result = await foldTrigger(orm.em.fork() as EntityManager, {
-    teamId,
-    source: "webhook",
-    sourceId: "wh_test",
-    title,
-    description: "",
-    severity: options.severity ?? "sev2",
-    metadataJson: null,
-    groupKey: options.groupKey ?? null,
-    reopenWindowSeconds: 3_600,
-    alertQuotaMonthly: 0,
-    receivedAt: new Date(),
-  });
-  if (!("alertId" in result)) throw new Error("not folded");
+  const [result] = await foldTriggers(pool, [
+    {
+      teamId,
+      source: "webhook",
+      sourceId: "wh_test",
+      title,
+      description: "",
+      severity: options.severity ?? "sev2",
+      metadataJson: null,
+      metadata: null,
+      groupKey: options.groupKey ?? null,
+      reopenWindowSeconds: 3_600,
+      alertQuotaMonthly: 0,
+      receivedAt: new Date(),
+    },
+  ]);
+  if (!result || !("alertId" in result)) throw new Error("not folded");
   return result.alertId;
 }
 
@@ -72,7 +78,7 @@ function must<T>(value: T | undefined): T {
 
 /** Expands until the outbox has nothing left for anyone. */
 async function expandAll(): Promise<void> {
-  while ((await expandOutbox(orm, { batchSize: 100, maxAttempts: 3 })) > 0) {}
+  while ((await expandOutbox(orm, { batchSize: 100, maxAttempts: 3, log })) > 0) {}
 }
 
 /** Claims for this test's team only (other tests' rows may be due too). */
@@ -191,5 +197,30 @@ describe("delivery store", () => {
     expect(await claimMine(store)).toEqual([]);
     const [delivery] = await store.listForAlert(alertId);
     expect(delivery).toMatchObject({ status: "cancelled", lastError: "channel deleted" });
+  });
+
+  it("sets an event that cannot be expanded aside, with its error's code, and expands the others", async () => {
+    const poisonedTeam = teamId;
+    await channel("poisoned");
+    // A corrupt policy row (written by hand, say) makes this team's events fail to expand.
+    await (orm.em.fork() as EntityManager).execute(
+      `INSERT INTO alerts.notification_policies (team_id, routes, updated_at) VALUES (?, '{"broken": true}', now())`,
+      [poisonedTeam],
+    );
+    const poisonedAlert = await trigger("Poisoned");
+    teamId = `${poisonedTeam}_neighbour`;
+    const neighbourChannel = await channel("neighbour");
+    const neighbourAlert = await trigger("Neighbour");
+    await expandAll();
+    expect((await store.listForAlert(neighbourAlert)).map((delivery) => delivery.channelId)).toEqual([
+      neighbourChannel.id,
+    ]);
+    expect(await store.listForAlert(poisonedAlert)).toEqual([]);
+    const [setAside] = await (orm.em.fork() as EntityManager).execute<
+      { set_aside_at: Date | null; set_aside_reason: string | null; expanded_at: Date | null }[]
+    >("SELECT set_aside_at, set_aside_reason, expanded_at FROM alerts.outbox WHERE alert_id = ?", [poisonedAlert]);
+    expect(setAside?.set_aside_at).not.toBeNull();
+    expect(setAside?.expanded_at).not.toBeNull();
+    expect(setAside?.set_aside_reason).toBe("TypeError");
   });
 });

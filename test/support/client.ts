@@ -1,4 +1,4 @@
-import { createHmac } from "node:crypto";
+import { sign } from "@pulsegate/sdk";
 import type { StackInfo } from "./stack.ts";
 
 export type JsonResponse = { status: number; headers: Headers; body: Record<string, unknown> };
@@ -20,10 +20,8 @@ export type MonitorJson = {
   lastReason: string | null;
 };
 
-/** Lowercase hex HMAC-SHA256, as a caller computes it (`openssl dgst -sha256 -hmac`). */
-export function sign(secret: string, body: string | Buffer): string {
-  return createHmac("sha256", secret).update(body).digest("hex");
-}
+/** Lowercase hex HMAC-SHA256, as a caller computes it (`openssl dgst -sha256 -hmac`): the SDK's. */
+export { sign };
 
 async function toJson(response: Response): Promise<JsonResponse> {
   const text = await response.text();

@@ -10,7 +10,8 @@ export type StackInfo = {
   adminToken: string;
   databaseUrl: string;
   redisUrl: string;
-  grpc: { auth: string; alerts: string; monitors: string };
+  /** authSigning: auth's second listener, where alone Sign is served (alerts dials it). */
+  grpc: { auth: string; authSigning: string; alerts: string; monitors: string };
   logFile: string;
 };
 
@@ -20,6 +21,12 @@ const root = resolve(import.meta.dirname, "../..");
 // The pinned Node 24 (devDependency `node`), whatever node runs the tests.
 const pinnedNode = resolve(root, "node_modules/.bin/node");
 const nodeBinary = existsSync(pinnedNode) ? pinnedNode : process.execPath;
+
+/** Every gRPC peer reported "up" in a /readyz body `{status, checks: {auth, alerts, monitors, redis}}`. */
+function peersUp(body: unknown): boolean {
+  const checks = (body as { checks?: Record<string, unknown> } | null)?.checks;
+  return ["auth", "alerts", "monitors"].every((name) => checks?.[name] === "up");
+}
 
 /** Real services as separate processes, on free ports, against a fresh database. */
 export class Stack {
@@ -54,7 +61,8 @@ export class Stack {
     const server = TEST_DATABASE_SERVER;
     await recreateDatabase(options.databaseName, server);
     const databaseUrl = `${server}/${options.databaseName}`;
-    const [gatewayPort, authPort, alertsPort, monitorsPort] = await Promise.all([
+    const [gatewayPort, authPort, authSigningPort, alertsPort, monitorsPort] = await Promise.all([
+      freePort(),
       freePort(),
       freePort(),
       freePort(),
@@ -62,6 +70,7 @@ export class Stack {
     ]);
     const grpc = {
       auth: `127.0.0.1:${authPort}`,
+      authSigning: `127.0.0.1:${authSigningPort}`,
       alerts: `127.0.0.1:${alertsPort}`,
       monitors: `127.0.0.1:${monitorsPort}`,
     };
@@ -77,10 +86,14 @@ export class Stack {
       ADMIN_TOKEN: adminToken,
       SECRET_KEK: randomBytes(32).toString("base64"),
       AUTH_GRPC_ADDR: grpc.auth,
+      AUTH_SIGNING_GRPC_ADDR: grpc.authSigning,
       ALERTS_GRPC_ADDR: grpc.alerts,
       MONITORS_GRPC_ADDR: grpc.monitors,
       // Short caches so tests see changes quickly; behaviour is the same.
       WEBHOOK_CACHE_MS: "200",
+      VERIFIED_CACHE_MS: "200",
+      // A stopped gRPC service waits at most this long for its callers to let go (default 5 s).
+      GRPC_DRAIN_MS: "1000",
       VERIFIER_CACHE_MS: "200",
       // Notifications go to receivers the tests start on 127.0.0.1 and retry
       // quickly; behaviour is the same.
@@ -101,7 +114,12 @@ export class Stack {
         logFile: "",
       },
       {
-        auth: { ...common, GRPC_LISTEN_ADDR: grpc.auth, ...options.serviceEnv?.("auth") },
+        auth: {
+          ...common,
+          GRPC_LISTEN_ADDR: grpc.auth,
+          SIGNING_GRPC_LISTEN_ADDR: grpc.authSigning,
+          ...options.serviceEnv?.("auth"),
+        },
         alerts: { ...common, GRPC_LISTEN_ADDR: grpc.alerts, ...options.serviceEnv?.("alerts") },
         monitors: { ...common, GRPC_LISTEN_ADDR: grpc.monitors, ...options.serviceEnv?.("monitors") },
         gateway: { ...common, PORT: String(gatewayPort), HOST: "127.0.0.1", ...options.serviceEnv?.("gateway") },
@@ -136,7 +154,14 @@ export class Stack {
     timeoutMs = 30_000,
   ): Promise<string> {
     const address = `127.0.0.1:${await freePort()}`;
-    const child = this.#spawn(instance, name, { ...this.#env[name], GRPC_LISTEN_ADDR: address, ...env });
+    // An auth replica needs its own signing port too (the first one holds the stack's).
+    const signing = name === "auth" ? { SIGNING_GRPC_LISTEN_ADDR: `127.0.0.1:${await freePort()}` } : {};
+    const child = this.#spawn(instance, name, {
+      ...this.#env[name],
+      GRPC_LISTEN_ADDR: address,
+      ...signing,
+      ...env,
+    });
     const deadline = Date.now() + timeoutMs;
     while (!this.#output.some((line) => line.startsWith(`[${instance}] `) && line.includes("listening"))) {
       if (child.exitCode !== null)
@@ -177,6 +202,10 @@ export class Stack {
     return code;
   }
 
+  /**
+   * Until /readyz answers 200 with auth, alerts and monitors all "up": the
+   * gateway may be ready (200) with a peer still down, and tests need all.
+   */
   async waitReady(timeoutMs = 45_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
@@ -186,7 +215,7 @@ export class Stack {
         }
       }
       const ready = await fetch(`${this.info.baseUrl}/readyz`).then(
-        (response) => response.status === 200,
+        async (response) => response.status === 200 && peersUp(await response.json()),
         () => false,
       );
       if (ready) return;

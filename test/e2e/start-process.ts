@@ -1,0 +1,117 @@
+// `npm start` (scripts/start.ts) as a child process for the start-* and
+// shutdown-* tests: free ports for the gateway and every gRPC listener, so a
+// developer's running stack never collides with it.
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { freePort } from "../support/free-port.ts";
+
+const root = resolve(import.meta.dirname, "../..");
+const pinnedNode = resolve(root, "node_modules/.bin/node");
+const nodeBinary = existsSync(pinnedNode) ? pinnedNode : process.execPath;
+
+export type StartOptions = {
+  args?: string[];
+  /** Added to a minimal environment (PATH, quiet logs, no OpenTelemetry SDK, free ports). */
+  env?: NodeJS.ProcessEnv;
+  /** Its own process group, so the test can signal the group as a terminal or supervisor does. */
+  detached?: boolean;
+};
+
+export type Exit = { code: number | null; signal: NodeJS.Signals | null };
+
+export class StartProcess {
+  readonly child: ChildProcess;
+  readonly baseUrl: string;
+  readonly exited: Promise<Exit>;
+  #output = "";
+
+  private constructor(child: ChildProcess, baseUrl: string) {
+    this.child = child;
+    this.baseUrl = baseUrl;
+    const collect = (chunk: Buffer) => {
+      this.#output += chunk.toString();
+    };
+    child.stdout?.on("data", collect);
+    child.stderr?.on("data", collect);
+    // "close": after the output has been read to the end.
+    this.exited = new Promise((done) => child.once("close", (code, signal) => done({ code, signal })));
+  }
+
+  static async spawn(options: StartOptions = {}): Promise<StartProcess> {
+    const [port, auth, alerts, monitors, signing] = await Promise.all(Array.from({ length: 5 }, () => freePort()));
+    const child = spawn(nodeBinary, ["scripts/start.ts", ...(options.args ?? [])], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: "test",
+        LOG_LEVEL: "warn",
+        OTEL_SDK_DISABLED: "true",
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        AUTH_GRPC_ADDR: `127.0.0.1:${auth}`,
+        ALERTS_GRPC_ADDR: `127.0.0.1:${alerts}`,
+        MONITORS_GRPC_ADDR: `127.0.0.1:${monitors}`,
+        AUTH_SIGNING_GRPC_ADDR: `127.0.0.1:${signing}`,
+        ...options.env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: options.detached ?? false,
+    });
+    return new StartProcess(child, `http://127.0.0.1:${port}`);
+  }
+
+  output(): string {
+    return this.#output;
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Resolves once the output matches; rejects if the process exits first or time runs out. */
+  async waitFor(pattern: RegExp, timeoutMs = 60_000): Promise<RegExpExecArray> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const match = pattern.exec(this.#output);
+      if (match) return match;
+      if (!this.running) throw new Error(`start exited before ${pattern}:\n${this.#output.slice(-4000)}`);
+      if (Date.now() > deadline) throw new Error(`no ${pattern} after ${timeoutMs} ms:\n${this.#output.slice(-4000)}`);
+      await new Promise((done) => setTimeout(done, 50));
+    }
+  }
+
+  /** The admin token once the start script says the stack is ready. */
+  async waitReady(timeoutMs = 60_000): Promise<string> {
+    await this.waitFor(/\[pulsegate\] ready: gateway at /, timeoutMs);
+    return (await this.waitFor(/admin token \(development\): (\S+)/, 5_000))[1] ?? "";
+  }
+
+  /** Signals the start script (SIGINT, as Ctrl-C) and waits for it to exit, at most `timeoutMs`. */
+  async stop(signal: NodeJS.Signals = "SIGINT", timeoutMs = 60_000): Promise<Exit> {
+    if (this.running) this.child.kill(signal);
+    return this.waitExit(timeoutMs);
+  }
+
+  async waitExit(timeoutMs = 60_000): Promise<Exit> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`start did not exit in ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      return await Promise.race([this.exited, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Last resort for afterAll: the whole group (when detached) or the script and what it started. */
+  kill(): void {
+    if (!this.running || this.child.pid === undefined) return;
+    try {
+      process.kill(-this.child.pid, "SIGKILL");
+    } catch {
+      this.child.kill("SIGKILL");
+    }
+  }
+}
