@@ -342,6 +342,81 @@ export function deliveryStatusToJSON(object: DeliveryStatus): string {
   }
 }
 
+export const ResolveByKeyOutcome = {
+  RESOLVE_BY_KEY_OUTCOME_UNSPECIFIED: 0,
+  /** RESOLVE_BY_KEY_OUTCOME_RESOLVED - The open (or acknowledged) alert with the key is now resolved. */
+  RESOLVE_BY_KEY_OUTCOME_RESOLVED: 1,
+  /** RESOLVE_BY_KEY_OUTCOME_ALREADY_RESOLVED - No open alert has the key; the newest alert with it is resolved. */
+  RESOLVE_BY_KEY_OUTCOME_ALREADY_RESOLVED: 2,
+  /** RESOLVE_BY_KEY_OUTCOME_NO_ALERT - The team has no alert with the key. */
+  RESOLVE_BY_KEY_OUTCOME_NO_ALERT: 3,
+  RESOLVE_BY_KEY_OUTCOME_SOURCE_NOT_FOUND: 4,
+  /** RESOLVE_BY_KEY_OUTCOME_INVALID - The key holds text that cannot be stored; see violations. */
+  RESOLVE_BY_KEY_OUTCOME_INVALID: 5,
+  UNRECOGNIZED: -1,
+} as const;
+
+export type ResolveByKeyOutcome = typeof ResolveByKeyOutcome[keyof typeof ResolveByKeyOutcome];
+
+export namespace ResolveByKeyOutcome {
+  export type RESOLVE_BY_KEY_OUTCOME_UNSPECIFIED = typeof ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_UNSPECIFIED;
+  export type RESOLVE_BY_KEY_OUTCOME_RESOLVED = typeof ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_RESOLVED;
+  export type RESOLVE_BY_KEY_OUTCOME_ALREADY_RESOLVED =
+    typeof ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_ALREADY_RESOLVED;
+  export type RESOLVE_BY_KEY_OUTCOME_NO_ALERT = typeof ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_NO_ALERT;
+  export type RESOLVE_BY_KEY_OUTCOME_SOURCE_NOT_FOUND =
+    typeof ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_SOURCE_NOT_FOUND;
+  export type RESOLVE_BY_KEY_OUTCOME_INVALID = typeof ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_INVALID;
+  export type UNRECOGNIZED = typeof ResolveByKeyOutcome.UNRECOGNIZED;
+}
+
+export function resolveByKeyOutcomeFromJSON(object: any): ResolveByKeyOutcome {
+  switch (object) {
+    case 0:
+    case "RESOLVE_BY_KEY_OUTCOME_UNSPECIFIED":
+      return ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_UNSPECIFIED;
+    case 1:
+    case "RESOLVE_BY_KEY_OUTCOME_RESOLVED":
+      return ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_RESOLVED;
+    case 2:
+    case "RESOLVE_BY_KEY_OUTCOME_ALREADY_RESOLVED":
+      return ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_ALREADY_RESOLVED;
+    case 3:
+    case "RESOLVE_BY_KEY_OUTCOME_NO_ALERT":
+      return ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_NO_ALERT;
+    case 4:
+    case "RESOLVE_BY_KEY_OUTCOME_SOURCE_NOT_FOUND":
+      return ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_SOURCE_NOT_FOUND;
+    case 5:
+    case "RESOLVE_BY_KEY_OUTCOME_INVALID":
+      return ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_INVALID;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return ResolveByKeyOutcome.UNRECOGNIZED;
+  }
+}
+
+export function resolveByKeyOutcomeToJSON(object: ResolveByKeyOutcome): string {
+  switch (object) {
+    case ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_UNSPECIFIED:
+      return "RESOLVE_BY_KEY_OUTCOME_UNSPECIFIED";
+    case ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_RESOLVED:
+      return "RESOLVE_BY_KEY_OUTCOME_RESOLVED";
+    case ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_ALREADY_RESOLVED:
+      return "RESOLVE_BY_KEY_OUTCOME_ALREADY_RESOLVED";
+    case ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_NO_ALERT:
+      return "RESOLVE_BY_KEY_OUTCOME_NO_ALERT";
+    case ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_SOURCE_NOT_FOUND:
+      return "RESOLVE_BY_KEY_OUTCOME_SOURCE_NOT_FOUND";
+    case ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_INVALID:
+      return "RESOLVE_BY_KEY_OUTCOME_INVALID";
+    case ResolveByKeyOutcome.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export interface FilterRule {
   /** "metadata.<path>", "severity" or "title". */
   field: string;
@@ -698,6 +773,45 @@ export interface RetryDeliveryRequest {
 
 export interface RetryDeliveryResponse {
   delivery: Delivery | undefined;
+}
+
+export interface ResolveByKeyItem {
+  teamId: string;
+  source: AlertSource;
+  /** The webhook's id (it must exist, be enabled and belong to the team). */
+  sourceId: string;
+  groupKey: string;
+}
+
+export interface ResolveAlertsByKeyRequest {
+  items: ResolveByKeyItem[];
+  /** Answer what would happen, change nothing. */
+  dryRun: boolean;
+}
+
+export interface ResolveByKeyResult {
+  outcome: ResolveByKeyOutcome;
+  /** The alert resolved (or already resolved); empty for NO_ALERT. */
+  alertId: string;
+  occurrenceCount: number;
+  violations: FieldViolation[];
+}
+
+export interface ResolveAlertsByKeyResponse {
+  /** One result per item, in order. */
+  results: ResolveByKeyResult[];
+}
+
+export interface PreviewTriggersRequest {
+  items: TriggerAlertItem[];
+}
+
+export interface PreviewTriggersResponse {
+  /**
+   * What TriggerAlert would answer, one per item, in order; alert_id is empty
+   * for an alert that would be created.
+   */
+  results: TriggerAlertResult[];
 }
 
 function createBaseFilterRule(): FilterRule {
@@ -6494,6 +6608,562 @@ export const RetryDeliveryResponse: MessageFns<RetryDeliveryResponse> = {
   },
 };
 
+function createBaseResolveByKeyItem(): ResolveByKeyItem {
+  return { teamId: "", source: 0, sourceId: "", groupKey: "" };
+}
+
+export const ResolveByKeyItem: MessageFns<ResolveByKeyItem> = {
+  encode(message: ResolveByKeyItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.teamId !== "") {
+      writer.uint32(10).string(message.teamId);
+    }
+    if (message.source !== 0) {
+      writer.uint32(16).int32(message.source);
+    }
+    if (message.sourceId !== "") {
+      writer.uint32(26).string(message.sourceId);
+    }
+    if (message.groupKey !== "") {
+      writer.uint32(34).string(message.groupKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveByKeyItem {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveByKeyItem();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.teamId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.source = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.sourceId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.groupKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolveByKeyItem {
+    return {
+      teamId: isSet(object.teamId)
+        ? globalThis.String(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.String(object.team_id)
+        : "",
+      source: isSet(object.source) ? alertSourceFromJSON(object.source) : 0,
+      sourceId: isSet(object.sourceId)
+        ? globalThis.String(object.sourceId)
+        : isSet(object.source_id)
+        ? globalThis.String(object.source_id)
+        : "",
+      groupKey: isSet(object.groupKey)
+        ? globalThis.String(object.groupKey)
+        : isSet(object.group_key)
+        ? globalThis.String(object.group_key)
+        : "",
+    };
+  },
+
+  toJSON(message: ResolveByKeyItem): unknown {
+    const obj: any = {};
+    if (message.teamId !== "") {
+      obj.teamId = message.teamId;
+    }
+    if (message.source !== 0) {
+      obj.source = alertSourceToJSON(message.source);
+    }
+    if (message.sourceId !== "") {
+      obj.sourceId = message.sourceId;
+    }
+    if (message.groupKey !== "") {
+      obj.groupKey = message.groupKey;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResolveByKeyItem>, I>>(base?: I): ResolveByKeyItem {
+    return ResolveByKeyItem.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveByKeyItem>, I>>(object: I): ResolveByKeyItem {
+    const message = createBaseResolveByKeyItem();
+    message.teamId = object.teamId ?? "";
+    message.source = object.source ?? 0;
+    message.sourceId = object.sourceId ?? "";
+    message.groupKey = object.groupKey ?? "";
+    return message;
+  },
+};
+
+function createBaseResolveAlertsByKeyRequest(): ResolveAlertsByKeyRequest {
+  return { items: [], dryRun: false };
+}
+
+export const ResolveAlertsByKeyRequest: MessageFns<ResolveAlertsByKeyRequest> = {
+  encode(message: ResolveAlertsByKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.items) {
+      ResolveByKeyItem.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.dryRun !== false) {
+      writer.uint32(16).bool(message.dryRun);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveAlertsByKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveAlertsByKeyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.items.push(ResolveByKeyItem.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.dryRun = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolveAlertsByKeyRequest {
+    return {
+      items: globalThis.Array.isArray(object?.items) ? object.items.map((e: any) => ResolveByKeyItem.fromJSON(e)) : [],
+      dryRun: isSet(object.dryRun)
+        ? globalThis.Boolean(object.dryRun)
+        : isSet(object.dry_run)
+        ? globalThis.Boolean(object.dry_run)
+        : false,
+    };
+  },
+
+  toJSON(message: ResolveAlertsByKeyRequest): unknown {
+    const obj: any = {};
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => ResolveByKeyItem.toJSON(e));
+    }
+    if (message.dryRun !== false) {
+      obj.dryRun = message.dryRun;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResolveAlertsByKeyRequest>, I>>(base?: I): ResolveAlertsByKeyRequest {
+    return ResolveAlertsByKeyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveAlertsByKeyRequest>, I>>(object: I): ResolveAlertsByKeyRequest {
+    const message = createBaseResolveAlertsByKeyRequest();
+    message.items = object.items?.map((e) => ResolveByKeyItem.fromPartial(e)) || [];
+    message.dryRun = object.dryRun ?? false;
+    return message;
+  },
+};
+
+function createBaseResolveByKeyResult(): ResolveByKeyResult {
+  return { outcome: 0, alertId: "", occurrenceCount: 0, violations: [] };
+}
+
+export const ResolveByKeyResult: MessageFns<ResolveByKeyResult> = {
+  encode(message: ResolveByKeyResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.outcome !== 0) {
+      writer.uint32(8).int32(message.outcome);
+    }
+    if (message.alertId !== "") {
+      writer.uint32(18).string(message.alertId);
+    }
+    if (message.occurrenceCount !== 0) {
+      writer.uint32(24).int32(message.occurrenceCount);
+    }
+    for (const v of message.violations) {
+      FieldViolation.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveByKeyResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveByKeyResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.outcome = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.alertId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.occurrenceCount = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.violations.push(FieldViolation.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolveByKeyResult {
+    return {
+      outcome: isSet(object.outcome) ? resolveByKeyOutcomeFromJSON(object.outcome) : 0,
+      alertId: isSet(object.alertId)
+        ? globalThis.String(object.alertId)
+        : isSet(object.alert_id)
+        ? globalThis.String(object.alert_id)
+        : "",
+      occurrenceCount: isSet(object.occurrenceCount)
+        ? globalThis.Number(object.occurrenceCount)
+        : isSet(object.occurrence_count)
+        ? globalThis.Number(object.occurrence_count)
+        : 0,
+      violations: globalThis.Array.isArray(object?.violations)
+        ? object.violations.map((e: any) => FieldViolation.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ResolveByKeyResult): unknown {
+    const obj: any = {};
+    if (message.outcome !== 0) {
+      obj.outcome = resolveByKeyOutcomeToJSON(message.outcome);
+    }
+    if (message.alertId !== "") {
+      obj.alertId = message.alertId;
+    }
+    if (message.occurrenceCount !== 0) {
+      obj.occurrenceCount = Math.round(message.occurrenceCount);
+    }
+    if (message.violations?.length) {
+      obj.violations = message.violations.map((e) => FieldViolation.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResolveByKeyResult>, I>>(base?: I): ResolveByKeyResult {
+    return ResolveByKeyResult.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveByKeyResult>, I>>(object: I): ResolveByKeyResult {
+    const message = createBaseResolveByKeyResult();
+    message.outcome = object.outcome ?? 0;
+    message.alertId = object.alertId ?? "";
+    message.occurrenceCount = object.occurrenceCount ?? 0;
+    message.violations = object.violations?.map((e) => FieldViolation.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseResolveAlertsByKeyResponse(): ResolveAlertsByKeyResponse {
+  return { results: [] };
+}
+
+export const ResolveAlertsByKeyResponse: MessageFns<ResolveAlertsByKeyResponse> = {
+  encode(message: ResolveAlertsByKeyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.results) {
+      ResolveByKeyResult.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveAlertsByKeyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveAlertsByKeyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.results.push(ResolveByKeyResult.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolveAlertsByKeyResponse {
+    return {
+      results: globalThis.Array.isArray(object?.results)
+        ? object.results.map((e: any) => ResolveByKeyResult.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ResolveAlertsByKeyResponse): unknown {
+    const obj: any = {};
+    if (message.results?.length) {
+      obj.results = message.results.map((e) => ResolveByKeyResult.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResolveAlertsByKeyResponse>, I>>(base?: I): ResolveAlertsByKeyResponse {
+    return ResolveAlertsByKeyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveAlertsByKeyResponse>, I>>(object: I): ResolveAlertsByKeyResponse {
+    const message = createBaseResolveAlertsByKeyResponse();
+    message.results = object.results?.map((e) => ResolveByKeyResult.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePreviewTriggersRequest(): PreviewTriggersRequest {
+  return { items: [] };
+}
+
+export const PreviewTriggersRequest: MessageFns<PreviewTriggersRequest> = {
+  encode(message: PreviewTriggersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.items) {
+      TriggerAlertItem.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewTriggersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewTriggersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.items.push(TriggerAlertItem.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewTriggersRequest {
+    return {
+      items: globalThis.Array.isArray(object?.items) ? object.items.map((e: any) => TriggerAlertItem.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: PreviewTriggersRequest): unknown {
+    const obj: any = {};
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => TriggerAlertItem.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PreviewTriggersRequest>, I>>(base?: I): PreviewTriggersRequest {
+    return PreviewTriggersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PreviewTriggersRequest>, I>>(object: I): PreviewTriggersRequest {
+    const message = createBasePreviewTriggersRequest();
+    message.items = object.items?.map((e) => TriggerAlertItem.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePreviewTriggersResponse(): PreviewTriggersResponse {
+  return { results: [] };
+}
+
+export const PreviewTriggersResponse: MessageFns<PreviewTriggersResponse> = {
+  encode(message: PreviewTriggersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.results) {
+      TriggerAlertResult.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewTriggersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewTriggersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.results.push(TriggerAlertResult.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewTriggersResponse {
+    return {
+      results: globalThis.Array.isArray(object?.results)
+        ? object.results.map((e: any) => TriggerAlertResult.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: PreviewTriggersResponse): unknown {
+    const obj: any = {};
+    if (message.results?.length) {
+      obj.results = message.results.map((e) => TriggerAlertResult.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PreviewTriggersResponse>, I>>(base?: I): PreviewTriggersResponse {
+    return PreviewTriggersResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PreviewTriggersResponse>, I>>(object: I): PreviewTriggersResponse {
+    const message = createBasePreviewTriggersResponse();
+    message.results = object.results?.map((e) => TriggerAlertResult.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * AlertsService owns webhooks, filter rules, alerts, their occurrences and the
  * notification outbox.
@@ -6739,6 +7409,33 @@ export const AlertsServiceService = {
       Buffer.from(RetryDeliveryResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RetryDeliveryResponse => RetryDeliveryResponse.decode(value),
   },
+  /**
+   * Resolves the open alert of each (team, group key), like a PagerDuty
+   * resolve event; idempotent. Many items in one call, as TriggerAlert.
+   */
+  resolveAlertsByKey: {
+    path: "/alerts.v1.AlertsService/ResolveAlertsByKey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResolveAlertsByKeyRequest): Buffer =>
+      Buffer.from(ResolveAlertsByKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResolveAlertsByKeyRequest => ResolveAlertsByKeyRequest.decode(value),
+    responseSerialize: (value: ResolveAlertsByKeyResponse): Buffer =>
+      Buffer.from(ResolveAlertsByKeyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResolveAlertsByKeyResponse => ResolveAlertsByKeyResponse.decode(value),
+  },
+  /** What TriggerAlert would answer for each item, without writing anything (dry run). */
+  previewTriggers: {
+    path: "/alerts.v1.AlertsService/PreviewTriggers" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PreviewTriggersRequest): Buffer =>
+      Buffer.from(PreviewTriggersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PreviewTriggersRequest => PreviewTriggersRequest.decode(value),
+    responseSerialize: (value: PreviewTriggersResponse): Buffer =>
+      Buffer.from(PreviewTriggersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PreviewTriggersResponse => PreviewTriggersResponse.decode(value),
+  },
 } as const;
 
 export interface AlertsServiceServer extends UntypedServiceImplementation {
@@ -6777,6 +7474,13 @@ export interface AlertsServiceServer extends UntypedServiceImplementation {
    * set of attempts.
    */
   retryDelivery: handleUnaryCall<RetryDeliveryRequest, RetryDeliveryResponse>;
+  /**
+   * Resolves the open alert of each (team, group key), like a PagerDuty
+   * resolve event; idempotent. Many items in one call, as TriggerAlert.
+   */
+  resolveAlertsByKey: handleUnaryCall<ResolveAlertsByKeyRequest, ResolveAlertsByKeyResponse>;
+  /** What TriggerAlert would answer for each item, without writing anything (dry run). */
+  previewTriggers: handleUnaryCall<PreviewTriggersRequest, PreviewTriggersResponse>;
 }
 
 export interface AlertsServiceClient extends Client {
@@ -7122,6 +7826,41 @@ export interface AlertsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RetryDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Resolves the open alert of each (team, group key), like a PagerDuty
+   * resolve event; idempotent. Many items in one call, as TriggerAlert.
+   */
+  resolveAlertsByKey(
+    request: ResolveAlertsByKeyRequest,
+    callback: (error: ServiceError | null, response: ResolveAlertsByKeyResponse) => void,
+  ): ClientUnaryCall;
+  resolveAlertsByKey(
+    request: ResolveAlertsByKeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResolveAlertsByKeyResponse) => void,
+  ): ClientUnaryCall;
+  resolveAlertsByKey(
+    request: ResolveAlertsByKeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResolveAlertsByKeyResponse) => void,
+  ): ClientUnaryCall;
+  /** What TriggerAlert would answer for each item, without writing anything (dry run). */
+  previewTriggers(
+    request: PreviewTriggersRequest,
+    callback: (error: ServiceError | null, response: PreviewTriggersResponse) => void,
+  ): ClientUnaryCall;
+  previewTriggers(
+    request: PreviewTriggersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PreviewTriggersResponse) => void,
+  ): ClientUnaryCall;
+  previewTriggers(
+    request: PreviewTriggersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PreviewTriggersResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -90,6 +90,8 @@ export const PingStatus = {
   PING_STATUS_UNSPECIFIED: 0,
   PING_STATUS_UP: 1,
   PING_STATUS_DOWN: 2,
+  /** PING_STATUS_START - A run started (start/finish signals); the next up or down ping closes it. */
+  PING_STATUS_START: 3,
   UNRECOGNIZED: -1,
 } as const;
 
@@ -99,6 +101,7 @@ export namespace PingStatus {
   export type PING_STATUS_UNSPECIFIED = typeof PingStatus.PING_STATUS_UNSPECIFIED;
   export type PING_STATUS_UP = typeof PingStatus.PING_STATUS_UP;
   export type PING_STATUS_DOWN = typeof PingStatus.PING_STATUS_DOWN;
+  export type PING_STATUS_START = typeof PingStatus.PING_STATUS_START;
   export type UNRECOGNIZED = typeof PingStatus.UNRECOGNIZED;
 }
 
@@ -113,6 +116,9 @@ export function pingStatusFromJSON(object: any): PingStatus {
     case 2:
     case "PING_STATUS_DOWN":
       return PingStatus.PING_STATUS_DOWN;
+    case 3:
+    case "PING_STATUS_START":
+      return PingStatus.PING_STATUS_START;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -128,6 +134,8 @@ export function pingStatusToJSON(object: PingStatus): string {
       return "PING_STATUS_UP";
     case PingStatus.PING_STATUS_DOWN:
       return "PING_STATUS_DOWN";
+    case PingStatus.PING_STATUS_START:
+      return "PING_STATUS_START";
     case PingStatus.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -313,7 +321,32 @@ export interface Monitor {
   lastPingAt: Date | undefined;
   lastPingStatus: PingStatus;
   lastReason: string;
-  createdAt: Date | undefined;
+  createdAt:
+    | Date
+    | undefined;
+  /**
+   * A 5-field cron expression when the monitor runs on a schedule (then
+   * interval_seconds is unused); empty for interval monitors.
+   */
+  schedule: string;
+  /** The IANA time zone of the schedule; empty for interval monitors. */
+  timezone: string;
+  /** When the sweeper marks the monitor down unless a ping comes first; unset when not watched. */
+  nextDueAt:
+    | Date
+    | undefined;
+  /** When the current run started (a start signal not closed yet); unset otherwise. */
+  runStartedAt:
+    | Date
+    | undefined;
+  /** How long the last finished run took, in ms. */
+  lastDurationMs?:
+    | number
+    | undefined;
+  /** A finished run longer than this is down; 0: no maximum. */
+  maxDurationSeconds: number;
+  /** The path token of the monitor's public status badge (read-only). */
+  badgeToken: string;
 }
 
 export interface Ping {
@@ -324,7 +357,11 @@ export interface Ping {
   metadataJson: string;
   /** "GET" or "POST". */
   method: string;
-  receivedAt: Date | undefined;
+  receivedAt:
+    | Date
+    | undefined;
+  /** For the ping that closed a run: the time since its start signal, in ms. */
+  durationMs?: number | undefined;
 }
 
 export interface CreateMonitorRequest {
@@ -336,7 +373,15 @@ export interface CreateMonitorRequest {
     | undefined;
   /** "sev0".."sev4"; empty for the default (sev2). */
   severity: string;
-  reopenWindowSeconds?: number | undefined;
+  reopenWindowSeconds?:
+    | number
+    | undefined;
+  /** A 5-field cron expression instead of an interval; empty for an interval monitor. */
+  schedule: string;
+  /** The IANA time zone of the schedule (default "UTC"); only with a schedule. */
+  timezone: string;
+  /** A finished run longer than this is down (0 or unset: no maximum). */
+  maxDurationSeconds?: number | undefined;
 }
 
 export interface CreateMonitorResponse {
@@ -474,6 +519,39 @@ export interface DescribeSpoolResponse {
   spooling: boolean;
 }
 
+export interface PreviewPingsRequest {
+  items: RecordPingItem[];
+}
+
+export interface PreviewPingResult {
+  /** What RecordPing would answer (RECORDED when the ping would be taken). */
+  outcome: RecordOutcome;
+  /** The monitor's state after the ping, as in RecordPingResult. */
+  monitor:
+    | Monitor
+    | undefined;
+  /** "raise", "resolve", or "" when the ping would change nothing for alerts. */
+  incident: string;
+  /** The group key of the incident raised or resolved. */
+  groupKey: string;
+  /** The reason the monitor would be down with, when the ping leaves it down. */
+  reason: string;
+  violations: FieldViolation[];
+}
+
+export interface PreviewPingsResponse {
+  results: PreviewPingResult[];
+}
+
+export interface ResolveBadgeRequest {
+  badgeToken: string;
+}
+
+export interface ResolveBadgeResponse {
+  /** Unset when no monitor has that badge token. */
+  monitor: Monitor | undefined;
+}
+
 function createBaseMonitor(): Monitor {
   return {
     id: "",
@@ -490,6 +568,13 @@ function createBaseMonitor(): Monitor {
     lastPingStatus: 0,
     lastReason: "",
     createdAt: undefined,
+    schedule: "",
+    timezone: "",
+    nextDueAt: undefined,
+    runStartedAt: undefined,
+    lastDurationMs: undefined,
+    maxDurationSeconds: 0,
+    badgeToken: "",
   };
 }
 
@@ -536,6 +621,27 @@ export const Monitor: MessageFns<Monitor> = {
     }
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(114).fork()).join();
+    }
+    if (message.schedule !== "") {
+      writer.uint32(122).string(message.schedule);
+    }
+    if (message.timezone !== "") {
+      writer.uint32(130).string(message.timezone);
+    }
+    if (message.nextDueAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.nextDueAt), writer.uint32(138).fork()).join();
+    }
+    if (message.runStartedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.runStartedAt), writer.uint32(146).fork()).join();
+    }
+    if (message.lastDurationMs !== undefined) {
+      writer.uint32(152).int64(message.lastDurationMs);
+    }
+    if (message.maxDurationSeconds !== 0) {
+      writer.uint32(160).int32(message.maxDurationSeconds);
+    }
+    if (message.badgeToken !== "") {
+      writer.uint32(170).string(message.badgeToken);
     }
     return writer;
   },
@@ -665,6 +771,62 @@ export const Monitor: MessageFns<Monitor> = {
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.schedule = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.timezone = reader.string();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.nextDueAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.runStartedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 19: {
+            if (tag !== 152) {
+              break;
+            }
+
+            message.lastDurationMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.maxDurationSeconds = reader.int32();
+            continue;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.badgeToken = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -733,6 +895,33 @@ export const Monitor: MessageFns<Monitor> = {
         : isSet(object.created_at)
         ? fromJsonTimestamp(object.created_at)
         : undefined,
+      schedule: isSet(object.schedule) ? globalThis.String(object.schedule) : "",
+      timezone: isSet(object.timezone) ? globalThis.String(object.timezone) : "",
+      nextDueAt: isSet(object.nextDueAt)
+        ? fromJsonTimestamp(object.nextDueAt)
+        : isSet(object.next_due_at)
+        ? fromJsonTimestamp(object.next_due_at)
+        : undefined,
+      runStartedAt: isSet(object.runStartedAt)
+        ? fromJsonTimestamp(object.runStartedAt)
+        : isSet(object.run_started_at)
+        ? fromJsonTimestamp(object.run_started_at)
+        : undefined,
+      lastDurationMs: isSet(object.lastDurationMs)
+        ? globalThis.Number(object.lastDurationMs)
+        : isSet(object.last_duration_ms)
+        ? globalThis.Number(object.last_duration_ms)
+        : undefined,
+      maxDurationSeconds: isSet(object.maxDurationSeconds)
+        ? globalThis.Number(object.maxDurationSeconds)
+        : isSet(object.max_duration_seconds)
+        ? globalThis.Number(object.max_duration_seconds)
+        : 0,
+      badgeToken: isSet(object.badgeToken)
+        ? globalThis.String(object.badgeToken)
+        : isSet(object.badge_token)
+        ? globalThis.String(object.badge_token)
+        : "",
     };
   },
 
@@ -780,6 +969,27 @@ export const Monitor: MessageFns<Monitor> = {
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
+    if (message.schedule !== "") {
+      obj.schedule = message.schedule;
+    }
+    if (message.timezone !== "") {
+      obj.timezone = message.timezone;
+    }
+    if (message.nextDueAt !== undefined) {
+      obj.nextDueAt = message.nextDueAt.toISOString();
+    }
+    if (message.runStartedAt !== undefined) {
+      obj.runStartedAt = message.runStartedAt.toISOString();
+    }
+    if (message.lastDurationMs !== undefined) {
+      obj.lastDurationMs = Math.round(message.lastDurationMs);
+    }
+    if (message.maxDurationSeconds !== 0) {
+      obj.maxDurationSeconds = Math.round(message.maxDurationSeconds);
+    }
+    if (message.badgeToken !== "") {
+      obj.badgeToken = message.badgeToken;
+    }
     return obj;
   },
 
@@ -802,12 +1012,28 @@ export const Monitor: MessageFns<Monitor> = {
     message.lastPingStatus = object.lastPingStatus ?? 0;
     message.lastReason = object.lastReason ?? "";
     message.createdAt = object.createdAt ?? undefined;
+    message.schedule = object.schedule ?? "";
+    message.timezone = object.timezone ?? "";
+    message.nextDueAt = object.nextDueAt ?? undefined;
+    message.runStartedAt = object.runStartedAt ?? undefined;
+    message.lastDurationMs = object.lastDurationMs ?? undefined;
+    message.maxDurationSeconds = object.maxDurationSeconds ?? 0;
+    message.badgeToken = object.badgeToken ?? "";
     return message;
   },
 };
 
 function createBasePing(): Ping {
-  return { id: "", monitorId: "", status: 0, reason: "", metadataJson: "", method: "", receivedAt: undefined };
+  return {
+    id: "",
+    monitorId: "",
+    status: 0,
+    reason: "",
+    metadataJson: "",
+    method: "",
+    receivedAt: undefined,
+    durationMs: undefined,
+  };
 }
 
 export const Ping: MessageFns<Ping> = {
@@ -832,6 +1058,9 @@ export const Ping: MessageFns<Ping> = {
     }
     if (message.receivedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.receivedAt), writer.uint32(58).fork()).join();
+    }
+    if (message.durationMs !== undefined) {
+      writer.uint32(64).int64(message.durationMs);
     }
     return writer;
   },
@@ -905,6 +1134,14 @@ export const Ping: MessageFns<Ping> = {
             message.receivedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.durationMs = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -938,6 +1175,11 @@ export const Ping: MessageFns<Ping> = {
         : isSet(object.received_at)
         ? fromJsonTimestamp(object.received_at)
         : undefined,
+      durationMs: isSet(object.durationMs)
+        ? globalThis.Number(object.durationMs)
+        : isSet(object.duration_ms)
+        ? globalThis.Number(object.duration_ms)
+        : undefined,
     };
   },
 
@@ -964,6 +1206,9 @@ export const Ping: MessageFns<Ping> = {
     if (message.receivedAt !== undefined) {
       obj.receivedAt = message.receivedAt.toISOString();
     }
+    if (message.durationMs !== undefined) {
+      obj.durationMs = Math.round(message.durationMs);
+    }
     return obj;
   },
 
@@ -979,6 +1224,7 @@ export const Ping: MessageFns<Ping> = {
     message.metadataJson = object.metadataJson ?? "";
     message.method = object.method ?? "";
     message.receivedAt = object.receivedAt ?? undefined;
+    message.durationMs = object.durationMs ?? undefined;
     return message;
   },
 };
@@ -991,6 +1237,9 @@ function createBaseCreateMonitorRequest(): CreateMonitorRequest {
     graceSeconds: undefined,
     severity: "",
     reopenWindowSeconds: undefined,
+    schedule: "",
+    timezone: "",
+    maxDurationSeconds: undefined,
   };
 }
 
@@ -1013,6 +1262,15 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
     }
     if (message.reopenWindowSeconds !== undefined) {
       writer.uint32(48).int32(message.reopenWindowSeconds);
+    }
+    if (message.schedule !== "") {
+      writer.uint32(58).string(message.schedule);
+    }
+    if (message.timezone !== "") {
+      writer.uint32(66).string(message.timezone);
+    }
+    if (message.maxDurationSeconds !== undefined) {
+      writer.uint32(72).int32(message.maxDurationSeconds);
     }
     return writer;
   },
@@ -1078,6 +1336,30 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
             message.reopenWindowSeconds = reader.int32();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.schedule = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.timezone = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.maxDurationSeconds = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1114,6 +1396,13 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
         : isSet(object.reopen_window_seconds)
         ? globalThis.Number(object.reopen_window_seconds)
         : undefined,
+      schedule: isSet(object.schedule) ? globalThis.String(object.schedule) : "",
+      timezone: isSet(object.timezone) ? globalThis.String(object.timezone) : "",
+      maxDurationSeconds: isSet(object.maxDurationSeconds)
+        ? globalThis.Number(object.maxDurationSeconds)
+        : isSet(object.max_duration_seconds)
+        ? globalThis.Number(object.max_duration_seconds)
+        : undefined,
     };
   },
 
@@ -1137,6 +1426,15 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
     if (message.reopenWindowSeconds !== undefined) {
       obj.reopenWindowSeconds = Math.round(message.reopenWindowSeconds);
     }
+    if (message.schedule !== "") {
+      obj.schedule = message.schedule;
+    }
+    if (message.timezone !== "") {
+      obj.timezone = message.timezone;
+    }
+    if (message.maxDurationSeconds !== undefined) {
+      obj.maxDurationSeconds = Math.round(message.maxDurationSeconds);
+    }
     return obj;
   },
 
@@ -1151,6 +1449,9 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
     message.graceSeconds = object.graceSeconds ?? undefined;
     message.severity = object.severity ?? "";
     message.reopenWindowSeconds = object.reopenWindowSeconds ?? undefined;
+    message.schedule = object.schedule ?? "";
+    message.timezone = object.timezone ?? "";
+    message.maxDurationSeconds = object.maxDurationSeconds ?? undefined;
     return message;
   },
 };
@@ -3110,6 +3411,445 @@ export const DescribeSpoolResponse: MessageFns<DescribeSpoolResponse> = {
   },
 };
 
+function createBasePreviewPingsRequest(): PreviewPingsRequest {
+  return { items: [] };
+}
+
+export const PreviewPingsRequest: MessageFns<PreviewPingsRequest> = {
+  encode(message: PreviewPingsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.items) {
+      RecordPingItem.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewPingsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewPingsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.items.push(RecordPingItem.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewPingsRequest {
+    return {
+      items: globalThis.Array.isArray(object?.items) ? object.items.map((e: any) => RecordPingItem.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: PreviewPingsRequest): unknown {
+    const obj: any = {};
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => RecordPingItem.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PreviewPingsRequest>, I>>(base?: I): PreviewPingsRequest {
+    return PreviewPingsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PreviewPingsRequest>, I>>(object: I): PreviewPingsRequest {
+    const message = createBasePreviewPingsRequest();
+    message.items = object.items?.map((e) => RecordPingItem.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePreviewPingResult(): PreviewPingResult {
+  return { outcome: 0, monitor: undefined, incident: "", groupKey: "", reason: "", violations: [] };
+}
+
+export const PreviewPingResult: MessageFns<PreviewPingResult> = {
+  encode(message: PreviewPingResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.outcome !== 0) {
+      writer.uint32(8).int32(message.outcome);
+    }
+    if (message.monitor !== undefined) {
+      Monitor.encode(message.monitor, writer.uint32(18).fork()).join();
+    }
+    if (message.incident !== "") {
+      writer.uint32(26).string(message.incident);
+    }
+    if (message.groupKey !== "") {
+      writer.uint32(34).string(message.groupKey);
+    }
+    if (message.reason !== "") {
+      writer.uint32(42).string(message.reason);
+    }
+    for (const v of message.violations) {
+      FieldViolation.encode(v!, writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewPingResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewPingResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.outcome = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.monitor = Monitor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.incident = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.groupKey = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.violations.push(FieldViolation.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewPingResult {
+    return {
+      outcome: isSet(object.outcome) ? recordOutcomeFromJSON(object.outcome) : 0,
+      monitor: isSet(object.monitor) ? Monitor.fromJSON(object.monitor) : undefined,
+      incident: isSet(object.incident) ? globalThis.String(object.incident) : "",
+      groupKey: isSet(object.groupKey)
+        ? globalThis.String(object.groupKey)
+        : isSet(object.group_key)
+        ? globalThis.String(object.group_key)
+        : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      violations: globalThis.Array.isArray(object?.violations)
+        ? object.violations.map((e: any) => FieldViolation.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: PreviewPingResult): unknown {
+    const obj: any = {};
+    if (message.outcome !== 0) {
+      obj.outcome = recordOutcomeToJSON(message.outcome);
+    }
+    if (message.monitor !== undefined) {
+      obj.monitor = Monitor.toJSON(message.monitor);
+    }
+    if (message.incident !== "") {
+      obj.incident = message.incident;
+    }
+    if (message.groupKey !== "") {
+      obj.groupKey = message.groupKey;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.violations?.length) {
+      obj.violations = message.violations.map((e) => FieldViolation.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PreviewPingResult>, I>>(base?: I): PreviewPingResult {
+    return PreviewPingResult.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PreviewPingResult>, I>>(object: I): PreviewPingResult {
+    const message = createBasePreviewPingResult();
+    message.outcome = object.outcome ?? 0;
+    message.monitor = (object.monitor !== undefined && object.monitor !== null)
+      ? Monitor.fromPartial(object.monitor)
+      : undefined;
+    message.incident = object.incident ?? "";
+    message.groupKey = object.groupKey ?? "";
+    message.reason = object.reason ?? "";
+    message.violations = object.violations?.map((e) => FieldViolation.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePreviewPingsResponse(): PreviewPingsResponse {
+  return { results: [] };
+}
+
+export const PreviewPingsResponse: MessageFns<PreviewPingsResponse> = {
+  encode(message: PreviewPingsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.results) {
+      PreviewPingResult.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewPingsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewPingsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.results.push(PreviewPingResult.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewPingsResponse {
+    return {
+      results: globalThis.Array.isArray(object?.results)
+        ? object.results.map((e: any) => PreviewPingResult.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: PreviewPingsResponse): unknown {
+    const obj: any = {};
+    if (message.results?.length) {
+      obj.results = message.results.map((e) => PreviewPingResult.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PreviewPingsResponse>, I>>(base?: I): PreviewPingsResponse {
+    return PreviewPingsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PreviewPingsResponse>, I>>(object: I): PreviewPingsResponse {
+    const message = createBasePreviewPingsResponse();
+    message.results = object.results?.map((e) => PreviewPingResult.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseResolveBadgeRequest(): ResolveBadgeRequest {
+  return { badgeToken: "" };
+}
+
+export const ResolveBadgeRequest: MessageFns<ResolveBadgeRequest> = {
+  encode(message: ResolveBadgeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.badgeToken !== "") {
+      writer.uint32(10).string(message.badgeToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveBadgeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveBadgeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.badgeToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolveBadgeRequest {
+    return {
+      badgeToken: isSet(object.badgeToken)
+        ? globalThis.String(object.badgeToken)
+        : isSet(object.badge_token)
+        ? globalThis.String(object.badge_token)
+        : "",
+    };
+  },
+
+  toJSON(message: ResolveBadgeRequest): unknown {
+    const obj: any = {};
+    if (message.badgeToken !== "") {
+      obj.badgeToken = message.badgeToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResolveBadgeRequest>, I>>(base?: I): ResolveBadgeRequest {
+    return ResolveBadgeRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveBadgeRequest>, I>>(object: I): ResolveBadgeRequest {
+    const message = createBaseResolveBadgeRequest();
+    message.badgeToken = object.badgeToken ?? "";
+    return message;
+  },
+};
+
+function createBaseResolveBadgeResponse(): ResolveBadgeResponse {
+  return { monitor: undefined };
+}
+
+export const ResolveBadgeResponse: MessageFns<ResolveBadgeResponse> = {
+  encode(message: ResolveBadgeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.monitor !== undefined) {
+      Monitor.encode(message.monitor, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveBadgeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveBadgeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.monitor = Monitor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolveBadgeResponse {
+    return { monitor: isSet(object.monitor) ? Monitor.fromJSON(object.monitor) : undefined };
+  },
+
+  toJSON(message: ResolveBadgeResponse): unknown {
+    const obj: any = {};
+    if (message.monitor !== undefined) {
+      obj.monitor = Monitor.toJSON(message.monitor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResolveBadgeResponse>, I>>(base?: I): ResolveBadgeResponse {
+    return ResolveBadgeResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveBadgeResponse>, I>>(object: I): ResolveBadgeResponse {
+    const message = createBaseResolveBadgeResponse();
+    message.monitor = (object.monitor !== undefined && object.monitor !== null)
+      ? Monitor.fromPartial(object.monitor)
+      : undefined;
+    return message;
+  },
+};
+
 /**
  * MonitorsService owns heartbeat monitors, their pings, the missed-heartbeat
  * sweeper and the ping spool used while its database is away (docs/monitors.md).
@@ -3219,6 +3959,28 @@ export const MonitorsServiceService = {
       Buffer.from(DescribeSpoolResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DescribeSpoolResponse => DescribeSpoolResponse.decode(value),
   },
+  /** What RecordPing would do for each item, without writing anything (dry run). */
+  previewPings: {
+    path: "/monitors.v1.MonitorsService/PreviewPings" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PreviewPingsRequest): Buffer => Buffer.from(PreviewPingsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PreviewPingsRequest => PreviewPingsRequest.decode(value),
+    responseSerialize: (value: PreviewPingsResponse): Buffer =>
+      Buffer.from(PreviewPingsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PreviewPingsResponse => PreviewPingsResponse.decode(value),
+  },
+  /** Looks a monitor up by the token of its public status badge. Cacheable for seconds. */
+  resolveBadge: {
+    path: "/monitors.v1.MonitorsService/ResolveBadge" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResolveBadgeRequest): Buffer => Buffer.from(ResolveBadgeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResolveBadgeRequest => ResolveBadgeRequest.decode(value),
+    responseSerialize: (value: ResolveBadgeResponse): Buffer =>
+      Buffer.from(ResolveBadgeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResolveBadgeResponse => ResolveBadgeResponse.decode(value),
+  },
 } as const;
 
 export interface MonitorsServiceServer extends UntypedServiceImplementation {
@@ -3236,6 +3998,10 @@ export interface MonitorsServiceServer extends UntypedServiceImplementation {
   recordPing: handleUnaryCall<RecordPingRequest, RecordPingResponse>;
   /** How safe spooled pings are (Redis persistence) and how many wait; for readiness reports. */
   describeSpool: handleUnaryCall<DescribeSpoolRequest, DescribeSpoolResponse>;
+  /** What RecordPing would do for each item, without writing anything (dry run). */
+  previewPings: handleUnaryCall<PreviewPingsRequest, PreviewPingsResponse>;
+  /** Looks a monitor up by the token of its public status badge. Cacheable for seconds. */
+  resolveBadge: handleUnaryCall<ResolveBadgeRequest, ResolveBadgeResponse>;
 }
 
 export interface MonitorsServiceClient extends Client {
@@ -3392,6 +4158,38 @@ export interface MonitorsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DescribeSpoolResponse) => void,
+  ): ClientUnaryCall;
+  /** What RecordPing would do for each item, without writing anything (dry run). */
+  previewPings(
+    request: PreviewPingsRequest,
+    callback: (error: ServiceError | null, response: PreviewPingsResponse) => void,
+  ): ClientUnaryCall;
+  previewPings(
+    request: PreviewPingsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PreviewPingsResponse) => void,
+  ): ClientUnaryCall;
+  previewPings(
+    request: PreviewPingsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PreviewPingsResponse) => void,
+  ): ClientUnaryCall;
+  /** Looks a monitor up by the token of its public status badge. Cacheable for seconds. */
+  resolveBadge(
+    request: ResolveBadgeRequest,
+    callback: (error: ServiceError | null, response: ResolveBadgeResponse) => void,
+  ): ClientUnaryCall;
+  resolveBadge(
+    request: ResolveBadgeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResolveBadgeResponse) => void,
+  ): ClientUnaryCall;
+  resolveBadge(
+    request: ResolveBadgeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResolveBadgeResponse) => void,
   ): ClientUnaryCall;
 }
 
