@@ -1,49 +1,83 @@
 import { type handleUnaryCall, type ServerUnaryCall, status } from "@grpc/grpc-js";
 import type { Logger } from "@pulsegate/logger";
 import { isTransientError, isUnstorableTextError } from "./classify-error.ts";
+import { rpcBatchSize, rpcServerDuration } from "./rpc-metrics.ts";
 import { ServiceError } from "./service-error.ts";
+
+const STATUS_NAMES = Object.fromEntries(Object.entries(status).map(([name, code]) => [code, name])) as Record<
+  number,
+  string
+>;
+
+/** A caller's mistake or a state of the data: worth a line, not an alarm. Anything else is the service's own trouble. */
+const CALLER_STATUSES = new Set<number>([
+  status.INVALID_ARGUMENT,
+  status.NOT_FOUND,
+  status.ALREADY_EXISTS,
+  status.FAILED_PRECONDITION,
+  status.PERMISSION_DENIED,
+  status.RESOURCE_EXHAUSTED,
+  status.UNAUTHENTICATED,
+  status.OUT_OF_RANGE,
+  status.CANCELLED,
+]);
 
 /**
  * Adapts an async handler to grpc-js. ServiceErrors keep their status, code and
  * sentence; an unreachable database or peer is UNAVAILABLE (callers retry);
- * anything else is logged and answered INTERNAL without its message, so no
- * internal detail leaks to callers.
+ * anything else is answered INTERNAL without its message, so no internal
+ * detail leaks to callers. Every call is timed by method and status
+ * (rpc.server.call.duration), a call with repeated `items` counts them, and
+ * every failed call is logged once: `rpc failed` with the method, the gRPC
+ * status name (`grpcCode`) and our code, at info for a caller's error, at warn
+ * for UNAVAILABLE, at error (with the error) for INTERNAL.
  */
 export function unary<Req, Res>(
   log: Logger,
   handler: (request: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>,
 ): handleUnaryCall<Req, Res> {
   return (call, callback) => {
+    const started = performance.now();
+    const method = call.getPath().slice(1);
+    const items = (call.request as { items?: unknown } | null)?.items;
+    if (Array.isArray(items)) rpcBatchSize.record(items.length, { "rpc.method": method });
+    const finish = (code: number) => {
+      const seconds = (performance.now() - started) / 1000;
+      rpcServerDuration.record(seconds, { "rpc.method": method, "rpc.response.status_code": STATUS_NAMES[code] ?? "" });
+      return Math.round(seconds * 1000 * 10) / 10;
+    };
     handler(call.request, call).then(
-      (response) => callback(null, response),
+      (response) => {
+        finish(status.OK);
+        callback(null, response);
+      },
       (error: unknown) => {
-        if (error instanceof ServiceError) {
-          callback(error.toGrpc());
-          return;
-        }
-        if (isUnstorableTextError(error)) {
-          callback(
-            new ServiceError(
-              "INVALID_ARGUMENT",
-              "invalid_request",
-              "A text value contains a character that cannot be stored (U+0000).",
-            ).toGrpc(),
+        let answer: ServiceError | undefined;
+        if (error instanceof ServiceError) answer = error;
+        else if (isUnstorableTextError(error)) {
+          answer = new ServiceError(
+            "INVALID_ARGUMENT",
+            "invalid_request",
+            "A text value contains a character that cannot be stored (U+0000).",
           );
-          return;
-        }
-        if (isTransientError(error)) {
-          log.warn({ err: error, method: call.getPath() }, "dependency unavailable");
-          callback(
-            new ServiceError(
-              "UNAVAILABLE",
-              "dependency_unavailable",
-              "A dependency is unavailable; retry shortly.",
-            ).toGrpc(),
+        } else if (isTransientError(error)) {
+          answer = new ServiceError(
+            "UNAVAILABLE",
+            "dependency_unavailable",
+            "A dependency is unavailable; retry shortly.",
           );
-          return;
         }
-        log.error({ err: error, method: call.getPath() }, "unhandled error in gRPC handler");
-        callback({ code: status.INTERNAL, details: "Internal error." });
+        const code = answer ? status[answer.kind] : status.INTERNAL;
+        const fields = {
+          method,
+          grpcCode: STATUS_NAMES[code],
+          code: answer?.code ?? "internal",
+          durationMs: finish(code),
+        };
+        if (!answer) log.error({ ...fields, err: error }, "rpc failed");
+        else if (CALLER_STATUSES.has(code)) log.info(fields, "rpc failed");
+        else log.warn({ ...fields, err: error }, "rpc failed");
+        callback(answer ? answer.toGrpc() : { code: status.INTERNAL, details: "Internal error." });
       },
     );
   };

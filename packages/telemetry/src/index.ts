@@ -1,3 +1,6 @@
-export { context, SpanStatusCode, trace } from "@opentelemetry/api";
+export { context, metrics, SpanStatusCode, trace } from "@opentelemetry/api";
+export { inBackgroundSpan } from "./background-work.ts";
 export { serveMetrics } from "./metrics-server.ts";
+export { GRPC_STATUS_NAMES, grpcStatusName } from "./rpc-span-conventions.ts";
 export { shutdownTelemetry, startTelemetry } from "./start-telemetry.ts";
+export { contextFromTraceparent, spanContextOf, traceparentOf } from "./trace-context.ts";
