@@ -515,6 +515,12 @@ export interface TriggerAlertItem {
   alertQuotaMonthly: number;
   /** For monitor sources, which have no webhook row: the reopen window. */
   reopenWindowSeconds: number;
+  /**
+   * The W3C traceparent of the request this trigger came from ("" for none).
+   * Items of many requests share one call; each request's notifications
+   * continue its own trace (the outbox keeps it).
+   */
+  traceparent: string;
 }
 
 export interface TriggerAlertRequest {
@@ -2165,6 +2171,7 @@ function createBaseTriggerAlertItem(): TriggerAlertItem {
     groupKey: "",
     alertQuotaMonthly: 0,
     reopenWindowSeconds: 0,
+    traceparent: "",
   };
 }
 
@@ -2199,6 +2206,9 @@ export const TriggerAlertItem: MessageFns<TriggerAlertItem> = {
     }
     if (message.reopenWindowSeconds !== 0) {
       writer.uint32(80).int32(message.reopenWindowSeconds);
+    }
+    if (message.traceparent !== "") {
+      writer.uint32(90).string(message.traceparent);
     }
     return writer;
   },
@@ -2296,6 +2306,14 @@ export const TriggerAlertItem: MessageFns<TriggerAlertItem> = {
             message.reopenWindowSeconds = reader.int32();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.traceparent = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2344,6 +2362,7 @@ export const TriggerAlertItem: MessageFns<TriggerAlertItem> = {
         : isSet(object.reopen_window_seconds)
         ? globalThis.Number(object.reopen_window_seconds)
         : 0,
+      traceparent: isSet(object.traceparent) ? globalThis.String(object.traceparent) : "",
     };
   },
 
@@ -2379,6 +2398,9 @@ export const TriggerAlertItem: MessageFns<TriggerAlertItem> = {
     if (message.reopenWindowSeconds !== 0) {
       obj.reopenWindowSeconds = Math.round(message.reopenWindowSeconds);
     }
+    if (message.traceparent !== "") {
+      obj.traceparent = message.traceparent;
+    }
     return obj;
   },
 
@@ -2397,6 +2419,7 @@ export const TriggerAlertItem: MessageFns<TriggerAlertItem> = {
     message.groupKey = object.groupKey ?? "";
     message.alertQuotaMonthly = object.alertQuotaMonthly ?? 0;
     message.reopenWindowSeconds = object.reopenWindowSeconds ?? 0;
+    message.traceparent = object.traceparent ?? "";
     return message;
   },
 };
