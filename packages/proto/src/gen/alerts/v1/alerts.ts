@@ -636,7 +636,15 @@ export interface Channel {
   maskedUrl: string;
   enabled: boolean;
   createdAt: Date | undefined;
-  updatedAt: Date | undefined;
+  updatedAt:
+    | Date
+    | undefined;
+  /**
+   * Set when the delivery policy disabled the channel (a 410 Gone, or every delivery failing
+   * for NOTIFY_DISABLE_AFTER_MS); empty once an admin enables it again.
+   */
+  disabledReason: string;
+  disabledAt: Date | undefined;
 }
 
 export interface CreateChannelRequest {
@@ -4178,6 +4186,8 @@ function createBaseChannel(): Channel {
     enabled: false,
     createdAt: undefined,
     updatedAt: undefined,
+    disabledReason: "",
+    disabledAt: undefined,
   };
 }
 
@@ -4206,6 +4216,12 @@ export const Channel: MessageFns<Channel> = {
     }
     if (message.updatedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.updatedAt), writer.uint32(66).fork()).join();
+    }
+    if (message.disabledReason !== "") {
+      writer.uint32(74).string(message.disabledReason);
+    }
+    if (message.disabledAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.disabledAt), writer.uint32(82).fork()).join();
     }
     return writer;
   },
@@ -4287,6 +4303,22 @@ export const Channel: MessageFns<Channel> = {
             message.updatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.disabledReason = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.disabledAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4325,6 +4357,16 @@ export const Channel: MessageFns<Channel> = {
         : isSet(object.updated_at)
         ? fromJsonTimestamp(object.updated_at)
         : undefined,
+      disabledReason: isSet(object.disabledReason)
+        ? globalThis.String(object.disabledReason)
+        : isSet(object.disabled_reason)
+        ? globalThis.String(object.disabled_reason)
+        : "",
+      disabledAt: isSet(object.disabledAt)
+        ? fromJsonTimestamp(object.disabledAt)
+        : isSet(object.disabled_at)
+        ? fromJsonTimestamp(object.disabled_at)
+        : undefined,
     };
   },
 
@@ -4354,6 +4396,12 @@ export const Channel: MessageFns<Channel> = {
     if (message.updatedAt !== undefined) {
       obj.updatedAt = message.updatedAt.toISOString();
     }
+    if (message.disabledReason !== "") {
+      obj.disabledReason = message.disabledReason;
+    }
+    if (message.disabledAt !== undefined) {
+      obj.disabledAt = message.disabledAt.toISOString();
+    }
     return obj;
   },
 
@@ -4370,6 +4418,8 @@ export const Channel: MessageFns<Channel> = {
     message.enabled = object.enabled ?? false;
     message.createdAt = object.createdAt ?? undefined;
     message.updatedAt = object.updatedAt ?? undefined;
+    message.disabledReason = object.disabledReason ?? "";
+    message.disabledAt = object.disabledAt ?? undefined;
     return message;
   },
 };
