@@ -21,6 +21,7 @@ import { acceptRawBodies, BODY_LIMIT_BYTES } from "./pipeline/raw-body.ts";
 import { createRateLimiter } from "./rate-limit/webhook-rate-limiter.ts";
 import { adminRoutes } from "./routes/admin/admin-routes.ts";
 import { createApiKeyAuthenticator } from "./routes/admin/api-key-authenticator.ts";
+import { dashboardRoutes } from "./routes/dashboard/dashboard-routes.ts";
 import { healthRoutes } from "./routes/health/health-routes.ts";
 import { createMonitorLookup } from "./routes/ping/monitor-lookup.ts";
 import { pingRoute } from "./routes/ping/ping-route.ts";
@@ -153,16 +154,19 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const auditRecorder = createAuditRecorder(deps.peers, deps.log);
   // Entries of actions already answered are sent before the gRPC clients close.
   app.addHook("onClose", () => auditRecorder.flush(5_000));
+  const apiKeys = createApiKeyAuthenticator(deps.peers, { ttlMs: deps.apiKeyCacheMs ?? 5_000 });
   app.register(adminRoutes, {
     prefix: "/admin/v1",
     peers: deps.peers,
     adminToken: deps.adminToken,
-    apiKeys: createApiKeyAuthenticator(deps.peers, { ttlMs: deps.apiKeyCacheMs ?? 5_000 }),
+    apiKeys,
     auditRecorder,
     publicBaseUrl: deps.publicBaseUrl,
     monitorLookup,
     onTeamChanged: calls.forgetTeam,
   });
   app.register(healthRoutes, { peers: deps.peers, redis: deps.redis });
+  // The web dashboard: pages in front of the admin API above, called in process (docs/dashboard.md).
+  app.register(dashboardRoutes, { gateway: app, adminToken: deps.adminToken, apiKeys });
   return app;
 }

@@ -1,0 +1,57 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { type AdminCall, createAdminCall } from "./admin-client.ts";
+import type { Session } from "./session-store.ts";
+
+/** What a signed-in page handler works with. */
+export type PageContext = {
+  session: Session;
+  api: AdminCall;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  /** The submitted form (empty for a GET). */
+  form: URLSearchParams;
+  /** Whether the user may change things (the admin token or a write key). */
+  canWrite: boolean;
+};
+
+const sessions = new WeakMap<FastifyRequest, Session>();
+
+export function setSession(request: FastifyRequest, session: Session): void {
+  sessions.set(request, session);
+}
+
+export function contextOf(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): PageContext {
+  const session = sessions.get(request);
+  if (!session) throw new Error("dashboard page without a session");
+  const actor = session.actor;
+  return {
+    session,
+    api: createAdminCall(app, request, session),
+    request,
+    reply,
+    form: request.body instanceof URLSearchParams ? request.body : new URLSearchParams(),
+    canWrite: actor.kind === "admin" || actor.scope === "write",
+  };
+}
+
+/** Sends a rendered page (or a redirect after a POST: see) with the dashboard's headers. */
+export function sendPage(reply: FastifyReply, document: string, status = 200): FastifyReply {
+  return reply.code(status).type("text/html; charset=utf-8").send(document);
+}
+
+/** 303 after a POST, so a reload never submits again. */
+export function seeOther(reply: FastifyReply, location: string): FastifyReply {
+  return reply.code(303).header("location", location).send();
+}
+
+/** Where to go back to after an action: the page it was sent from (this dashboard only), else `fallback`. */
+export function backTo(request: FastifyRequest, fallback: string): string {
+  const referer = request.headers.referer;
+  if (!referer) return fallback;
+  try {
+    const url = new URL(referer);
+    return url.host === request.host && url.pathname.startsWith("/dashboard/") ? url.pathname + url.search : fallback;
+  } catch {
+    return fallback;
+  }
+}

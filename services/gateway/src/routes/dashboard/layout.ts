@@ -1,0 +1,124 @@
+import type { ApiError } from "./admin-client.ts";
+import { type Children, type Html, html } from "./html.ts";
+import type { Flash, Session } from "./session-store.ts";
+
+export type TeamTab = "alerts" | "monitors" | "webhooks" | "channels" | "settings";
+
+export type LayoutOptions = {
+  title: string;
+  session?: Session | undefined;
+  /** The team whose pages these are, for the tab bar. */
+  team?: { id: string; name: string } | undefined;
+  tab?: TeamTab | undefined;
+  flash?: Flash | undefined;
+  children: Children;
+};
+
+const TABS: [TeamTab, string][] = [
+  ["alerts", "Alerts"],
+  ["monitors", "Monitors"],
+  ["webhooks", "Webhooks"],
+  ["channels", "Channels"],
+  ["settings", "Settings"],
+];
+
+export const teamPath = (teamId: string, rest = "") => `/dashboard/teams/${encodeURIComponent(teamId)}${rest}`;
+
+/** The hidden field every POST form carries (session-bound CSRF token). */
+export const csrfField = (session: Session) => html`<input type="hidden" name="_csrf" value=${session.csrfToken} />`;
+
+/** A one-button POST form (acknowledge, pause, retry…). */
+export function actionButton(session: Session, action: string, label: string, className = "button") {
+  return html`<form method="post" action=${action} class="inline">
+    ${csrfField(session)}<button type="submit" class=${className}>${label}</button>
+  </form>`;
+}
+
+/** A block of text with a copy button (secrets, snippets, URLs). */
+export function copyable(id: string, text: string, label: string) {
+  return html`<div class="copyable">
+    <pre id=${id} tabindex="0"><code>${text}</code></pre>
+    <button type="button" class="button small" data-copy=${id} aria-label=${`Copy ${label}`}>Copy</button>
+  </div>`;
+}
+
+export function flashBlock(flash: Flash | undefined): Html {
+  if (!flash) return null;
+  if (flash.kind === "notice") return html`<p class="notice" role="status">${flash.text}</p>`;
+  if (flash.kind === "error") return html`<p class="error" role="alert">${flash.text}</p>`;
+  return html`<section class="secret" aria-labelledby="secret-title">
+    <h2 id="secret-title">${flash.title}</h2>
+    <p><strong>Copy it now: it is shown this once and never again.</strong> ${flash.note}</p>
+    ${copyable("secret-value", flash.secret, "the secret")}
+  </section>`;
+}
+
+/** An admin API refusal, with the fields it named. */
+export function errorBlock(error: ApiError | undefined): Html {
+  if (!error) return null;
+  return html`<div class="error" role="alert">
+    <p>${error.error}</p>
+    ${
+      error.details?.length
+        ? html`<ul>
+            ${error.details.map((detail) => html`<li><code>${detail.field}</code>: ${detail.message}</li>`)}
+          </ul>`
+        : null
+    }
+  </div>`;
+}
+
+export function layout(options: LayoutOptions): Html {
+  const { session, team, tab } = options;
+  const admin = session?.actor.kind === "admin";
+  return html`<html lang="en">
+    <head>
+      <meta charset="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false}' />
+      <title>${options.title} · Pulsegate</title>
+      <link rel="stylesheet" href="/dashboard/assets/dashboard.css" />
+      <script src="/dashboard/assets/htmx.min.js" defer></script>
+      <script src="/dashboard/assets/dashboard.js" defer></script>
+    </head>
+    <body>
+      <a class="skip" href="#main">Skip to content</a>
+      <header class="top">
+        <a class="brand" href="/dashboard">Pulsegate</a>
+        ${
+          session
+            ? html`<nav aria-label="Account" class="account">
+                ${admin ? html`<a href="/dashboard/teams">All teams</a>` : null}
+                <span class="muted">${admin ? "Admin" : `Key ${session.actor.kind === "api_key" ? session.actor.name : ""}`}</span>
+                <form method="post" action="/dashboard/logout" class="inline">
+                  ${csrfField(session)}<button type="submit" class="link">Sign out</button>
+                </form>
+              </nav>`
+            : null
+        }
+      </header>
+      ${
+        team
+          ? html`<nav aria-label="Team" class="tabs">
+              <span class="team-name">${team.name}</span>
+              ${TABS.map(
+                ([name, label]) =>
+                  html`<a href=${teamPath(team.id, `/${name}`)} aria-current=${tab === name ? "page" : undefined}>${label}</a>`,
+              )}
+            </nav>`
+          : null
+      }
+      <main id="main" tabindex="-1">${flashBlock(options.flash)} ${options.children}</main>
+    </body>
+  </html>`;
+}
+
+/**
+ * A region that refreshes itself every few seconds (htmx): it fetches its own page again and
+ * swaps in the element with the same id. Without JavaScript the page simply does not refresh.
+ */
+export function live(id: string, url: string, children: Children) {
+  return html`<div id=${id} hx-get=${url} hx-trigger="every 5s" hx-select=${`#${id}`} hx-swap="outerHTML">
+    ${children}
+  </div>`;
+}

@@ -1,0 +1,202 @@
+import type { FastifyInstance } from "fastify";
+import { type ApiError, must, requireTeamOf } from "../admin-client.ts";
+import { backTo, contextOf, type PageContext, seeOther } from "../context.ts";
+import type { DashboardDeps } from "../dashboard-routes.ts";
+import { defined, integerField, textField } from "../form-values.ts";
+import { badge, duration, time } from "../format.ts";
+import { html } from "../html.ts";
+import { actionButton, copyable, csrfField, errorBlock, live, teamPath } from "../layout.ts";
+import { type Monitor, type Ping, SEVERITIES, type Team } from "../resources.ts";
+import { pingSnippets } from "../snippets.ts";
+import { loadTeam, sendTeamPage } from "../team-page.ts";
+
+type TeamParams = { teamId: string };
+type MonitorParams = TeamParams & { monitorId: string };
+
+const monitorPath = (monitor: Monitor, rest = "") =>
+  teamPath(monitor.teamId, `/monitors/${encodeURIComponent(monitor.id)}${rest}`);
+
+/** When the next ping is expected; past it plus the grace period the sweeper marks the monitor down. */
+function nextDue(monitor: Monitor) {
+  if (monitor.status === "paused") return html`<span class="muted">paused</span>`;
+  if (!monitor.monitoringActive || !monitor.lastPingAt) return html`<span class="muted">after its first ping</span>`;
+  const due = new Date(Date.parse(monitor.lastPingAt) + monitor.intervalSeconds * 1_000).toISOString();
+  const late = Date.parse(due) + monitor.graceSeconds * 1_000 < Date.now();
+  return html`${time(due)}${late ? html` <strong>(overdue)</strong>` : null}`;
+}
+
+function pauseOrResume(ctx: PageContext, monitor: Monitor) {
+  if (!ctx.canWrite) return null;
+  return monitor.status === "paused"
+    ? actionButton(ctx.session, monitorPath(monitor, "/resume"), `Resume ${monitor.name}`, "button small")
+    : actionButton(ctx.session, monitorPath(monitor, "/pause"), `Pause ${monitor.name}`, "button small secondary");
+}
+
+function monitorTable(ctx: PageContext, team: Team, monitors: Monitor[]) {
+  if (monitors.length === 0) {
+    return html`<p class="empty">No monitors yet. Create one below for each cron job or worker that should check in,
+      then ping its URL at the end of every run.</p>`;
+  }
+  return html`<div class="table-wrap"><table>
+    <caption>Heartbeat monitors of ${team.name}</caption>
+    <thead><tr><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Last ping</th><th scope="col">Next due</th><th scope="col">Every</th><th scope="col"><span class="offscreen">Actions</span></th></tr></thead>
+    <tbody>
+      ${monitors.map(
+        (monitor) => html`<tr>
+          <td><a href=${monitorPath(monitor)}>${monitor.name}</a></td>
+          <td>${badge(monitor.status)}${monitor.lastReason && monitor.status === "down" ? html`<div class="hint">${monitor.lastReason}</div>` : null}</td>
+          <td>${time(monitor.lastPingAt)}</td>
+          <td>${nextDue(monitor)}</td>
+          <td>${duration(monitor.intervalSeconds)} <span class="muted">+ ${duration(monitor.graceSeconds)} grace</span></td>
+          <td>${pauseOrResume(ctx, monitor)}</td>
+        </tr>`,
+      )}
+    </tbody>
+  </table></div>`;
+}
+
+function createForm(ctx: PageContext, team: Team, error?: ApiError) {
+  const form = ctx.form;
+  return html`<h2 id="create-monitor">Create a monitor</h2>
+    <form method="post" action=${teamPath(team.id, "/monitors")} aria-labelledby="create-monitor">
+      ${csrfField(ctx.session)} ${errorBlock(error)}
+      <div class="fields">
+        <div><label for="monitor-name">Name</label><input id="monitor-name" name="name" required maxlength="200" value=${form.get("name") ?? ""} /></div>
+        <div><label for="monitor-interval">Expected every (seconds)</label><input id="monitor-interval" name="intervalSeconds" inputmode="numeric" placeholder="300" value=${form.get("intervalSeconds") ?? ""} /></div>
+        <div><label for="monitor-grace">Grace (seconds)</label><input id="monitor-grace" name="graceSeconds" inputmode="numeric" placeholder="60" value=${form.get("graceSeconds") ?? ""} /></div>
+        <div><label for="monitor-severity">Incident severity</label>
+          <select id="monitor-severity" name="severity">
+            ${SEVERITIES.map((severity) => html`<option value=${severity} selected=${severity === (form.get("severity") ?? "sev2")}>${severity}</option>`)}
+          </select></div>
+      </div>
+      <p><button type="submit">Create monitor</button></p>
+    </form>`;
+}
+
+function pingTable(pings: Ping[]) {
+  if (pings.length === 0)
+    return html`<p class="empty">No pings yet. Send one with the snippet below: the first ping starts monitoring.</p>`;
+  return html`<div class="table-wrap"><table>
+    <caption>Recent pings, newest first</caption>
+    <thead><tr><th scope="col">Received</th><th scope="col">Status</th><th scope="col">Reason</th><th scope="col">Metadata</th></tr></thead>
+    <tbody>
+      ${pings.map(
+        (ping) => html`<tr>
+          <td>${time(ping.receivedAt)}</td>
+          <td>${badge(ping.status)}</td>
+          <td>${ping.reason ?? html`<span class="muted">—</span>`}</td>
+          <td>${ping.metadata && Object.keys(ping.metadata).length > 0 ? html`<code>${JSON.stringify(ping.metadata)}</code>` : html`<span class="muted">—</span>`}</td>
+        </tr>`,
+      )}
+    </tbody>
+  </table></div>`;
+}
+
+function monitorPage(ctx: PageContext, team: Team, monitor: Monitor, pings: Ping[], url: string) {
+  const snippets = pingSnippets(monitor.pingEndpoint);
+  return html`<p><a href=${teamPath(team.id, "/monitors")}>← Monitors</a></p>
+    ${live(
+      "monitor-live",
+      url,
+      html`<h1>${monitor.name} ${badge(monitor.status)}</h1>
+        <div class="actions">${pauseOrResume(ctx, monitor)}</div>
+        <dl class="facts">
+          <dt>Last ping</dt><dd>${time(monitor.lastPingAt)}${monitor.lastReason ? html` — ${monitor.lastReason}` : null}</dd>
+          <dt>Next due</dt><dd>${nextDue(monitor)}</dd>
+          <dt>Expected</dt><dd>every ${duration(monitor.intervalSeconds)}, ${duration(monitor.graceSeconds)} grace; incidents ${badge(monitor.severity)}</dd>
+        </dl>
+        <h2>Pings</h2>
+        ${pingTable(pings)}`,
+    )}
+    <h2>Ping it</h2>
+    <dl class="facts"><dt>Ping URL</dt><dd>${copyable("ping-url", monitor.pingEndpoint, "the ping URL")}</dd></dl>
+    <details open><summary>curl</summary>${copyable("snippet-ping-curl", snippets.curl, "the curl example")}</details>
+    <details><summary>cron</summary>${copyable("snippet-cron", snippets.cron, "the cron example")}</details>`;
+}
+
+async function loadMonitor(ctx: PageContext, teamId: string, monitorId: string): Promise<Monitor> {
+  const answer = await ctx.api<{ monitor: Monitor }>("GET", `/monitors/${encodeURIComponent(monitorId)}`);
+  return requireTeamOf(must(answer).monitor, teamId, "monitor");
+}
+
+export function monitorPages(app: FastifyInstance, { gateway }: DashboardDeps): void {
+  const listPage = async (ctx: PageContext, teamId: string, error?: ApiError) => {
+    const [team, list] = await Promise.all([
+      loadTeam(ctx, teamId),
+      ctx.api<{ monitors: Monitor[] }>("GET", `/teams/${encodeURIComponent(teamId)}/monitors`),
+    ]);
+    return sendTeamPage(ctx, {
+      team,
+      tab: "monitors",
+      title: "Monitors",
+      children: html`<h1>Monitors</h1>
+        ${live("monitors-live", teamPath(teamId, "/monitors"), monitorTable(ctx, team, must(list).monitors))}
+        ${ctx.canWrite ? createForm(ctx, team, error) : null}`,
+      ...(error ? { status: error.status } : {}),
+    });
+  };
+
+  app.get<{ Params: TeamParams }>("/dashboard/teams/:teamId/monitors", async (request, reply) =>
+    listPage(contextOf(gateway, request, reply), request.params.teamId),
+  );
+
+  app.post<{ Params: TeamParams }>("/dashboard/teams/:teamId/monitors", async (request, reply) => {
+    const ctx = contextOf(gateway, request, reply);
+    const { teamId } = request.params;
+    const form = ctx.form;
+    const answer = await ctx.api<{ monitor: Monitor }>(
+      "POST",
+      `/teams/${encodeURIComponent(teamId)}/monitors`,
+      defined({
+        name: textField(form, "name") ?? "",
+        intervalSeconds: integerField(form, "intervalSeconds"),
+        graceSeconds: integerField(form, "graceSeconds"),
+        severity: textField(form, "severity"),
+      }),
+    );
+    if (!answer.ok) return listPage(ctx, teamId, answer.error);
+    ctx.session.flash = {
+      kind: "notice",
+      text: `Monitor ${answer.body.monitor.name} created: it is idle until its first ping.`,
+    };
+    return seeOther(reply, monitorPath(answer.body.monitor));
+  });
+
+  app.get<{ Params: MonitorParams }>("/dashboard/teams/:teamId/monitors/:monitorId", async (request, reply) => {
+    const ctx = contextOf(gateway, request, reply);
+    const { teamId, monitorId } = request.params;
+    const [team, monitor, pings] = await Promise.all([
+      loadTeam(ctx, teamId),
+      loadMonitor(ctx, teamId, monitorId),
+      ctx.api<{ pings: Ping[] }>("GET", `/monitors/${encodeURIComponent(monitorId)}/pings?limit=50`),
+    ]);
+    return sendTeamPage(ctx, {
+      team,
+      tab: "monitors",
+      title: monitor.name,
+      children: monitorPage(ctx, team, monitor, must(pings).pings, monitorPath(monitor)),
+    });
+  });
+
+  for (const verb of ["pause", "resume"] as const) {
+    app.post<{ Params: MonitorParams }>(
+      `/dashboard/teams/:teamId/monitors/:monitorId/${verb}`,
+      async (request, reply) => {
+        const ctx = contextOf(gateway, request, reply);
+        const { teamId, monitorId } = request.params;
+        await loadMonitor(ctx, teamId, monitorId);
+        const monitor = must(
+          await ctx.api<{ monitor: Monitor }>("POST", `/monitors/${encodeURIComponent(monitorId)}/${verb}`, {}),
+        ).monitor;
+        ctx.session.flash = {
+          kind: "notice",
+          text:
+            verb === "pause"
+              ? `${monitor.name} paused: its pings now answer 404.`
+              : `${monitor.name} resumed: idle until its next ping.`,
+        };
+        return seeOther(reply, backTo(request, monitorPath(monitor)));
+      },
+    );
+  }
+}

@@ -1,0 +1,231 @@
+import type { FastifyInstance } from "fastify";
+import { type ApiError, must } from "../admin-client.ts";
+import { contextOf, type PageContext, seeOther, sendPage } from "../context.ts";
+import type { DashboardDeps } from "../dashboard-routes.ts";
+import { defined, endOfDayField, integerField, textField } from "../form-values.ts";
+import { time } from "../format.ts";
+import { html, renderDocument } from "../html.ts";
+import { csrfField, errorBlock, layout, teamPath } from "../layout.ts";
+import type { Team } from "../resources.ts";
+import { loadTeam, sendTeamPage } from "../team-page.ts";
+
+type TeamParams = { teamId: string };
+
+const quota = (value: number) => (value === 0 ? "unlimited" : `${value.toLocaleString("en")} a month`);
+const dateOnly = (iso: string | null) => (iso ? iso.slice(0, 10) : "");
+
+function teamsPage(ctx: PageContext, teams: Team[], nextCursor: string | null, error?: ApiError) {
+  const flash = ctx.session.flash;
+  ctx.session.flash = undefined;
+  const form = ctx.form;
+  return renderDocument(
+    layout({
+      title: "Teams",
+      session: ctx.session,
+      flash,
+      children: html`<h1>Teams</h1>
+        ${
+          teams.length === 0
+            ? html`<p class="empty">No teams yet. Create the first one below: you will get its webhook secret, which
+                its systems use to sign alerts and pings.</p>`
+            : html`<div class="table-wrap"><table>
+                <caption>Every team, oldest first</caption>
+                <thead><tr><th scope="col">Name</th><th scope="col">Subscription</th><th scope="col">Alert quota</th><th scope="col">Created</th></tr></thead>
+                <tbody>
+                  ${teams.map(
+                    (team) => html`<tr>
+                      <td><a href=${teamPath(team.id, "/alerts")}>${team.name}</a></td>
+                      <td>${team.subscriptionExpiresAt ? html`until ${dateOnly(team.subscriptionExpiresAt)}` : "no expiry"}</td>
+                      <td>${quota(team.alertQuotaMonthly)}</td>
+                      <td>${time(team.createdAt)}</td>
+                    </tr>`,
+                  )}
+                </tbody>
+              </table></div>`
+        }
+        ${nextCursor ? html`<p><a href=${`/dashboard/teams?cursor=${encodeURIComponent(nextCursor)}`}>More teams</a></p>` : null}
+        <h2 id="create-team">Create a team</h2>
+        ${errorBlock(error)}
+        <form method="post" action="/dashboard/teams" aria-labelledby="create-team">
+          ${csrfField(ctx.session)}
+          <div class="fields">
+            <div><label for="team-name">Name</label><input id="team-name" name="name" required maxlength="200" value=${form.get("name") ?? ""} /></div>
+            <div><label for="team-alert-quota">Alert quota a month</label><input id="team-alert-quota" name="alertQuotaMonthly" inputmode="numeric" placeholder="0 = unlimited" value=${form.get("alertQuotaMonthly") ?? ""} /></div>
+            <div><label for="team-heartbeat-quota">Heartbeat quota a month</label><input id="team-heartbeat-quota" name="heartbeatQuotaMonthly" inputmode="numeric" placeholder="0 = unlimited" value=${form.get("heartbeatQuotaMonthly") ?? ""} /></div>
+            <div><label for="team-expires">Subscription ends (UTC)</label><input id="team-expires" name="subscriptionExpiresAt" type="date" value=${form.get("subscriptionExpiresAt") ?? ""} /></div>
+          </div>
+          <p><button type="submit">Create team</button></p>
+        </form>`,
+    }),
+  );
+}
+
+function settingsPage(ctx: PageContext, team: Team, error?: ApiError) {
+  const admin = ctx.session.actor.kind === "admin";
+  const rotateAction = teamPath(team.id, "/settings/rotate");
+  return html`<h1>Settings</h1>
+    ${errorBlock(error)}
+    <h2 id="subscription">Subscription and quotas</h2>
+    <dl class="facts">
+      <dt>Team id</dt><dd><code>${team.id}</code></dd>
+      <dt>Subscription</dt><dd>${team.subscriptionExpiresAt ? html`ends ${time(team.subscriptionExpiresAt)} (${dateOnly(team.subscriptionExpiresAt)})` : "no expiry"}</dd>
+      <dt>Alert quota</dt><dd>${quota(team.alertQuotaMonthly)}</dd>
+      <dt>Heartbeat quota</dt><dd>${quota(team.heartbeatQuotaMonthly)}</dd>
+      <dt>Created</dt><dd>${time(team.createdAt)}</dd>
+    </dl>
+    ${
+      ctx.canWrite
+        ? html`<form method="post" action=${teamPath(team.id, "/settings")} aria-labelledby="subscription">
+            ${csrfField(ctx.session)}
+            <div class="fields">
+              <div><label for="settings-name">Name</label><input id="settings-name" name="name" required maxlength="200" value=${team.name} /></div>
+              ${
+                admin
+                  ? html`<div><label for="settings-alert-quota">Alert quota a month</label><input id="settings-alert-quota" name="alertQuotaMonthly" inputmode="numeric" value=${String(team.alertQuotaMonthly)} /><p class="hint">0 = unlimited</p></div>
+                      <div><label for="settings-heartbeat-quota">Heartbeat quota a month</label><input id="settings-heartbeat-quota" name="heartbeatQuotaMonthly" inputmode="numeric" value=${String(team.heartbeatQuotaMonthly)} /><p class="hint">0 = unlimited</p></div>
+                      <div><label for="settings-expires">Subscription ends (UTC)</label><input id="settings-expires" name="subscriptionExpiresAt" type="date" value=${dateOnly(team.subscriptionExpiresAt)} /><p class="hint">Empty: never expires</p></div>`
+                  : null
+              }
+            </div>
+            ${admin ? null : html`<p class="hint">Subscription and quotas are set by the operator (admin token).</p>`}
+            <p><button type="submit">Save settings</button></p>
+          </form>`
+        : null
+    }
+    <h2 id="webhook-secret">Webhook secret</h2>
+    <p>Every webhook and monitor of this team checks signatures with this one secret.</p>
+    <dl class="facts">
+      <dt>Current secret</dt><dd>fingerprint <code>${team.secretFingerprint ?? "none"}</code>, last used ${time(team.currentSecretLastUsedAt)}</dd>
+      <dt>Last rotated</dt><dd>${time(team.secretRotatedAt)}</dd>
+      ${
+        team.previousSecretFingerprint
+          ? html`<dt>Previous secret</dt>
+              <dd>fingerprint <code>${team.previousSecretFingerprint}</code>, still verifies until ${time(team.previousSecretValidUntil, "—")}</dd>
+              <dt>Previous secret last used</dt>
+              <dd>${time(team.previousSecretLastUsedAt)}<p class="hint">When this stops moving, every sender has the new secret.</p></dd>`
+          : null
+      }
+    </dl>
+    ${
+      ctx.canWrite
+        ? html`<form method="post" action=${rotateAction} data-confirm="Rotate the webhook secret? Senders must move to the new one before the grace window ends.">
+            ${csrfField(ctx.session)}
+            <div class="fields">
+              <div>
+                <label for="grace">Grace window (seconds)</label>
+                <input id="grace" name="graceSeconds" inputmode="numeric" value="86400" />
+                <p class="hint">The previous secret keeps verifying this long (0–604800; 86400 = a day). Rotating again drops it at once.</p>
+              </div>
+            </div>
+            <p><button type="submit" class="button danger">Rotate webhook secret</button></p>
+          </form>`
+        : null
+    }`;
+}
+
+export function teamPages(app: FastifyInstance, { gateway }: DashboardDeps): void {
+  app.get<{ Querystring: { cursor?: string } }>("/dashboard/teams", async (request, reply) => {
+    const ctx = contextOf(gateway, request, reply);
+    const actor = ctx.session.actor;
+    if (actor.kind === "api_key") return seeOther(reply, teamPath(actor.teamId, "/alerts"));
+    const cursor = request.query.cursor ? `?cursor=${encodeURIComponent(request.query.cursor)}` : "";
+    const page = must(await ctx.api<{ teams: Team[]; nextCursor: string | null }>("GET", `/teams${cursor}`));
+    return sendPage(reply, teamsPage(ctx, page.teams, page.nextCursor));
+  });
+
+  app.post("/dashboard/teams", async (request, reply) => {
+    const ctx = contextOf(gateway, request, reply);
+    const form = ctx.form;
+    const expires = endOfDayField(form, "subscriptionExpiresAt");
+    const answer = await ctx.api<{ team: Team; webhookSecret: string }>(
+      "POST",
+      "/teams",
+      defined({
+        name: textField(form, "name") ?? "",
+        alertQuotaMonthly: integerField(form, "alertQuotaMonthly"),
+        heartbeatQuotaMonthly: integerField(form, "heartbeatQuotaMonthly"),
+        subscriptionExpiresAt: expires ?? undefined,
+      }),
+    );
+    if (!answer.ok) {
+      const page = must(await ctx.api<{ teams: Team[]; nextCursor: string | null }>("GET", "/teams"));
+      return sendPage(reply, teamsPage(ctx, page.teams, page.nextCursor, answer.error), answer.error.status);
+    }
+    const { team, webhookSecret } = answer.body;
+    ctx.session.flash = {
+      kind: "secret",
+      title: `Team ${team.name} created: its webhook secret`,
+      secret: webhookSecret,
+      note: "Give it to the systems that send this team's alerts and pings; they sign every request with it. Lost it? Rotate it here.",
+    };
+    return seeOther(reply, teamPath(team.id, "/settings"));
+  });
+
+  app.get<{ Params: TeamParams }>("/dashboard/teams/:teamId", async (request, reply) =>
+    seeOther(reply, teamPath(request.params.teamId, "/alerts")),
+  );
+
+  app.get<{ Params: TeamParams }>("/dashboard/teams/:teamId/settings", async (request, reply) => {
+    const ctx = contextOf(gateway, request, reply);
+    const team = await loadTeam(ctx, request.params.teamId);
+    return sendTeamPage(ctx, { team, tab: "settings", title: "Settings", children: settingsPage(ctx, team) });
+  });
+
+  app.post<{ Params: TeamParams }>("/dashboard/teams/:teamId/settings", async (request, reply) => {
+    const ctx = contextOf(gateway, request, reply);
+    const { teamId } = request.params;
+    const form = ctx.form;
+    const body =
+      ctx.session.actor.kind === "admin"
+        ? defined({
+            name: textField(form, "name") ?? "",
+            alertQuotaMonthly: integerField(form, "alertQuotaMonthly"),
+            heartbeatQuotaMonthly: integerField(form, "heartbeatQuotaMonthly"),
+            subscriptionExpiresAt: endOfDayField(form, "subscriptionExpiresAt"),
+          })
+        : { name: textField(form, "name") ?? "" };
+    const answer = await ctx.api<{ team: Team }>("PATCH", `/teams/${encodeURIComponent(teamId)}`, body);
+    if (!answer.ok) {
+      const team = await loadTeam(ctx, teamId);
+      return sendTeamPage(ctx, {
+        team,
+        tab: "settings",
+        title: "Settings",
+        children: settingsPage(ctx, team, answer.error),
+        status: answer.error.status,
+      });
+    }
+    ctx.session.flash = { kind: "notice", text: "Settings saved." };
+    return seeOther(reply, teamPath(teamId, "/settings"));
+  });
+
+  app.post<{ Params: TeamParams }>("/dashboard/teams/:teamId/settings/rotate", async (request, reply) => {
+    const ctx = contextOf(gateway, request, reply);
+    const { teamId } = request.params;
+    const answer = await ctx.api<{ webhookSecret: string; previousValidUntil: string | null }>(
+      "POST",
+      `/teams/${encodeURIComponent(teamId)}/webhook-secret/rotate`,
+      defined({ graceSeconds: integerField(ctx.form, "graceSeconds") }),
+    );
+    if (!answer.ok) {
+      const team = await loadTeam(ctx, teamId);
+      return sendTeamPage(ctx, {
+        team,
+        tab: "settings",
+        title: "Settings",
+        children: settingsPage(ctx, team, answer.error),
+        status: answer.error.status,
+      });
+    }
+    const until = answer.body.previousValidUntil;
+    ctx.session.flash = {
+      kind: "secret",
+      title: "New webhook secret",
+      secret: answer.body.webhookSecret,
+      note: until
+        ? `The previous secret keeps verifying until ${until}: move every sender over before then.`
+        : "The previous secret stopped verifying at once.",
+    };
+    return seeOther(reply, teamPath(teamId, "/settings"));
+  });
+}

@@ -1,0 +1,58 @@
+/** Copy-paste examples for senders; the secret is always read from PULSEGATE_SECRET, never written in. */
+
+const SIGN_SH = `openssl dgst -sha256 -hmac "$PULSEGATE_SECRET" | sed 's/^.*= //'`;
+
+/** Single quotes for a shell word (URLs hold no quote, but never trust that). */
+const shellQuote = (text: string) => `'${text.replaceAll("'", `'"'"'`)}'`;
+
+export function triggerSnippets(triggerUrl: string): { curl: string; node: string; python: string } {
+  const curl = `export PULSEGATE_SECRET=...   # the team's webhook secret
+BODY='{"title":"Disk almost full on db-1","severity":"sev2","group_key":"disk-db-1","metadata":{"env":"production"}}'
+SIG=$(printf '%s' "$BODY" | ${SIGN_SH})
+curl -sS -X POST ${shellQuote(triggerUrl)} \\
+  -H 'Content-Type: application/json' -H "X-Webhook-Signature: $SIG" -d "$BODY"`;
+  const node = `// Node 18+: PULSEGATE_SECRET=... node trigger.mjs
+import { createHmac } from "node:crypto";
+
+const body = JSON.stringify({ title: "Disk almost full on db-1", severity: "sev2", group_key: "disk-db-1" });
+const signature = createHmac("sha256", process.env.PULSEGATE_SECRET).update(body).digest("hex");
+const response = await fetch(${JSON.stringify(triggerUrl)}, {
+  method: "POST",
+  headers: { "content-type": "application/json", "x-webhook-signature": signature },
+  body, // the exact bytes that were signed
+});
+console.log(response.status, await response.json());`;
+  const python = `# Python 3: PULSEGATE_SECRET=... python3 trigger.py
+import hashlib, hmac, json, os, urllib.request
+
+body = json.dumps({"title": "Disk almost full on db-1", "severity": "sev2", "group_key": "disk-db-1"}).encode()
+signature = hmac.new(os.environ["PULSEGATE_SECRET"].encode(), body, hashlib.sha256).hexdigest()
+request = urllib.request.Request(
+    ${JSON.stringify(triggerUrl)},
+    data=body,  # the exact bytes that were signed
+    method="POST",
+    headers={"Content-Type": "application/json", "X-Webhook-Signature": signature},
+)
+with urllib.request.urlopen(request) as response:
+    print(response.status, response.read().decode())`;
+  return { curl, node, python };
+}
+
+export function pingSnippets(pingEndpoint: string): { curl: string; cron: string } {
+  const url = shellQuote(pingEndpoint);
+  const curl = `export PULSEGATE_SECRET=...   # the team's webhook secret
+# Up: no body, signed over the empty string (that signature never changes).
+curl -sS -X POST ${url} -H "X-Webhook-Signature: $(printf '' | ${SIGN_SH})"
+
+# Down, with a reason: raises an incident at once.
+BODY='{"status":"down","reason":"backup failed: disk full"}'
+curl -sS -X POST ${url} -H 'Content-Type: application/json' \\
+  -H "X-Webhook-Signature: $(printf '%s' "$BODY" | ${SIGN_SH})" -d "$BODY"`;
+  const cron = `# crontab -e: ping up after each successful run (no % in the line: cron treats it specially)
+PULSEGATE_SECRET=...
+*/5 * * * *  /usr/local/bin/your-job.sh && curl -fsS -m 10 --retry 3 -X POST ${url} -H "X-Webhook-Signature: $(printf '' | ${SIGN_SH})" > /dev/null
+
+# Or let the pulsegate CLI ping up or down (with the exit code and the output's tail):
+# */5 * * * *  PULSEGATE_SECRET=... npx pulsegate run ${url} -- /usr/local/bin/your-job.sh`;
+  return { curl, cron };
+}

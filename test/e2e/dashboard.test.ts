@@ -1,0 +1,285 @@
+// The web dashboard (issue 12), driven in Debian's Chromium through playwright-core against the real
+// stack: sign-in, a team and its secret shown once, a webhook and a monitor, signed triggers and pings
+// appearing live, acknowledge and resolve, a failed delivery retried, rotation with a grace window,
+// a read-only team key, CSRF and cookie properties.
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchChromium } from "../support/browser.ts";
+import { Client } from "../support/client.ts";
+import { Receiver } from "../support/receiver.ts";
+
+const stack = inject("stack");
+const client = new Client(stack);
+const base = stack.baseUrl;
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let receiver: Receiver;
+
+/** What the tests below build up, in order. */
+const state = { teamId: "", secret: "", webhookUrl: "", pingUrl: "", alertTitle: "" };
+
+async function signIn(target: Page, token: string) {
+  await target.goto(`${base}/dashboard`);
+  await target.getByLabel("Admin token or team API key").fill(token);
+  await target.getByRole("button", { name: "Sign in" }).click();
+  await target.waitForURL(/\/dashboard\/teams/);
+}
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+  page = await context.newPage();
+  page.on("dialog", (dialog) => dialog.accept());
+  // Fails the first 8 attempts (every attempt of the first delivery), then accepts.
+  receiver = await Receiver.start((_request, index) => (index < 8 ? 500 : 200));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await receiver?.close();
+});
+
+describe("dashboard", () => {
+  it("signs in with the admin token into an HttpOnly, SameSite=Strict session, fast, with no token in the URL or storage", async () => {
+    await page.goto(`${base}/dashboard`);
+    expect(new URL(page.url()).pathname).toBe("/dashboard/login");
+    await page.getByLabel("Admin token or team API key").fill("not-a-token");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByText("That is not a valid admin token or team API key.").waitFor();
+
+    await signIn(page, stack.adminToken);
+    expect(page.url()).not.toContain(stack.adminToken);
+    const [cookie, ...others] = await context.cookies(base);
+    expect(others).toEqual([]);
+    expect(cookie).toMatchObject({ name: "pulsegate_session", httpOnly: true, sameSite: "Strict", path: "/dashboard" });
+    expect(cookie?.value).not.toContain(stack.adminToken);
+    const stored = await page.evaluate(
+      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+    );
+    expect(stored).toBe("{}{}");
+    await page.getByText("No teams yet").or(page.getByRole("table")).first().waitFor();
+
+    const timing = await page.evaluate(() => {
+      const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+      const assets = performance
+        .getEntriesByType("resource")
+        .reduce((sum, entry) => sum + (entry as PerformanceResourceTiming).decodedBodySize, 0);
+      return { load: navigation.loadEventEnd - navigation.startTime, assets };
+    });
+    expect(timing.load).toBeLessThan(1_000);
+    expect(timing.assets).toBeLessThan(100_000);
+  });
+
+  it("creates a team and shows its webhook secret once, with a working copy button", async () => {
+    await page.getByLabel("Name", { exact: true }).fill("Payments");
+    await page.getByRole("button", { name: "Create team" }).click();
+    await page.waitForURL(/\/settings$/);
+    state.teamId = decodeURIComponent(new URL(page.url()).pathname.split("/")[3] ?? "");
+    await page.getByText("it is shown this once and never again").waitFor();
+    state.secret = (await page.locator("#secret-value").innerText()).trim();
+    expect(state.secret).toMatch(/^[0-9a-f]{64}$/);
+
+    await page.getByRole("button", { name: "Copy the secret" }).click();
+    await page.getByRole("button", { name: "Copy the secret" }).filter({ hasText: "Copied" }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(state.secret);
+
+    await page.reload();
+    expect(await page.locator("#secret-value").count()).toBe(0);
+    expect(await page.content()).not.toContain(state.secret);
+  });
+
+  it("creates a webhook through the rule editor, refusing a bad rule with the API's own message", async () => {
+    await page.getByRole("link", { name: "Webhooks" }).click();
+    await page.getByText("No webhooks yet").waitFor();
+    await page.getByLabel("Name", { exact: true }).fill("CI");
+    await page.getByLabel("Default severity").selectOption("sev1");
+    await page.getByLabel("Rule 1 field").fill("metadata.env");
+    await page.getByLabel("Rule 1 operator").selectOption("==");
+    await page.getByLabel("Rule 1 value").fill("production");
+    await page.getByLabel("Rule 2 field").fill("metadata.region");
+    await page.getByLabel("Rule 2 operator").selectOption("in");
+    await page.getByLabel("Rule 2 value").fill("5");
+    await page.getByRole("button", { name: "Create webhook" }).click();
+    await page.getByRole("alert").getByText("filterRules[1]").waitFor();
+    // What was typed is kept; the bad rule is fixed in place.
+    expect(await page.getByLabel("Rule 1 value").inputValue()).toBe('"production"');
+    await page.getByLabel("Rule 2 value").fill('["eu-west-1", "eu-central-1"]');
+    await page.getByRole("button", { name: "Create webhook" }).click();
+    await page.waitForURL(/\/webhooks\/[^/]+$/);
+
+    const triggerUrl = (await page.locator("#trigger-url").innerText()).trim();
+    expect(triggerUrl.startsWith(`${base}/api/alerts/trigger/`)).toBe(true);
+    state.webhookUrl = triggerUrl.split("/").at(-1) ?? "";
+    const curl = await page.locator("#snippet-curl").innerText();
+    expect(curl).toContain("openssl dgst -sha256 -hmac");
+    expect(curl).toContain(triggerUrl);
+    expect(await page.locator("#snippet-node").textContent()).toContain('createHmac("sha256"');
+    expect(await page.locator("#snippet-python").textContent()).toContain("hmac.new(");
+
+    const webhook = (await client.admin("GET", `/teams/${state.teamId}/webhooks`)).body.webhooks as {
+      defaultSeverity: string;
+      filterRules: unknown[];
+    }[];
+    expect(webhook[0]).toMatchObject({
+      defaultSeverity: "sev1",
+      filterRules: [
+        { field: "metadata.env", op: "==", value: "production" },
+        { field: "metadata.region", op: "in", value: ["eu-west-1", "eu-central-1"] },
+      ],
+    });
+  });
+
+  it("adds a webhook channel and shows its URL masked", async () => {
+    await page.getByRole("link", { name: "Channels" }).click();
+    await page.getByLabel("Kind").selectOption("webhook");
+    await page.getByLabel("Name", { exact: true }).fill("On-call hook");
+    await page.getByLabel("URL").fill(receiver.url("/pulsegate/secret-path-token"));
+    await page.getByRole("button", { name: "Add channel" }).click();
+    await page.getByText("Channel On-call hook added.").waitFor();
+    expect(await page.content()).not.toContain("secret-path-token");
+    await page.getByRole("checkbox", { name: "Send sev1 to On-call hook" }).waitFor();
+  });
+
+  it("shows a signed trigger in the open alerts without a reload, then acknowledges and resolves it", async () => {
+    await page.getByRole("link", { name: "Alerts" }).click();
+    await page.getByText("Nothing open.").waitFor();
+    state.alertTitle = "Checkout error rate above 5%";
+    const body = {
+      title: state.alertTitle,
+      group_key: "checkout",
+      metadata: { env: "production", region: "eu-west-1" },
+    };
+    expect((await client.trigger(state.webhookUrl, body, { secret: state.secret })).status).toBe(201);
+    expect((await client.trigger(state.webhookUrl, body, { secret: state.secret })).body.occurrenceCount).toBe(2);
+    // No navigation: the live region polls.
+    const row = page.getByRole("row").filter({ hasText: state.alertTitle });
+    await row.waitFor({ timeout: 12_000 });
+    expect(await row.innerText()).toMatch(/sev1\s+open\s+2\s+webhook/);
+
+    await row.getByRole("button", { name: "Acknowledge" }).click();
+    await page.getByText("Alert acknowledged.").waitFor();
+    await page.getByRole("link", { name: "acknowledged", exact: true }).click();
+    await page.getByRole("link", { name: state.alertTitle }).click();
+    await page.getByRole("heading", { name: state.alertTitle }).waitFor();
+    await page.getByRole("caption").getByText("Occurrences, newest first").waitFor();
+    expect(await page.getByRole("row").filter({ hasText: "eu-west-1" }).count()).toBe(2);
+
+    // The first delivery fails every attempt; retry sends it again under the same id.
+    const deliveryRow = page.getByRole("row").filter({ hasText: "On-call hook" }).filter({ hasText: "failed" });
+    await deliveryRow.waitFor({ timeout: 20_000 });
+    await deliveryRow.getByRole("button", { name: "Retry" }).click();
+    await page.getByText("Delivery queued again").waitFor();
+    await page
+      .getByRole("row")
+      .filter({ hasText: "On-call hook" })
+      .filter({ hasText: "delivered" })
+      .waitFor({ timeout: 15_000 });
+
+    await page.getByRole("button", { name: "Resolve" }).click();
+    await page.getByText("Alert resolved.").waitFor();
+    expect(await page.locator(".actions .badge").first().innerText()).toBe("resolved");
+  });
+
+  it("creates a monitor, and shows a real down ping and its reason live", async () => {
+    await page.getByRole("link", { name: "Monitors" }).click();
+    await page.getByText("No monitors yet").waitFor();
+    await page.getByLabel("Name", { exact: true }).fill("Nightly backup");
+    await page.getByLabel("Expected every (seconds)").fill("86400");
+    await page.getByRole("button", { name: "Create monitor" }).click();
+    await page.waitForURL(/\/monitors\/[^/]+$/);
+    await page.getByRole("heading", { name: /Nightly backup\s+idle/ }).waitFor();
+    const pingEndpoint = (await page.locator("#ping-url").innerText()).trim();
+    state.pingUrl = pingEndpoint.split("/").at(-1) ?? "";
+    expect(await page.locator("#snippet-cron").textContent()).toContain(pingEndpoint);
+
+    const down = { status: "down", reason: "disk full on /var/backups", host: "db-1" };
+    expect((await client.ping(state.pingUrl, down, { secret: state.secret })).status).toBe(200);
+    await page.getByRole("heading", { name: /Nightly backup\s+down/ }).waitFor({ timeout: 12_000 });
+    const pingRow = page.getByRole("row").filter({ hasText: "disk full on /var/backups" });
+    expect(await pingRow.innerText()).toContain('"host":"db-1"');
+
+    await page.getByRole("button", { name: "Pause Nightly backup" }).click();
+    await page.getByText("Nightly backup paused").waitFor();
+    expect((await client.ping(state.pingUrl, undefined, { secret: state.secret })).status).toBe(404);
+    await page.getByRole("link", { name: "Monitors" }).click();
+    expect(await page.getByRole("row").filter({ hasText: "Nightly backup" }).innerText()).toContain("paused");
+    await page.getByRole("button", { name: "Resume Nightly backup" }).click();
+    await page.getByText("Nightly backup resumed").waitFor();
+  });
+
+  it("rotates the secret: the new one is shown once, the old one still verifies in the grace window", async () => {
+    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByLabel("Grace window (seconds)").fill("3600");
+    await page.getByRole("button", { name: "Rotate webhook secret" }).click();
+    await page.getByRole("heading", { name: "New webhook secret" }).waitFor();
+    const fresh = (await page.locator("#secret-value").innerText()).trim();
+    expect(fresh).toMatch(/^[0-9a-f]{64}$/);
+    expect(fresh).not.toBe(state.secret);
+
+    const body = { title: "Old secret, inside the grace window", metadata: { env: "production", region: "eu-west-1" } };
+    expect((await client.trigger(state.webhookUrl, body, { secret: state.secret })).status).toBe(201);
+    expect((await client.trigger(state.webhookUrl, { ...body, title: "New secret" }, { secret: fresh })).status).toBe(
+      201,
+    );
+    await page.reload();
+    expect(await page.locator("#secret-value").count()).toBe(0);
+    const lastUsed = page
+      .locator("dt", { hasText: "Previous secret last used" })
+      .locator("xpath=following-sibling::dd[1]");
+    expect(await lastUsed.innerText()).toMatch(/ago|just now/);
+  });
+
+  it("refuses a POST without the session's CSRF token, and from another origin", async () => {
+    const withoutToken = await page.request.post(`${base}/dashboard/teams/${state.teamId}/settings/rotate`, {
+      form: { graceSeconds: "0" },
+      maxRedirects: 0,
+    });
+    expect(withoutToken.status()).toBe(403);
+    const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
+    const crossOrigin = await page.request.post(`${base}/dashboard/teams/${state.teamId}/settings/rotate`, {
+      form: { graceSeconds: "0", _csrf: csrf },
+      headers: { origin: "https://evil.example" },
+      maxRedirects: 0,
+    });
+    expect(crossOrigin.status()).toBe(403);
+    // Neither rotated: the previous secret is still the one from the dashboard's rotation.
+    const team = (await client.admin("GET", `/teams/${state.teamId}`)).body.team as {
+      previousSecretValidUntil: string;
+    };
+    expect(Date.parse(team.previousSecretValidUntil)).toBeGreaterThan(Date.now() + 3_000_000);
+  });
+
+  it("signs out, then a read-only team key sees its own team only, without write actions", async () => {
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(/\/dashboard\/login$/);
+    await page.goto(`${base}/dashboard/teams/${state.teamId}/alerts`);
+    expect(new URL(page.url()).pathname).toBe("/dashboard/login");
+
+    const key = await client.admin("POST", `/teams/${state.teamId}/api-keys`, { name: "wallboard", scope: "read" });
+    expect(key.status).toBe(201);
+    const token = key.body.token as string;
+    await page.goto(`${base}/dashboard`);
+    await page.getByLabel("Admin token or team API key").fill(token);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(new RegExp(`/dashboard/teams/${state.teamId}/alerts`));
+    expect(await page.getByRole("link", { name: "All teams" }).count()).toBe(0);
+    await page.getByRole("link", { name: "resolved", exact: true }).click();
+    await page.getByRole("link", { name: state.alertTitle }).waitFor();
+    expect(await page.getByRole("button", { name: /Acknowledge|Resolve/ }).count()).toBe(0);
+    await page.getByRole("link", { name: "Settings" }).click();
+    expect(await page.getByRole("button", { name: "Rotate webhook secret" }).count()).toBe(0);
+
+    const other = await client.createTeam({ name: "Someone else" });
+    const foreign = await page.goto(`${base}/dashboard/teams/${other.teamId}/alerts`);
+    expect(foreign?.status()).toBe(404);
+    expect((await page.goto(`${base}/dashboard/teams`))?.url()).toContain(`/dashboard/teams/${state.teamId}/alerts`);
+  });
+
+  it("is not part of the OpenAPI document", async () => {
+    const document = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(document.paths).filter((path) => path.startsWith("/dashboard"))).toEqual([]);
+  });
+});
