@@ -172,6 +172,7 @@ while (!readiness.ready && !supervisor.stopping && Date.now() < deadline) {
 }
 if (readiness.ready && !supervisor.stopping) {
   say(`ready: gateway at ${base}`);
+  say(`dashboard: ${base}/dashboard (sign in with the admin token or a team API key)`);
   if (readiness.spoolDurability && readiness.spoolDurability !== "durable" && readiness.spoolDurability !== "none") {
     // Fine on a laptop; in production spooled pings must survive a Redis restart (docs/monitors.md).
     say(`ping spool: ${readiness.spoolDurability} (Redis without appendonly yes + appendfsync always)`);
