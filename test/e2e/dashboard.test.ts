@@ -2,6 +2,10 @@
 // stack: sign-in, a team and its secret shown once, a webhook and a monitor, signed triggers and pings
 // appearing live, acknowledge and resolve, a failed delivery retried, rotation with a grace window,
 // a read-only team key, CSRF and cookie properties.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchChromium } from "../support/browser.ts";
@@ -19,6 +23,17 @@ let receiver: Receiver;
 
 /** What the tests below build up, in order. */
 const state = { teamId: "", secret: "", webhookUrl: "", pingUrl: "", alertTitle: "" };
+
+/** Runs a snippet as a user would paste it, with the team's secret in PULSEGATE_SECRET; its stdout. */
+function runSnippet(command: string, args: string[]): string {
+  const run = spawnSync(command, args, {
+    env: { ...process.env, PULSEGATE_SECRET: state.secret },
+    encoding: "utf8",
+    timeout: 15_000,
+  });
+  if (run.status !== 0) throw new Error(`${command} exited ${run.status}: ${run.stderr}`);
+  return run.stdout;
+}
 
 async function signIn(target: Page, token: string) {
   await target.goto(`${base}/dashboard`);
@@ -73,6 +88,16 @@ describe("dashboard", () => {
     expect(timing.assets).toBeLessThan(100_000);
   });
 
+  it("escapes what users typed: a hostile team name is shown as text", async () => {
+    const hostile = `<img src=x onerror="document.title='pwned'">"'&`;
+    const { teamId } = await client.createTeam({ name: hostile });
+    await page.goto(`${base}/dashboard/teams/${teamId}/settings`);
+    await page.getByText(hostile).first().waitFor();
+    expect(await page.locator("main img, nav img").count()).toBe(0);
+    expect(await page.title()).not.toBe("pwned");
+    await page.goto(`${base}/dashboard/teams`);
+  });
+
   it("creates a team and shows its webhook secret once, with a working copy button", async () => {
     await page.getByLabel("Name", { exact: true }).fill("Payments");
     await page.getByRole("button", { name: "Create team" }).click();
@@ -118,6 +143,12 @@ describe("dashboard", () => {
     expect(curl).toContain(triggerUrl);
     expect(await page.locator("#snippet-node").textContent()).toContain('createHmac("sha256"');
     expect(await page.locator("#snippet-python").textContent()).toContain("hmac.new(");
+    // Each snippet, run as pasted, is verified (the rules then filter it: 200, never 401).
+    expect(runSnippet("bash", ["-c", curl])).toContain('"status":"filtered"');
+    const dir = mkdtempSync(join(tmpdir(), "pulsegate-snippets-"));
+    writeFileSync(join(dir, "trigger.mjs"), (await page.locator("#snippet-node").textContent()) ?? "");
+    expect(runSnippet(process.execPath, [join(dir, "trigger.mjs")])).toMatch(/^200 /);
+    expect(runSnippet("python3", ["-c", (await page.locator("#snippet-python").textContent()) ?? ""])).toMatch(/^200 /);
 
     const webhook = (await client.admin("GET", `/teams/${state.teamId}/webhooks`)).body.webhooks as {
       defaultSeverity: string;
@@ -200,6 +231,9 @@ describe("dashboard", () => {
     await page.getByRole("heading", { name: /Nightly backup\s+down/ }).waitFor({ timeout: 12_000 });
     const pingRow = page.getByRole("row").filter({ hasText: "disk full on /var/backups" });
     expect(await pingRow.innerText()).toContain('"host":"db-1"');
+    // The curl snippet, as pasted: an up ping, then a down ping with its reason.
+    runSnippet("bash", ["-c", (await page.locator("#snippet-ping-curl").textContent()) ?? ""]);
+    await page.getByRole("row").filter({ hasText: "backup failed: disk full" }).waitFor({ timeout: 12_000 });
 
     await page.getByRole("button", { name: "Pause Nightly backup" }).click();
     await page.getByText("Nightly backup paused").waitFor();

@@ -1,5 +1,4 @@
 import type { channelJson, deliveryJson, policyJson } from "../admin/channel-json.ts";
-import type { monitorJson, pingJson } from "../admin/monitor-json.ts";
 import type { alertJson, occurrenceJson, teamJson, webhookJson } from "../admin/to-json.ts";
 
 /** The admin API's JSON shapes, taken from the mappers that write them. */
@@ -7,8 +6,35 @@ export type Team = ReturnType<typeof teamJson>;
 export type Webhook = ReturnType<typeof webhookJson>;
 export type Alert = ReturnType<typeof alertJson>;
 export type Occurrence = ReturnType<typeof occurrenceJson>;
-export type Monitor = ReturnType<typeof monitorJson>;
-export type Ping = ReturnType<typeof pingJson>;
+/**
+ * Monitors and pings as read here: the fields the pages use, the newer ones optional (scheduled
+ * monitors and start pings, issue 13, add them), so the pages take either shape of the answer.
+ */
+export type Monitor = {
+  id: string;
+  teamId: string;
+  pingUrl: string;
+  pingEndpoint: string;
+  name: string;
+  status: string;
+  monitoringActive: boolean;
+  intervalSeconds: number | null;
+  schedule?: string | null;
+  timezone?: string | null;
+  graceSeconds: number;
+  severity: string;
+  lastPingAt: string | null;
+  lastReason: string | null;
+  /** When the service computes it; otherwise the page does (last ping + interval). */
+  nextDueAt?: string | null;
+};
+export type Ping = {
+  id: string;
+  status: string | null;
+  reason: string | null;
+  metadata: unknown;
+  receivedAt: string | null;
+};
 export type Channel = ReturnType<typeof channelJson>;
 export type Delivery = ReturnType<typeof deliveryJson>;
 export type Policy = ReturnType<typeof policyJson>;

@@ -2,11 +2,14 @@
 
 const SIGN_SH = `openssl dgst -sha256 -hmac "$PULSEGATE_SECRET" | sed 's/^.*= //'`;
 
+/** A no-op when the variable is set, a clear stop when it is not. */
+const REQUIRE_SECRET = `: "\${PULSEGATE_SECRET:?set it to the team's webhook secret}"`;
+
 /** Single quotes for a shell word (URLs hold no quote, but never trust that). */
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'"'"'`)}'`;
 
 export function triggerSnippets(triggerUrl: string): { curl: string; node: string; python: string } {
-  const curl = `export PULSEGATE_SECRET=...   # the team's webhook secret
+  const curl = `${REQUIRE_SECRET}
 BODY='{"title":"Disk almost full on db-1","severity":"sev2","group_key":"disk-db-1","metadata":{"env":"production"}}'
 SIG=$(printf '%s' "$BODY" | ${SIGN_SH})
 curl -sS -X POST ${shellQuote(triggerUrl)} \\
@@ -40,7 +43,7 @@ with urllib.request.urlopen(request) as response:
 
 export function pingSnippets(pingEndpoint: string): { curl: string; cron: string } {
   const url = shellQuote(pingEndpoint);
-  const curl = `export PULSEGATE_SECRET=...   # the team's webhook secret
+  const curl = `${REQUIRE_SECRET}
 # Up: no body, signed over the empty string (that signature never changes).
 curl -sS -X POST ${url} -H "X-Webhook-Signature: $(printf '' | ${SIGN_SH})"
 

@@ -20,9 +20,22 @@ const monitorPath = (monitor: Monitor, rest = "") =>
 function nextDue(monitor: Monitor) {
   if (monitor.status === "paused") return html`<span class="muted">paused</span>`;
   if (!monitor.monitoringActive || !monitor.lastPingAt) return html`<span class="muted">after its first ping</span>`;
-  const due = new Date(Date.parse(monitor.lastPingAt) + monitor.intervalSeconds * 1_000).toISOString();
+  const due =
+    monitor.nextDueAt !== undefined
+      ? monitor.nextDueAt
+      : monitor.intervalSeconds === null
+        ? null
+        : new Date(Date.parse(monitor.lastPingAt) + monitor.intervalSeconds * 1_000).toISOString();
+  if (!due) return html`<span class="muted">—</span>`;
   const late = Date.parse(due) + monitor.graceSeconds * 1_000 < Date.now();
   return html`${time(due)}${late ? html` <strong>(overdue)</strong>` : null}`;
+}
+
+/** "every 5 min", or the cron schedule of a scheduled monitor. */
+function expected(monitor: Monitor) {
+  if (monitor.schedule)
+    return html`<code>${monitor.schedule}</code>${monitor.timezone ? ` (${monitor.timezone})` : ""}`;
+  return `every ${duration(monitor.intervalSeconds ?? 0)}`;
 }
 
 function pauseOrResume(ctx: PageContext, monitor: Monitor) {
@@ -39,7 +52,7 @@ function monitorTable(ctx: PageContext, team: Team, monitors: Monitor[]) {
   }
   return html`<div class="table-wrap"><table>
     <caption>Heartbeat monitors of ${team.name}</caption>
-    <thead><tr><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Last ping</th><th scope="col">Next due</th><th scope="col">Every</th><th scope="col"><span class="offscreen">Actions</span></th></tr></thead>
+    <thead><tr><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Last ping</th><th scope="col">Next due</th><th scope="col">Expected</th><th scope="col"><span class="offscreen">Actions</span></th></tr></thead>
     <tbody>
       ${monitors.map(
         (monitor) => html`<tr>
@@ -47,7 +60,7 @@ function monitorTable(ctx: PageContext, team: Team, monitors: Monitor[]) {
           <td>${badge(monitor.status)}${monitor.lastReason && monitor.status === "down" ? html`<div class="hint">${monitor.lastReason}</div>` : null}</td>
           <td>${time(monitor.lastPingAt)}</td>
           <td>${nextDue(monitor)}</td>
-          <td>${duration(monitor.intervalSeconds)} <span class="muted">+ ${duration(monitor.graceSeconds)} grace</span></td>
+          <td>${expected(monitor)} <span class="muted">+ ${duration(monitor.graceSeconds)} grace</span></td>
           <td>${pauseOrResume(ctx, monitor)}</td>
         </tr>`,
       )}
@@ -103,7 +116,7 @@ function monitorPage(ctx: PageContext, team: Team, monitor: Monitor, pings: Ping
         <dl class="facts">
           <dt>Last ping</dt><dd>${time(monitor.lastPingAt)}${monitor.lastReason ? html` — ${monitor.lastReason}` : null}</dd>
           <dt>Next due</dt><dd>${nextDue(monitor)}</dd>
-          <dt>Expected</dt><dd>every ${duration(monitor.intervalSeconds)}, ${duration(monitor.graceSeconds)} grace; incidents ${badge(monitor.severity)}</dd>
+          <dt>Expected</dt><dd>${expected(monitor)}, ${duration(monitor.graceSeconds)} grace; incidents ${badge(monitor.severity)}</dd>
         </dl>
         <h2>Pings</h2>
         ${pingTable(pings)}`,
