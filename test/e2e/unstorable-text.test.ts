@@ -115,6 +115,7 @@ describe("the services' own backstop", () => {
       groupKey: "",
       alertQuotaMonthly: 0,
       reopenWindowSeconds: 0,
+      traceparent: "",
     });
     const { results } = await callUnary(
       alertsClient,

@@ -6,9 +6,11 @@ import { tracing } from "@opentelemetry/sdk-node";
  * own values and defaults: parentbased_always_on when unset), wrapped so that
  * a coalesced call follows the requests it carries: a span that starts a
  * trace with links (a batch of requests, batch-per-turn.ts) is sampled when
- * any linked request is. Left to the ratio alone, a batch serving ten sampled
- * requests would be kept a tenth of the time, and their traces would lose
- * their hop to the service. Everything else is decided by the configured sampler.
+ * any linked request is, and only then. Left to the ratio alone, a batch
+ * serving ten sampled requests would be kept a tenth of the time (their
+ * traces would lose their hop to the service), and batches of unsampled
+ * requests would make traces nobody asked for. Everything else is decided by
+ * the configured sampler.
  */
 export class BatchAwareSampler implements tracing.Sampler {
   readonly #delegate: tracing.Sampler;
@@ -27,8 +29,9 @@ export class BatchAwareSampler implements tracing.Sampler {
   ): tracing.SamplingResult {
     const parent = trace.getSpanContext(ctx);
     const isRoot = !parent || !trace.isSpanContextValid(parent);
-    if (isRoot && links.some((link) => (link.context.traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED)) {
-      return { decision: tracing.SamplingDecision.RECORD_AND_SAMPLED };
+    if (isRoot && links.length > 0) {
+      const sampled = links.some((link) => (link.context.traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED);
+      return { decision: sampled ? tracing.SamplingDecision.RECORD_AND_SAMPLED : tracing.SamplingDecision.NOT_RECORD };
     }
     return this.#delegate.shouldSample(ctx, traceId, name, kind, attributes, links);
   }

@@ -1,4 +1,4 @@
-export { context, metrics, SpanStatusCode, trace } from "@opentelemetry/api";
+export { type Context, context, metrics, SpanStatusCode, trace } from "@opentelemetry/api";
 export { inBackgroundSpan } from "./background-work.ts";
 export { serveMetrics } from "./metrics-server.ts";
 export { GRPC_STATUS_NAMES, grpcStatusName } from "./rpc-span-conventions.ts";

@@ -3,6 +3,7 @@ import { createLogger } from "@pulsegate/logger";
 import { serveMetrics, shutdownTelemetry } from "@pulsegate/telemetry";
 import { buildAlertsService } from "./app.ts";
 import { loadAlertsConfig } from "./config.ts";
+import { observeAlerts } from "./metrics/observe-alerts.ts";
 
 const config = loadAlertsConfig();
 const log = createLogger("alerts", config.LOG_LEVEL);
@@ -12,6 +13,7 @@ const callers = watchInboundConnections({ ignorePorts: metricsPort ? [metricsPor
 const service = await buildAlertsService(config, log);
 const port = await service.grpc.listen(config.GRPC_LISTEN_ADDR);
 log.info({ port, metricsPort }, "alerts listening");
+if (metricsPort) observeAlerts(service.pool, log);
 service.dispatcher.start();
 service.retention.start();
 closeOnSignals(log, [

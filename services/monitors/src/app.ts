@@ -3,9 +3,12 @@ import { connectClient, createGrpcServer } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { alerts } from "@pulsegate/proto";
 import { connectRedis } from "@pulsegate/redis";
+import { inBackgroundSpan } from "@pulsegate/telemetry";
 import type { MonitorsConfig } from "./config.ts";
 import { monitorsServiceBinding } from "./grpc/monitors-server.ts";
 import { IncidentWorker } from "./incidents/incident-worker.ts";
+import { missedHeartbeats, sweepCompleted, sweeps } from "./metrics/monitors-metrics.ts";
+import { observeMonitors } from "./metrics/observe-monitors.ts";
 import { migrations } from "./migrations/index.ts";
 import { LastKnownMonitors } from "./monitors/last-known-monitors.ts";
 import { MonitorSchema } from "./monitors/monitor.entity.ts";
@@ -99,6 +102,7 @@ export async function buildMonitorsService(config: MonitorsConfig, log: Logger) 
 
   const loops: Periodic[] = [];
   const startWorkers = () => {
+    observeMonitors(orm, spool, log);
     incidentLoop = startPeriodic("incident outbox", config.INCIDENT_POLL_MS, () => incidents.runOnce(), log);
     loops.push(incidentLoop);
     loops.push(
@@ -114,11 +118,32 @@ export async function buildMonitorsService(config: MonitorsConfig, log: Logger) 
         "missed-heartbeat sweep",
         config.SWEEP_INTERVAL_MS,
         async () => {
-          if (await spoolHoldsPings()) return false;
-          const { down, full } = await sweepMissedHeartbeats(orm);
+          if (await spoolHoldsPings()) {
+            sweeps.add(1, { result: "held" });
+            return false;
+          }
+          const started = Date.now();
+          let swept: Awaited<ReturnType<typeof sweepMissedHeartbeats>>;
+          try {
+            swept = await sweepMissedHeartbeats(orm);
+          } catch (error) {
+            sweeps.add(1, { result: "error" });
+            throw error;
+          }
+          sweeps.add(1, { result: "ok" });
+          sweepCompleted();
+          const { down, full } = swept;
           if (down.length > 0) {
-            log.info({ monitorIds: down.map((monitor) => monitor.id) }, "missed heartbeat: monitors down");
-            kickIncidents();
+            missedHeartbeats.add(down.length);
+            // A sweep that took monitors down is work: a trace of its own (covering the sweep), for its log line.
+            await inBackgroundSpan(
+              "missed-heartbeat sweep",
+              { startTime: started, attributes: { "pulsegate.monitors.down": down.length } },
+              async () => {
+                log.info({ monitorIds: down.map((monitor) => monitor.id) }, "missed heartbeat: monitors down");
+                kickIncidents();
+              },
+            );
           }
           return full;
         },

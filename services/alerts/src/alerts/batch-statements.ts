@@ -121,7 +121,8 @@ export const CLASSIFY_KEYS = statement(
  * The whole batch in one statement: created alerts, bumped ones (folds into
  * open alerts, reopens; a fold's target must still be open and a reopen's
  * still resolved, else it is not returned), every occurrence in batch order,
- * the outbox events of created and reopened alerts, and the quota counts.
+ * the outbox events of created and reopened alerts (each with its trigger's
+ * traceparent, so no statement is added per item), and the quota counts.
  * Returns each bumped alert's count after the write, and how many were created.
  */
 export const WRITE_BATCH = statement(
@@ -157,10 +158,10 @@ export const WRITE_BATCH = statement(
                                  received_at, ord)
       ORDER BY o.ord
    ), outboxed AS (
-     INSERT INTO alerts.outbox (team_id, alert_id, event_type, payload, created_at)
-     SELECT e.team_id, e.alert_id, e.event_type, e.payload, e.created_at
-       FROM unnest($27::text[], $28::text[], $29::text[], $30::jsonb[], $31::timestamptz[])
-            WITH ORDINALITY AS e(team_id, alert_id, event_type, payload, created_at, ord)
+     INSERT INTO alerts.outbox (team_id, alert_id, event_type, payload, created_at, traceparent)
+     SELECT e.team_id, e.alert_id, e.event_type, e.payload, e.created_at, e.traceparent
+       FROM unnest($27::text[], $28::text[], $29::text[], $30::jsonb[], $31::timestamptz[], $35::text[])
+            WITH ORDINALITY AS e(team_id, alert_id, event_type, payload, created_at, traceparent, ord)
       ORDER BY e.ord
    ), counted AS (
      INSERT INTO alerts.alert_quota_usage AS u (team_id, month, used)
@@ -298,6 +299,7 @@ export async function writeBatch(
     quota.map((row) => row.teamId),
     quota.map((row) => row.month),
     quota.map((row) => row.count),
+    events.map((row) => row.traceparent),
   ]);
   const countAfter = new Map<string, number>();
   let created = 0;

@@ -2,6 +2,7 @@ import { inTransaction, type PgClient, type PgPool } from "@pulsegate/db";
 import { isTransientError } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import type { TextProblem } from "@pulsegate/text";
+import { foldOutcomes } from "../metrics/alerts-metrics.ts";
 import {
   classifyKeys,
   type KeyToClassify,
@@ -57,6 +58,18 @@ export async function foldTriggers(
   pool: PgPool,
   inputs: FoldInput[],
   options: FoldOptions = {},
+): Promise<(FoldResult | RefusedResult)[]> {
+  const results = await foldAll(pool, inputs, options);
+  results.forEach((result, index) => {
+    foldOutcomes.add(1, { outcome: result.outcome, source: (inputs[index] as FoldInput).source });
+  });
+  return results;
+}
+
+async function foldAll(
+  pool: PgPool,
+  inputs: FoldInput[],
+  options: FoldOptions,
 ): Promise<(FoldResult | RefusedResult)[]> {
   if (inputs.length === 0) return [];
   try {

@@ -18,6 +18,8 @@ export type FoldInput = {
   reopenWindowSeconds: number;
   alertQuotaMonthly: number;
   receivedAt: Date;
+  /** The W3C traceparent of the request the trigger came from: its notifications continue that trace. */
+  traceparent?: string | null;
 };
 
 export type FoldResult =
@@ -55,7 +57,15 @@ export type OccurrenceRow = {
   input: FoldInput;
 };
 
-export type OutboxRow = { teamId: string; alertId: string; type: AlertEventType; payload: string; createdAt: Date };
+export type OutboxRow = {
+  teamId: string;
+  alertId: string;
+  type: AlertEventType;
+  payload: string;
+  createdAt: Date;
+  /** Of the trigger that created or reopened the alert (null: none). */
+  traceparent: string | null;
+};
 
 export type QuotaCount = { teamId: string; month: string; count: number };
 
@@ -147,7 +157,7 @@ export function planBatch(
       lastSeenAt: input.receivedAt,
     };
     plan.creates.push(alert);
-    plan.events.push(event("alert.created", createdView(alert, input.metadata), input.receivedAt));
+    plan.events.push(event("alert.created", createdView(alert, input.metadata), input));
     return alert;
   };
 
@@ -162,7 +172,7 @@ export function planBatch(
     if (state.kind === "open") return { kind: "bumped", bump: bump(state.alertId, false, input.receivedAt) };
     if (!takeQuota(input)) return { kind: "refused" };
     if (state.kind === "none") return { kind: "created", alert: create(input) };
-    plan.events.push(event("alert.reopened", reopenedView(state.alert, input.receivedAt), input.receivedAt));
+    plan.events.push(event("alert.reopened", reopenedView(state.alert, input.receivedAt), input));
     return { kind: "bumped", bump: bump(state.alert.id, true, input.receivedAt) };
   };
 
@@ -213,8 +223,16 @@ export function resolveResults(plan: BatchPlan, countAfter: ReadonlyMap<string, 
   });
 }
 
-function event(type: AlertEventType, alert: AlertView, at: Date): OutboxRow {
-  return { teamId: alert.teamId, alertId: alert.id, type, payload: outboxPayload(type, alert, at), createdAt: at };
+function event(type: AlertEventType, alert: AlertView, trigger: FoldInput): OutboxRow {
+  const at = trigger.receivedAt;
+  return {
+    teamId: alert.teamId,
+    alertId: alert.id,
+    type,
+    payload: outboxPayload(type, alert, at),
+    createdAt: at,
+    traceparent: trigger.traceparent || null,
+  };
 }
 
 /** The alert as its first trigger created it (later triggers of the batch fold into it). */

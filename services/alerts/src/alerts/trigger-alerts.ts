@@ -20,6 +20,8 @@ export type TriggerItem = {
   alertQuotaMonthly: number;
   /** Used for monitor sources only; a webhook's own setting applies to webhook sources. */
   reopenWindowSeconds: number;
+  /** The W3C traceparent of the request the trigger came from ("" or absent: none). */
+  traceparent?: string;
 };
 
 export type TriggerResult =
@@ -87,6 +89,7 @@ export async function triggerAlerts(
         reopenWindowSeconds,
         alertQuotaMonthly: item.alertQuotaMonthly,
         receivedAt,
+        traceparent: item.traceparent,
       },
     });
   });

@@ -2,6 +2,7 @@ import type { PgPool } from "@pulsegate/db";
 import { type ServiceBinding, unary } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { alerts } from "@pulsegate/proto";
+import { traceparentOf } from "@pulsegate/telemetry";
 import type { AlertService } from "../alerts/alert-service.ts";
 import { OpenKeys } from "../alerts/open-keys.ts";
 import { type TriggerItem, triggerAlerts } from "../alerts/trigger-alerts.ts";
@@ -86,6 +87,8 @@ export function alertsServiceBinding(
           groupKey: item.groupKey === "" ? null : item.groupKey,
           alertQuotaMonthly: item.alertQuotaMonthly,
           reopenWindowSeconds: item.reopenWindowSeconds,
+          // Its request's trace; a caller without one (a monitor's incident) is this call's.
+          traceparent: item.traceparent || traceparentOf(),
         };
       });
       const results = await triggerAlerts(pool, webhooks, items, { log, openKeys });

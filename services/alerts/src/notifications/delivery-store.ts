@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { EntityManager, Orm } from "@pulsegate/db";
 import { toDate } from "../alerts/alert-row.ts";
 import { alertsErrors } from "../errors.ts";
+import { deliveryResultOf, deliveryResults } from "../metrics/alerts-metrics.ts";
 import type { ChannelKind } from "./channel.ts";
 
 export type DeliveryStatus = "pending" | "delivered" | "failed" | "cancelled";
@@ -21,6 +22,8 @@ export type ClaimedDelivery = {
   /** This attempt's number, from 1. */
   attempt: number;
   maxAttempts: number;
+  /** The W3C traceparent its outbox event keeps: the attempt continues that trace. */
+  traceparent?: string | null;
   /** The outbox event as stored. */
   payload: { type: string; occurredAt: string; alert: Record<string, unknown> };
 };
@@ -90,7 +93,7 @@ export class DeliveryStore {
               alerts.channels c, alerts.outbox o
         WHERE d.id = due.id AND c.id = d.channel_id AND o.id = d.outbox_id
         RETURNING d.id, d.outbox_id::text AS outbox_id, d.team_id, d.alert_id, d.channel_id, d.event_type, d.attempts,
-                  d.max_attempts, c.kind, c.url, o.payload::text AS payload`,
+                  d.max_attempts, c.kind, c.url, o.payload::text AS payload, o.traceparent`,
       [leaseMs, leaseToken, limit],
     );
     return rows.map((row) => ({
@@ -105,6 +108,7 @@ export class DeliveryStore {
       eventType: row.event_type as string,
       attempt: row.attempts as number,
       maxAttempts: row.max_attempts as number,
+      traceparent: (row.traceparent as string | null) ?? null,
       payload: JSON.parse(row.payload as string) as ClaimedDelivery["payload"],
     }));
   }
@@ -132,6 +136,7 @@ export class DeliveryStore {
             WHERE id = ? AND lease_token = ? AND status = 'pending' RETURNING status`,
           [outcome.retryInMs, outcome.statusCode, outcome.error, delivery.id, delivery.leaseToken],
         );
+    deliveryResults.add(1, { result: deliveryResultOf(outcome.ok, row?.status ?? null), channel_kind: delivery.kind });
     return row?.status ?? null;
   }
 

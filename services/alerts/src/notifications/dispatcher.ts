@@ -6,6 +6,7 @@ import { expandOutbox } from "./expand-outbox.ts";
 import { webhookBody } from "./notification-event.ts";
 import { describeSendError, type HttpSender } from "./send-http.ts";
 import { slackMessage } from "./slack-message.ts";
+import { traceDelivery } from "./trace-delivery.ts";
 
 export const DELIVERY_HEADER = "x-pulsegate-delivery";
 export const USER_AGENT = "Pulsegate-Notifier/1";
@@ -94,7 +95,7 @@ export class Dispatcher {
         const expanded = await expandOutbox(orm, { batchSize: EXPAND_BATCH, maxAttempts, log });
         const room = concurrency - this.#inflight.size;
         const claimed = await this.#store.claim(room, this.leaseMs);
-        for (const delivery of claimed) this.#track(this.#attempt(delivery));
+        for (const delivery of claimed) this.#track(traceDelivery(delivery, () => this.#attempt(delivery)));
         // Straight on only while a pass may have left work behind (a full batch, every free slot taken).
         progressed = expanded === EXPAND_BATCH || (claimed.length > 0 && claimed.length === room);
         errorDelay = pollMs;

@@ -1,4 +1,5 @@
 import type { EntityManager } from "@pulsegate/db";
+import { traceparentOf } from "@pulsegate/telemetry";
 import type { AlertView } from "../alerts/alert-row.ts";
 
 export type AlertEventType = "alert.created" | "alert.reopened" | "alert.resolved";
@@ -6,7 +7,8 @@ export type AlertEventType = "alert.created" | "alert.reopened" | "alert.resolve
 /**
  * Writes the event for a created, reopened or resolved alert into the outbox,
  * inside the caller's transaction: the alert and its notification commit or
- * roll back together. Delivery is the dispatcher's job.
+ * roll back together. Delivery is the dispatcher's job; it continues the
+ * trace of the work that wrote the event (an admin request resolving an alert).
  */
 export async function writeOutboxEvent(
   em: EntityManager,
@@ -15,8 +17,9 @@ export async function writeOutboxEvent(
   occurredAt: Date,
 ): Promise<void> {
   await em.execute(
-    "INSERT INTO alerts.outbox (team_id, alert_id, event_type, payload, created_at) VALUES (?, ?, ?, ?::jsonb, ?)",
-    [alert.teamId, alert.id, type, outboxPayload(type, alert, occurredAt), occurredAt],
+    `INSERT INTO alerts.outbox (team_id, alert_id, event_type, payload, created_at, traceparent)
+     VALUES (?, ?, ?, ?::jsonb, ?, ?)`,
+    [alert.teamId, alert.id, type, outboxPayload(type, alert, occurredAt), occurredAt, traceparentOf() || null],
   );
 }
 

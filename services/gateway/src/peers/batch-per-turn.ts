@@ -1,6 +1,14 @@
+import type { Span } from "@opentelemetry/api";
 import { batchDurations, batchSizes } from "../metrics.ts";
+import { requestSpan, startBatchTrace } from "./batch-trace.ts";
 
-type Waiting<Item, Result> = { item: Item; resolve: (result: Result) => void; reject: (error: unknown) => void };
+type Waiting<Item, Result> = {
+  item: Item;
+  resolve: (result: Result) => void;
+  reject: (error: unknown) => void;
+  /** The caller's request span, linked with the batch (batch-trace.ts). */
+  span: Span | undefined;
+};
 
 export type BatchOptions = {
   /** A batch never holds more items. */
@@ -24,7 +32,8 @@ export type BatchOptions = {
  * `maxInFlight` out, they wait for one to come back (or for `maxBatch` of
  * them), so a busy gateway sends fewer, larger batches instead of more
  * small ones. `send` answers one result per item, in order; if it fails,
- * every caller of that batch gets its error.
+ * every caller of that batch gets its error. Each call is traced as a batch
+ * linked to its requests (batch-trace.ts), never inside one request's trace.
  */
 export function batchPerTurn<Item, Result>(
   send: (items: Item[]) => Promise<Result[]>,
@@ -43,7 +52,13 @@ export function batchPerTurn<Item, Result>(
     inFlight += 1;
     batchSizes.record(batch.length, { rpc: name });
     const started = performance.now();
-    send(batch.map((entry) => entry.item))
+    const traced = startBatchTrace(
+      name,
+      batch.map((entry) => entry.span),
+    );
+    let failure: unknown;
+    traced
+      .run(() => send(batch.map((entry) => entry.item)))
       .then(
         (results) => {
           if (results.length !== batch.length) {
@@ -56,10 +71,12 @@ export function batchPerTurn<Item, Result>(
           });
         },
         (error: unknown) => {
+          failure = error ?? new Error("batch failed");
           for (const entry of batch) entry.reject(error);
         },
       )
       .finally(() => {
+        traced.end(failure);
         batchDurations.record((performance.now() - started) / 1000, { rpc: name });
         inFlight -= 1;
         // What accumulated meanwhile goes now.
@@ -69,7 +86,7 @@ export function batchPerTurn<Item, Result>(
 
   return (item) =>
     new Promise<Result>((resolve, reject) => {
-      waiting.push({ item, resolve, reject });
+      waiting.push({ item, resolve, reject, span: requestSpan() });
       if (waiting.length >= maxBatch) flush();
       else if (!scheduled && inFlight < maxInFlight) {
         scheduled = true;

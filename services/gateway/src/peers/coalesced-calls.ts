@@ -1,5 +1,6 @@
 import { callUnary } from "@pulsegate/grpc";
 import type { alerts, auth } from "@pulsegate/proto";
+import { traceparentOf } from "@pulsegate/telemetry";
 import { createVerifiedCache } from "../pipeline/verified-cache.ts";
 import { batchPerTurn } from "./batch-per-turn.ts";
 import type { Peers } from "./connect-peers.ts";
@@ -19,6 +20,11 @@ export function createCoalescedCalls(peers: Peers, options: { verifiedCacheMs: n
     { name: "VerifySignature" },
   );
   const verified = createVerifiedCache(options.verifiedCacheMs);
+  const trigger = batchPerTurn(
+    async (items: alerts.TriggerAlertItem[]) =>
+      (await callUnary(peers.alerts, peers.alerts.triggerAlert, { items }, peers.timeoutMs)).results,
+    { name: "TriggerAlert" },
+  );
   return {
     verifySignature: async (item) => {
       const key = verified.keyOf(item);
@@ -29,10 +35,7 @@ export function createCoalescedCalls(peers: Peers, options: { verifiedCacheMs: n
       return result;
     },
     forgetTeam: (teamId) => verified.forgetTeam(teamId),
-    triggerAlert: batchPerTurn(
-      async (items: alerts.TriggerAlertItem[]) =>
-        (await callUnary(peers.alerts, peers.alerts.triggerAlert, { items }, peers.timeoutMs)).results,
-      { name: "TriggerAlert" },
-    ),
+    // Each item carries its request's trace context: the alert's notifications continue that trace.
+    triggerAlert: (item) => trigger({ ...item, traceparent: traceparentOf() }),
   };
 }

@@ -2,6 +2,7 @@ import type { EntityManager, Orm } from "@pulsegate/db";
 import { callUnary, serviceErrorFromGrpc } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { alerts } from "@pulsegate/proto";
+import { context, inBackgroundSpan, traceparentOf } from "@pulsegate/telemetry";
 import { severityToProto } from "../grpc/proto-mapping.ts";
 
 type ActionRow = {
@@ -69,7 +70,7 @@ export class IncidentWorker {
   async runNow(actionId: string, waitMs: number): Promise<void> {
     const deadline = Date.now() + waitMs;
     const [action] = await this.#claim(actionId);
-    const sent = action ? this.#process(action) : this.#waitUntilDone(actionId, deadline);
+    const sent = action ? this.#process(action, context.active()) : this.#waitUntilDone(actionId, deadline);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
@@ -106,7 +107,22 @@ export class IncidentWorker {
     );
   }
 
-  async #process(action: ActionRow): Promise<void> {
+  /**
+   * In a span of its own (its RPCs and log lines join it): only claimed actions, work found, make traces.
+   * A ping's own action (runNow) is part of the ping's trace.
+   */
+  #process(action: ActionRow, parent?: ReturnType<typeof context.active>): Promise<void> {
+    return inBackgroundSpan(
+      `incident ${action.kind}`,
+      {
+        attributes: { "pulsegate.monitor.id": action.monitor_id, "pulsegate.incident.action.id": action.id },
+        parent,
+      },
+      () => this.#processInSpan(action),
+    );
+  }
+
+  async #processInSpan(action: ActionRow): Promise<void> {
     try {
       if (action.kind === "raise") await this.#raise(action);
       else await this.#resolve(action);
@@ -150,6 +166,8 @@ export class IncidentWorker {
             groupKey: action.group_key,
             alertQuotaMonthly: action.alert_quota_monthly,
             reopenWindowSeconds: action.reopen_window_seconds,
+            // This action's span (see #process): the alert's notifications continue its trace.
+            traceparent: traceparentOf(),
           },
         ],
       },

@@ -1,5 +1,7 @@
 import type { PgPool } from "@pulsegate/db";
 import type { Logger } from "@pulsegate/logger";
+import { inBackgroundSpan } from "@pulsegate/telemetry";
+import { spoolDrained } from "../metrics/monitors-metrics.ts";
 import type { LastKnownMonitors } from "../monitors/last-known-monitors.ts";
 import { type ApplyResult, applyPingBatch } from "../pings/apply-ping-batch.ts";
 import type { PingRecorder } from "../pings/record-pings.ts";
@@ -40,6 +42,14 @@ export async function drainSpool(deps: DrainDeps): Promise<boolean> {
     recorder.stopSpoolingIfIdle();
     return false;
   }
+  // Only a spool with pings in it makes a trace: the drain's statements and log lines belong to it.
+  return inBackgroundSpan("spool drain", { attributes: { "pulsegate.spool.backlog": backlog } }, () =>
+    drainBacklog(deps),
+  );
+}
+
+async function drainBacklog(deps: DrainDeps): Promise<boolean> {
+  const { spool, recorder } = deps;
   // New pings queue up behind the backlog until it is gone.
   recorder.startSpooling("the spool holds pings");
   let more = false;
@@ -81,6 +91,7 @@ async function applyEntries(deps: DrainDeps, entries: SpoolEntry[]): Promise<voi
       "spooled ping cannot be applied; moved to the dead-letter stream",
     );
     await spool.deadLetter(entry, error instanceof Error ? error.name : "Error");
+    spoolDrained.add(1, { result: "dead_lettered" });
     return;
   }
   const done: string[] = [];
@@ -89,6 +100,7 @@ async function applyEntries(deps: DrainDeps, entries: SpoolEntry[]): Promise<voi
     if (result.outcome === "monitor_not_found") {
       log.error({ monitorId: entry.item.monitorId, entryId: entry.entryId }, "spooled ping for an unknown monitor");
       await spool.deadLetter(entry, "monitor_not_found");
+      spoolDrained.add(1, { result: "dead_lettered" });
       continue;
     }
     if ("monitor" in result) deps.lastKnown.remember(result.monitor);
@@ -96,4 +108,5 @@ async function applyEntries(deps: DrainDeps, entries: SpoolEntry[]): Promise<voi
     done.push(entry.entryId);
   }
   await spool.remove(done);
+  spoolDrained.add(done.length, { result: "applied" });
 }

@@ -61,6 +61,15 @@ export class PingSpool {
     return this.#client().xlen(this.#key);
   }
 
+  /** How many pings wait, and how old the oldest is (its entry id is its arrival in ms): one round trip. */
+  async backlog(now: number = Date.now()): Promise<{ depth: number; oldestAgeSeconds: number }> {
+    const results = await this.#client().multi().xlen(this.#key).xrange(this.#key, "-", "+", "COUNT", 1).exec();
+    const depth = Number(results?.[0]?.[1] ?? 0);
+    const first = (results?.[1]?.[1] as [string, string[]][] | undefined)?.[0]?.[0];
+    const arrived = first ? Number(first.split("-")[0]) : Number.NaN;
+    return { depth, oldestAgeSeconds: Number.isFinite(arrived) ? Math.max(0, (now - arrived) / 1000) : 0 };
+  }
+
   /** The oldest `count` entries, in arrival order. */
   async oldest(count: number): Promise<SpoolEntry[]> {
     const entries = (await this.#client().xrange(this.#key, "-", "+", "COUNT", count)) as [string, string[]][];

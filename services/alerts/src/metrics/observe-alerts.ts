@@ -1,0 +1,80 @@
+import type { PgPool } from "@pulsegate/db";
+import type { Logger } from "@pulsegate/logger";
+import { metrics } from "@pulsegate/telemetry";
+
+const meter = metrics.getMeter("pulsegate-alerts");
+
+/** A scrape never waits longer than this for the database. */
+const QUERY_TIMEOUT_MS = 2_000;
+
+type StateRow = { kind: string; label: string; count: number; oldest_age_seconds: number | null };
+
+/**
+ * One statement, read at scrape time: open and acknowledged alerts (through
+ * the partial index of alerts not resolved), and the notification backlog in
+ * its two stages, outbox events not yet expanded into deliveries and
+ * deliveries still pending, with the age of the oldest of each. They are the
+ * database's numbers, not this replica's: take max() across replicas.
+ */
+const STATE = `
+  SELECT 'alerts' AS kind, status AS label, count(*)::int AS count, NULL::float8 AS oldest_age_seconds
+    FROM alerts.alerts WHERE status <> 'resolved' GROUP BY status
+  UNION ALL
+  SELECT 'backlog', 'unexpanded', count(*)::int, extract(epoch FROM now() - min(created_at))::float8
+    FROM alerts.outbox WHERE expanded_at IS NULL
+  UNION ALL
+  SELECT 'backlog', 'pending_delivery', count(*)::int, extract(epoch FROM now() - min(created_at))::float8
+    FROM alerts.deliveries WHERE status = 'pending'`;
+
+/**
+ * Observable gauges of the alerts schema (Prometheus:
+ * pulsegate_alerts_open{status}, pulsegate_alerts_outbox_backlog{stage},
+ * pulsegate_alerts_outbox_oldest_age_seconds{stage}). The query runs once per
+ * scrape, outside any span (it makes no trace); a failed or slow one leaves
+ * the gauges out of that scrape rather than stalling it.
+ */
+export function observeAlerts(pool: PgPool, log: Logger): void {
+  const open = meter.createObservableGauge("pulsegate.alerts.open", {
+    description: "Alerts not resolved, by status (open, acknowledged).",
+  });
+  const backlog = meter.createObservableGauge("pulsegate.alerts.outbox.backlog", {
+    description:
+      "Notification backlog by stage: outbox events not yet expanded (unexpanded), deliveries not yet done (pending_delivery).",
+  });
+  const oldest = meter.createObservableGauge("pulsegate.alerts.outbox.oldest.age.seconds", {
+    description: "Age of the oldest event of each backlog stage (0 when the stage is empty).",
+    unit: "s",
+  });
+  meter.addBatchObservableCallback(
+    async (observer) => {
+      let rows: StateRow[];
+      try {
+        rows = await withTimeout(pool.query<StateRow>(STATE).then((result) => result.rows));
+      } catch (error) {
+        log.debug({ err: error }, "alerts metrics: state not read");
+        return;
+      }
+      const byStatus = new Map([
+        ["open", 0],
+        ["acknowledged", 0],
+      ]);
+      for (const row of rows) {
+        if (row.kind === "alerts") byStatus.set(row.label, row.count);
+        else {
+          observer.observe(backlog, row.count, { stage: row.label });
+          observer.observe(oldest, row.oldest_age_seconds ?? 0, { stage: row.label });
+        }
+      }
+      for (const [status, count] of byStatus) observer.observe(open, count, { status });
+    },
+    [open, backlog, oldest],
+  );
+}
+
+function withTimeout<T>(promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${QUERY_TIMEOUT_MS} ms`)), QUERY_TIMEOUT_MS);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,63 @@
+import type { EntityManager, Orm } from "@pulsegate/db";
+import type { Logger } from "@pulsegate/logger";
+import { metrics } from "@pulsegate/telemetry";
+import type { PingSpool } from "../spool/ping-spool.ts";
+
+const meter = metrics.getMeter("pulsegate-monitors");
+
+/** A scrape never waits longer than this for the database or Redis. */
+const READ_TIMEOUT_MS = 2_000;
+
+const STATUSES = ["idle", "up", "down", "paused"];
+
+/**
+ * Observable gauges read at scrape time, outside any span (no trace):
+ * monitors by status (pulsegate_monitors_count{status}, the database's
+ * numbers: take max() across replicas), and the ping spool's depth and the
+ * age of its oldest entry, which is how far the drain lags
+ * (pulsegate_monitors_spool_depth, pulsegate_monitors_spool_oldest_age_seconds).
+ * A failed or slow read leaves its gauges out of that scrape.
+ */
+export function observeMonitors(orm: Orm, spool: PingSpool, log: Logger): void {
+  const byStatus = meter.createObservableGauge("pulsegate.monitors.count", {
+    description: "Monitors by status (idle, up, down, paused).",
+  });
+  const depth = meter.createObservableGauge("pulsegate.monitors.spool.depth", {
+    description: "Pings waiting in the spool (Redis stream) for the database.",
+  });
+  const oldestAge = meter.createObservableGauge("pulsegate.monitors.spool.oldest.age.seconds", {
+    description: "Age of the oldest ping in the spool: how far the drain lags (0 when empty).",
+    unit: "s",
+  });
+  meter.addBatchObservableCallback(
+    async (observer) => {
+      const [counts, spooled] = await Promise.allSettled([
+        withTimeout(
+          (orm.em.fork() as EntityManager).execute<{ status: string; count: number }[]>(
+            "SELECT status, count(*)::int AS count FROM monitors.monitors GROUP BY status",
+          ),
+        ),
+        spool.configured ? withTimeout(spool.backlog()) : Promise.resolve(null),
+      ]);
+      if (counts.status === "fulfilled") {
+        const found = new Map(counts.value.map((row) => [row.status, Number(row.count)]));
+        for (const status of new Set([...STATUSES, ...found.keys()])) {
+          observer.observe(byStatus, found.get(status) ?? 0, { status });
+        }
+      } else log.debug({ err: counts.reason }, "monitors metrics: counts not read");
+      if (spooled.status === "fulfilled" && spooled.value) {
+        observer.observe(depth, spooled.value.depth);
+        observer.observe(oldestAge, spooled.value.oldestAgeSeconds);
+      } else if (spooled.status === "rejected") log.debug({ err: spooled.reason }, "monitors metrics: spool not read");
+    },
+    [byStatus, depth, oldestAge],
+  );
+}
+
+function withTimeout<T>(promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${READ_TIMEOUT_MS} ms`)), READ_TIMEOUT_MS);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
