@@ -47,7 +47,7 @@ command -v "$kubectl" >/dev/null || die "kubectl not found (apt-get install kube
 command -v "$NODE" >/dev/null || die "node not found (set PULSEGATE_NODE)"
 "$NODE" -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 22 ? 0 : 1)' ||
   die "$NODE is Node $("$NODE" --version); Node >= 22 is needed"
-for dep in kubernetes-models/package.json yaml/package.json typescript/bin/tsc; do
+for dep in kubernetes-models/package.json @kubernetes-models/prometheus-operator/package.json yaml/package.json typescript/bin/tsc; do
   [[ -e "node_modules/$dep" ]] ||
     die "node_modules/${dep%%/*} is missing: add the devDependency and run npm ci"
 done
@@ -69,7 +69,7 @@ else
   cat >"$work/production+opt-in/kustomization.yaml" <<'YAML'
 namespace: pulsegate
 resources: [../../../../deploy/k8s/overlays/production]
-components: [../../../../deploy/k8s/components/admin-ingress, ../../../../deploy/k8s/components/redis]
+components: [../../../../deploy/k8s/components/admin-ingress, ../../../../deploy/k8s/components/redis, ../../../../deploy/k8s/components/monitoring]
 YAML
   targets+=("$work/production+opt-in")
 fi
@@ -172,13 +172,19 @@ const removedIn = (apiVersion, kind) => {
   return version && (kinds === "*" || kinds.split(" ").includes(kind)) ? version : undefined;
 };
 
+// The Prometheus Operator's kinds (components/monitoring) come from their own package.
+const modelModule = (apiVersion, kind) =>
+  apiVersion.startsWith("monitoring.coreos.com/")
+    ? `@kubernetes-models/prometheus-operator/${apiVersion}/${kind}`
+    : `kubernetes-models/${apiVersion}/${kind}`;
+
 const modelCache = new Map();
 async function modelFor(apiVersion, kind) {
   const key = `${apiVersion}/${kind}`;
   if (!modelCache.has(key)) {
     let model;
     try {
-      model = (await import(`kubernetes-models/${apiVersion}/${kind}`))[kind];
+      model = (await import(modelModule(apiVersion, kind)))[kind];
     } catch {
       model = undefined;
     }
@@ -277,7 +283,7 @@ for (const render of renders) {
   for (const render of renders) {
     for (const o of render.objects) {
       if (!modelled.has(o)) continue;
-      const spec = `kubernetes-models/${o.apiVersion}/${o.kind}`;
+      const spec = modelModule(o.apiVersion, o.kind);
       if (!imports.has(spec)) imports.set(spec, `T${imports.size}`);
       walk(o, [], imports.get(spec), `${render.name} ${idOf(o)}`);
     }
@@ -497,6 +503,31 @@ for (const render of renders) {
     }
   }
 
+  // Metrics: every Pulsegate service's pods and Service expose the port `metrics`,
+  // and a ServiceMonitor selects Services and scrapes ports they have.
+  for (const { w, t } of pods.filter(({ w }) => w.kind === "Deployment" && ["gateway", "auth", "alerts", "monitors"].includes(w.metadata?.name))) {
+    if (!(t.spec?.containers ?? []).some((c) => (c.ports ?? []).some((p) => p.name === "metrics"))) {
+      error(`${render.name} ${idOf(w)}`, "has no container port named metrics (METRICS_PORT)");
+    }
+    const svc = byKind("Service").find((s) => s.metadata?.name === w.metadata?.name);
+    if (svc && !(svc.spec?.ports ?? []).some((p) => p.name === "metrics")) error(`${render.name} ${idOf(svc)}`, "has no port named metrics");
+  }
+  const selects = (selector, labels) =>
+    matches(selector?.matchLabels ?? {}, labels) &&
+    (selector?.matchExpressions ?? []).every((e) =>
+      e.operator === "In" ? e.values?.includes(labels?.[e.key]) :
+      e.operator === "NotIn" ? !e.values?.includes(labels?.[e.key]) :
+      e.operator === "Exists" ? labels?.[e.key] !== undefined : labels?.[e.key] === undefined);
+  for (const m of byKind("ServiceMonitor")) {
+    const selected = byKind("Service").filter((s) => selects(m.spec?.selector, s.metadata?.labels));
+    if (!selected.length) error(`${render.name} ${idOf(m)}`, `selector ${JSON.stringify(m.spec?.selector)} matches no Service`);
+    for (const e of m.spec?.endpoints ?? []) {
+      for (const s of selected.filter((s) => !(s.spec?.ports ?? []).some((p) => p.name === e.port))) {
+        error(`${render.name} ${idOf(m)}`, `endpoint port ${e.port} is not a port of Service ${s.metadata?.name}`);
+      }
+    }
+  }
+
   for (const h of byKind("HorizontalPodAutoscaler")) {
     const ref = h.spec?.scaleTargetRef ?? {};
     const target = all.find((o) => o.kind === ref.kind && o.metadata?.name === ref.name);
@@ -535,6 +566,10 @@ const failedChecks = untied ? renders.length : renders.filter((r) => failedRende
 console.log(`check-k8s: ${renders.length - failedChecks} passed, ${failedChecks + renderFailures} failed`);
 process.exit(errorCount ? 1 : 0);
 JS
+
+# The dashboard and alerting rules against the metrics the services export.
+echo "check-observability: dashboards and PrometheusRule"
+"$NODE" scripts/check-observability.ts || status=1
 
 if [[ ${#renders[@]} -gt 0 ]]; then
   RENDER_FAILURES=$render_failures "$NODE" "$work/validate.mjs" "${renders[@]}" || status=1

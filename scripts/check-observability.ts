@@ -1,0 +1,37 @@
+// `node scripts/check-observability.ts`: validates the Grafana dashboard and the
+// PrometheusRule in deploy/k8s/components/monitoring against the metrics the
+// services export (packages/telemetry/src/metric-catalogue.ts) and the runbook
+// (docs/operations.md). Run by scripts/check-k8s.sh, so by `npm run check:k8s`
+// and CI. Exit status 1 on any finding.
+import { readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parse } from "yaml";
+import { checkDashboard, checkRules, checkRunbooks, type Finding } from "./lib/observability-checks.ts";
+
+const root = resolve(import.meta.dirname, "..");
+const component = join(root, "deploy/k8s/components/monitoring");
+const findings: Finding[] = [];
+
+const dashboards = readdirSync(join(component, "dashboards")).filter((name) => name.endsWith(".json"));
+for (const name of dashboards) {
+  const file = `deploy/k8s/components/monitoring/dashboards/${name}`;
+  findings.push(...checkDashboard(file, readFileSync(join(root, file), "utf8")));
+}
+if (dashboards.length === 0)
+  findings.push({ where: "deploy/k8s/components/monitoring/dashboards", message: "holds no dashboard" });
+
+const rulesFile = "deploy/k8s/components/monitoring/prometheus-rule.yaml";
+const rule = parse(readFileSync(join(root, rulesFile), "utf8"));
+findings.push(...checkRules(rulesFile, rule));
+const alertNames = (rule?.spec?.groups ?? []).flatMap((group: { rules?: { alert?: string }[] }) =>
+  (group.rules ?? []).map((item) => item.alert).filter((name): name is string => typeof name === "string"),
+);
+findings.push(
+  ...checkRunbooks("docs/operations.md", readFileSync(join(root, "docs/operations.md"), "utf8"), alertNames),
+);
+
+for (const finding of findings) console.log(`  ERROR ${finding.where}: ${finding.message}`);
+console.log(
+  `check-observability: ${dashboards.length} dashboard(s), ${alertNames.length} alert(s): ${findings.length} errors`,
+);
+process.exit(findings.length > 0 ? 1 : 0);
