@@ -11,9 +11,10 @@ describe("probes and scrapes", () => {
     }
   });
 
-  it("include grpc.health.v1's Check and Watch, and no other method", () => {
+  it("include grpc.health.v1's Check and Watch, and the readiness probe's DescribeSpool, and no other method", () => {
     expect(isHealthMethod("Check")).toBe(true);
     expect(isHealthMethod("Watch")).toBe(true);
+    expect(isHealthMethod("DescribeSpool")).toBe(true);
     expect(isHealthMethod("TriggerAlert")).toBe(false);
   });
 });

@@ -7,8 +7,13 @@ import type { IncomingMessage } from "node:http";
  */
 const PROBE_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
 
-/** gRPC health checking (grpc.health.v1.Health): kubelet's grpc probes and /readyz. */
-const HEALTH_METHODS = new Set(["Check", "Watch"]);
+/**
+ * gRPC health checking (grpc.health.v1.Health: kubelet's grpc probes, and
+ * the gateway's /readyz asking its peers) and DescribeSpool, which /readyz
+ * also asks monitors. The probe itself is not traced, so these calls would
+ * arrive with no trace context and each start one at the peer.
+ */
+const HEALTH_METHODS = new Set(["Check", "Watch", "DescribeSpool"]);
 
 export function isProbeRequest(request: Pick<IncomingMessage, "url">): boolean {
   const url = request.url ?? "";
