@@ -1,54 +1,26 @@
-// SREs trace every request across services (spans from gateway, auth and alerts share the caller's
-// trace) and scrape Prometheus metrics, business counters included.
+// SREs trace every request across services (the caller's trace, continued by the gateway, links to
+// the coalesced calls that carried it to auth and alerts) and scrape Prometheus metrics, business
+// counters included.
 
 import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, sign } from "../support/client.ts";
 import { freePort } from "../support/free-port.ts";
+import { OtlpReceiver } from "../support/otlp-receiver.ts";
 import { Stack } from "../support/stack.ts";
 
-type ExportedSpan = { traceId: string; name: string; service: string };
-
 let stack: Stack;
-let receiver: Server;
+let receiver: OtlpReceiver;
 let metricsPort: number;
-const spans: ExportedSpan[] = [];
-
-/** A minimal OTLP/HTTP JSON trace receiver. */
-function startReceiver(port: number): Promise<Server> {
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as {
-        resourceSpans?: {
-          resource?: { attributes?: { key: string; value: { stringValue?: string } }[] };
-          scopeSpans?: { spans?: { traceId: string; name: string }[] }[];
-        }[];
-      };
-      for (const resourceSpan of body.resourceSpans ?? []) {
-        const service =
-          resourceSpan.resource?.attributes?.find((a) => a.key === "service.name")?.value.stringValue ?? "?";
-        for (const scope of resourceSpan.scopeSpans ?? []) {
-          for (const span of scope.spans ?? []) spans.push({ traceId: span.traceId, name: span.name, service });
-        }
-      }
-      response.writeHead(200, { "content-type": "application/json" }).end("{}");
-    });
-  });
-  return new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve(server)));
-}
 
 beforeAll(async () => {
-  const port = await freePort();
   metricsPort = await freePort();
-  receiver = await startReceiver(port);
+  receiver = await OtlpReceiver.start();
   stack = await Stack.create({
     databaseName: `pulsegate_tracing_${process.pid}`,
     env: {
       OTEL_SDK_DISABLED: "false",
-      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
       OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
       OTEL_BSP_SCHEDULE_DELAY: "100",
       OTEL_TRACES_SAMPLER: "parentbased_always_on",
@@ -62,7 +34,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.destroy();
-  receiver?.close();
+  await receiver?.close();
 });
 
 describe("distributed tracing", () => {
@@ -82,12 +54,18 @@ describe("distributed tracing", () => {
     });
     expect(response.status).toBe(201);
 
-    const deadline = Date.now() + 10_000;
-    const services = () => new Set(spans.filter((span) => span.traceId === traceId).map((span) => span.service));
-    while (Date.now() < deadline && services().size < 3) await new Promise((done) => setTimeout(done, 100));
-    expect([...services()].sort()).toEqual(["pulsegate-alerts", "pulsegate-auth", "pulsegate-gateway"]);
-    // The database work of the trigger is in the same trace.
-    expect(spans.some((span) => span.traceId === traceId && /INSERT|UPDATE|pg/i.test(span.name))).toBe(true);
+    // The request's own spans (gateway, auth's VerifySignature when not coalesced), and through the
+    // links of its coalesced calls the batches that carried it to auth and alerts.
+    const reached = () => {
+      const own = receiver.trace(traceId);
+      const batches = new Set(own.flatMap((span) => span.links.map((link) => link.traceId)));
+      const all = [...own, ...receiver.spans.filter((span) => batches.has(span.traceId))];
+      return { all, services: new Set(all.map((span) => span.service)) };
+    };
+    await receiver.waitFor(() => reached().services.size >= 3, "spans of gateway, auth and alerts", 10_000);
+    expect([...reached().services].sort()).toEqual(["pulsegate-alerts", "pulsegate-auth", "pulsegate-gateway"]);
+    // The database work of the trigger is in its batch's trace, linked from the request.
+    expect(reached().all.some((span) => span.scope === "@opentelemetry/instrumentation-pg")).toBe(true);
   });
 
   it("counts trigger outcomes and error codes on the gateway's Prometheus endpoint", async () => {
