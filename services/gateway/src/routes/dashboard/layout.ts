@@ -75,7 +75,7 @@ export function layout(options: LayoutOptions): Html {
     <head>
       <meta charset="utf-8" />
       <meta name="viewport" content="width=device-width, initial-scale=1" />
-      <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false}' />
+      <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"historyEnabled":false,"historyCacheSize":0}' />
       <title>${options.title} · Pulsegate</title>
       <link rel="stylesheet" href="/dashboard/assets/dashboard.css" />
       <script src="/dashboard/assets/htmx.min.js" defer></script>

@@ -3,7 +3,7 @@
 const SIGN_SH = `openssl dgst -sha256 -hmac "$PULSEGATE_SECRET" | sed 's/^.*= //'`;
 
 /** A no-op when the variable is set, a clear stop when it is not. */
-const REQUIRE_SECRET = `: "\${PULSEGATE_SECRET:?set it to the team's webhook secret}"`;
+const REQUIRE_SECRET = `: "\${PULSEGATE_SECRET:?set it to the webhook secret of the team}"`;
 
 /** Single quotes for a shell word (URLs hold no quote, but never trust that). */
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'"'"'`)}'`;

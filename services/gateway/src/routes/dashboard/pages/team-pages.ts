@@ -7,7 +7,7 @@ import { time } from "../format.ts";
 import { html, renderDocument } from "../html.ts";
 import { csrfField, errorBlock, layout, teamPath } from "../layout.ts";
 import type { Team } from "../resources.ts";
-import { loadTeam, sendTeamPage } from "../team-page.ts";
+import { loadTeam, sendTeamPage, takeFlash } from "../team-page.ts";
 
 type TeamParams = { teamId: string };
 
@@ -15,8 +15,7 @@ const quota = (value: number) => (value === 0 ? "unlimited" : `${value.toLocaleS
 const dateOnly = (iso: string | null) => (iso ? iso.slice(0, 10) : "");
 
 function teamsPage(ctx: PageContext, teams: Team[], nextCursor: string | null, error?: ApiError) {
-  const flash = ctx.session.flash;
-  ctx.session.flash = undefined;
+  const flash = takeFlash(ctx);
   const form = ctx.form;
   return renderDocument(
     layout({
