@@ -460,11 +460,11 @@ for (const render of renders) {
     }
   }
 
-  // The admin API (one global token) stays off the overlays' Ingresses:
-  // components/admin-ingress is opt-in. "/" would route /admin too.
+  // The admin API (one global token) and the dashboard in front of it stay off the overlays'
+  // Ingresses: components/admin-ingress is opt-in. "/" would route /admin too.
   for (const i of /(^|\/)overlays\//.test(render.name) ? byKind("Ingress") : []) {
     for (const p of (i.spec?.rules ?? []).flatMap((r) => r.http?.paths ?? [])) {
-      if (p.path === "/" || p.path?.startsWith("/admin")) {
+      if (p.path === "/" || p.path?.startsWith("/admin") || p.path?.startsWith("/dashboard")) {
         error(`${render.name} ${idOf(i)}`, `routes ${p.path}, which exposes the admin API (use components/admin-ingress)`);
       }
     }
