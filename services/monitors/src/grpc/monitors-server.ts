@@ -10,6 +10,7 @@ import {
   monitorToProto,
   pingStatusFromProto,
   pingToProto,
+  previewResultToProto,
   recordResultToProto,
   spoolStatusToProto,
 } from "./proto-mapping.ts";
@@ -45,6 +46,9 @@ export function monitorsServiceBinding(
           graceSeconds: request.graceSeconds,
           severity: request.severity,
           reopenWindowSeconds: request.reopenWindowSeconds,
+          schedule: request.schedule,
+          timezone: request.timezone,
+          maxDurationSeconds: request.maxDurationSeconds,
         });
         return { monitor: monitorToProto(monitor) };
       }),
@@ -103,27 +107,46 @@ export function monitorsServiceBinding(
         if (request.items.length > MAX_BATCH) {
           throw monitorsErrors.invalid([{ field: "items", message: `At most ${MAX_BATCH} items per call.` }]);
         }
-        const inputs = request.items.map((item, index): RecordInput => {
-          const status = pingStatusFromProto(item.status);
-          if (!status)
-            throw monitorsErrors.invalid([{ field: `items[${index}].status`, message: "status is not known." }]);
-          return {
-            monitorId: item.monitorId,
-            teamId: item.teamId,
-            status,
-            reason: item.reason === "" ? null : item.reason,
-            groupKey: item.groupKey === "" ? null : item.groupKey,
-            metadataJson: item.metadataJson === "" ? null : item.metadataJson,
-            method: item.method || "POST",
-            receivedAt: item.receivedAt ?? null,
-            heartbeatQuotaMonthly: item.heartbeatQuotaMonthly,
-            alertQuotaMonthly: item.alertQuotaMonthly,
-          };
-        });
+        const inputs = recordInputsFromProto(request.items);
         return { results: (await recorder.record(inputs)).map(recordResultToProto) };
       }),
     ),
     describeSpool: unary(log, async () => spoolStatusToProto(await spoolStatus())),
+    previewPings: unary(
+      log,
+      guard(async (request: monitors.PreviewPingsRequest) => {
+        if (request.items.length > MAX_BATCH) {
+          throw monitorsErrors.invalid([{ field: "items", message: `At most ${MAX_BATCH} items per call.` }]);
+        }
+        return { results: (await recorder.preview(recordInputsFromProto(request.items))).map(previewResultToProto) };
+      }),
+    ),
+    resolveBadge: unary(
+      log,
+      guard(async (request: monitors.ResolveBadgeRequest) => {
+        const monitor = await service.resolveBadge(request.badgeToken);
+        return { monitor: monitor ? monitorToProto(monitor) : undefined };
+      }),
+    ),
   };
   return { name: "monitors.v1.MonitorsService", definition: monitors.MonitorsServiceService, implementation };
+}
+
+function recordInputsFromProto(items: monitors.RecordPingItem[]): RecordInput[] {
+  return items.map((item, index): RecordInput => {
+    const status = pingStatusFromProto(item.status);
+    if (!status) throw monitorsErrors.invalid([{ field: `items[${index}].status`, message: "status is not known." }]);
+    return {
+      monitorId: item.monitorId,
+      teamId: item.teamId,
+      status,
+      reason: item.reason === "" ? null : item.reason,
+      groupKey: item.groupKey === "" ? null : item.groupKey,
+      metadataJson: item.metadataJson === "" ? null : item.metadataJson,
+      method: item.method || "POST",
+      receivedAt: item.receivedAt ?? null,
+      heartbeatQuotaMonthly: item.heartbeatQuotaMonthly,
+      alertQuotaMonthly: item.alertQuotaMonthly,
+    };
+  });
 }

@@ -1,7 +1,9 @@
 import { alerts, monitors } from "@pulsegate/proto";
+import type { TextProblem } from "@pulsegate/text";
 import type { MonitorStatus, PingStatus } from "../monitors/monitor.entity.ts";
 import type { MonitorView } from "../monitors/monitor-row.ts";
 import type { PingView } from "../monitors/monitor-service.ts";
+import type { PreviewResult } from "../pings/preview-pings.ts";
 import type { RecordResult } from "../pings/record-pings.ts";
 import type { Severity } from "../severity.ts";
 import type { SpoolStatus } from "../spool/spool-durability.ts";
@@ -16,12 +18,14 @@ const STATUS_TO_PROTO: Record<MonitorStatus, monitors.MonitorStatus> = {
 export function pingStatusToProto(status: PingStatus | null): monitors.PingStatus {
   if (status === "up") return monitors.PingStatus.PING_STATUS_UP;
   if (status === "down") return monitors.PingStatus.PING_STATUS_DOWN;
+  if (status === "start") return monitors.PingStatus.PING_STATUS_START;
   return monitors.PingStatus.PING_STATUS_UNSPECIFIED;
 }
 
 /** UNSPECIFIED means up: a ping without a status reports up. */
 export function pingStatusFromProto(status: monitors.PingStatus): PingStatus | undefined {
   if (status === monitors.PingStatus.PING_STATUS_DOWN) return "down";
+  if (status === monitors.PingStatus.PING_STATUS_START) return "start";
   if (status === monitors.PingStatus.PING_STATUS_UP || status === monitors.PingStatus.PING_STATUS_UNSPECIFIED)
     return "up";
   return undefined;
@@ -55,6 +59,13 @@ export function monitorToProto(monitor: MonitorView): monitors.Monitor {
     lastPingStatus: pingStatusToProto(monitor.lastPingStatus),
     lastReason: monitor.lastReason ?? "",
     createdAt: monitor.createdAt,
+    schedule: monitor.schedule?.expression ?? "",
+    timezone: monitor.schedule?.timezone ?? "",
+    nextDueAt: monitor.nextDueAt ?? undefined,
+    runStartedAt: monitor.runStartedAt ?? undefined,
+    lastDurationMs: monitor.lastDurationMs ?? undefined,
+    maxDurationSeconds: monitor.maxDurationSeconds ?? 0,
+    badgeToken: monitor.badgeToken,
   };
 }
 
@@ -67,6 +78,7 @@ export function pingToProto(ping: PingView): monitors.Ping {
     metadataJson: ping.metadata === null ? "" : JSON.stringify(ping.metadata),
     method: ping.method,
     receivedAt: ping.receivedAt,
+    durationMs: ping.durationMs ?? undefined,
   };
 }
 
@@ -114,4 +126,17 @@ const DURABILITY_TO_PROTO: Record<SpoolStatus["durability"], monitors.SpoolDurab
 
 export function spoolStatusToProto(status: SpoolStatus): monitors.DescribeSpoolResponse {
   return { ...status, durability: DURABILITY_TO_PROTO[status.durability] };
+}
+
+export function previewResultToProto(
+  result: PreviewResult | { outcome: "invalid"; violations: TextProblem[] },
+): monitors.PreviewPingResult {
+  return {
+    outcome: OUTCOME_TO_PROTO[result.outcome],
+    monitor: "monitor" in result ? monitorSummaryToProto(result.monitor) : undefined,
+    incident: "incident" in result ? (result.incident ?? "") : "",
+    groupKey: "groupKey" in result ? (result.groupKey ?? "") : "",
+    reason: "reason" in result ? (result.reason ?? "") : "",
+    violations: "violations" in result ? result.violations : [],
+  };
 }

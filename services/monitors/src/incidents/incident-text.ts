@@ -1,6 +1,8 @@
 import type { MonitorView } from "../monitors/monitor-row.ts";
 
 export const MISSED_HEARTBEAT = "missed heartbeat";
+/** A start ping opened a run, and no up or down ping closed it in time. */
+export const RUN_DID_NOT_FINISH = "run did not finish";
 const TITLE_MAX = 200;
 const DESCRIPTION_MAX = 2000;
 
@@ -16,16 +18,24 @@ export function incidentGroupKey(monitorId: string, groupKey: string | null): st
 
 /** Title and description of the alert that a down monitor raises; the reason is in both. */
 export function incidentText(
-  monitor: Pick<MonitorView, "name" | "intervalSeconds" | "graceSeconds">,
+  monitor: Pick<MonitorView, "name" | "intervalSeconds" | "graceSeconds"> &
+    Partial<Pick<MonitorView, "schedule" | "runStartedAt" | "maxDurationSeconds">>,
   reason: string | null,
   lastPingAt: Date | null,
 ): { title: string; description: string } {
   const title = clip(`Monitor "${monitor.name}" is down${reason ? `: ${reason}` : ""}`, TITLE_MAX);
   if (reason === MISSED_HEARTBEAT) {
     const since = lastPingAt ? ` The last ping arrived at ${lastPingAt.toISOString()}.` : "";
+    const expected = monitor.schedule
+      ? `No ping by the schedule "${monitor.schedule.expression}" (${monitor.schedule.timezone})`
+      : `No ping within the ${monitor.intervalSeconds} s interval`;
+    return { title, description: `${expected} plus ${monitor.graceSeconds} s grace.${since}` };
+  }
+  if (reason === RUN_DID_NOT_FINISH && monitor.runStartedAt) {
+    const window = Math.min(monitor.graceSeconds, monitor.maxDurationSeconds ?? Number.POSITIVE_INFINITY);
     return {
       title,
-      description: `No ping within the ${monitor.intervalSeconds} s interval plus ${monitor.graceSeconds} s grace.${since}`,
+      description: `A run started at ${monitor.runStartedAt.toISOString()} and no up or down ping finished it within ${window} s.`,
     };
   }
   return {

@@ -1,10 +1,12 @@
 import { CreateMonitors } from "./0001-create-monitors.ts";
 import { PingsRetentionIndex } from "./0002-pings-retention-index.ts";
 import { Jsonb } from "./0003-jsonb.ts";
+import { SchedulesRunsBadges } from "./0004-schedules-runs-badges.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
 export const migrations = [
   { name: "0001-create-monitors", class: CreateMonitors },
   { name: "0002-pings-retention-index", class: PingsRetentionIndex },
   { name: "0003-jsonb", class: Jsonb },
+  { name: "0004-schedules-runs-badges", class: SchedulesRunsBadges },
 ];

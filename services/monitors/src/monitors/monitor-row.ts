@@ -1,5 +1,6 @@
 import type { Severity } from "../severity.ts";
 import type { MonitorStatus, PingStatus } from "./monitor.entity.ts";
+import type { Schedule } from "./schedule.ts";
 
 /** A monitor as the service hands it out. */
 export type MonitorView = {
@@ -20,6 +21,14 @@ export type MonitorView = {
   incidentOpen: boolean;
   openAlertIds: string[];
   alertQuotaMonthly: number;
+  /** A cron schedule instead of the interval; null for interval monitors. */
+  schedule: Schedule | null;
+  maxDurationSeconds: number | null;
+  /** When the open run started; null when no run is open. */
+  runStartedAt: Date | null;
+  lastDurationMs: number | null;
+  /** The path token of the public status badge. */
+  badgeToken: string;
   createdAt: Date;
 };
 
@@ -42,6 +51,12 @@ export type MonitorRow = {
   incident_open: boolean;
   open_alert_ids: string[] | string | null;
   alert_quota_monthly: number;
+  schedule: string | null;
+  timezone: string | null;
+  max_duration_seconds: number | null;
+  run_started_at: Date | string | null;
+  last_duration_ms: number | string | null;
+  badge_token: string;
   created_at: Date | string;
 };
 
@@ -78,6 +93,13 @@ export function monitorFromRow(row: MonitorRow): MonitorView {
     incidentOpen: row.incident_open,
     openAlertIds: textArray(row.open_alert_ids),
     alertQuotaMonthly: row.alert_quota_monthly,
+    schedule: row.schedule === null ? null : { expression: row.schedule, timezone: row.timezone ?? "UTC" },
+    maxDurationSeconds: row.max_duration_seconds ?? null,
+    runStartedAt: toDateOrNull(row.run_started_at ?? null),
+    // bigint arrives as text from pg.
+    lastDurationMs:
+      row.last_duration_ms === null || row.last_duration_ms === undefined ? null : Number(row.last_duration_ms),
+    badgeToken: row.badge_token,
     createdAt: toDate(row.created_at),
   };
 }

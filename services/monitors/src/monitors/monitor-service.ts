@@ -3,6 +3,7 @@ import { type EntityManager, type Orm, type PgPool, run, statement } from "@puls
 import { monitorsErrors } from "../errors.ts";
 import { isDatabaseUnavailable } from "../runtime/database-unavailable.ts";
 import type { LastKnownMonitors } from "./last-known-monitors.ts";
+import type { PingStatus } from "./monitor.entity.ts";
 import { type MonitorRow, type MonitorView, monitorFromRow, toDate } from "./monitor-row.ts";
 import { checkMonitorSettings, type MonitorSettingsInput } from "./monitor-settings.ts";
 
@@ -17,14 +18,16 @@ const DEFAULT_PAGE = 50;
 export type PingView = {
   id: string;
   monitorId: string;
-  status: "up" | "down";
+  status: PingStatus;
+  /** For the ping that closed a run: how long the run took. */
+  durationMs: number | null;
   reason: string | null;
   metadata: unknown;
   method: string;
   receivedAt: Date;
 };
 
-/** 24 random bytes: 192 bits, well over the 128 the design asks of a ping URL token. */
+/** 24 random bytes: 192 bits, well over the 128 the design asks of a ping URL token (badge tokens alike). */
 function newPingUrl(): string {
   return randomBytes(24).toString("base64url");
 }
@@ -52,8 +55,9 @@ export class MonitorService {
     const now = this.#now();
     const [row] = await this.#em().execute<MonitorRow[]>(
       `INSERT INTO monitors.monitors (id, team_id, ping_url, name, status, monitoring_active, interval_seconds,
-                                      grace_seconds, severity, reopen_window_seconds, created_at, updated_at)
-       VALUES (?, ?, ?, ?, 'idle', false, ?, ?, ?, ?, ?, ?) RETURNING *`,
+                                      grace_seconds, severity, reopen_window_seconds, schedule, timezone,
+                                      max_duration_seconds, badge_token, created_at, updated_at)
+       VALUES (?, ?, ?, ?, 'idle', false, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
       [
         `mon_${randomUUID().replaceAll("-", "")}`,
         teamId,
@@ -63,6 +67,10 @@ export class MonitorService {
         settings.graceSeconds,
         settings.severity,
         settings.reopenWindowSeconds,
+        settings.schedule?.expression ?? null,
+        settings.schedule?.timezone ?? null,
+        settings.maxDurationSeconds,
+        newPingUrl(),
         now,
         now,
       ],
@@ -120,11 +128,19 @@ export class MonitorService {
     }
   }
 
+  /** By the token of its public status badge; null when unknown. */
+  async resolveBadge(badgeToken: string): Promise<MonitorView | null> {
+    const [row] = await this.#em().execute<MonitorRow[]>("SELECT * FROM monitors.monitors WHERE badge_token = ?", [
+      badgeToken,
+    ]);
+    return row ? monitorFromRow(row) : null;
+  }
+
   /** Paused: not monitoring, pings answered 404, never swept. Pausing twice is harmless. */
   async pause(id: string): Promise<MonitorView> {
     const [row] = await this.#em().execute<MonitorRow[]>(
       `UPDATE monitors.monitors
-          SET status = 'paused', monitoring_active = false, next_due_at = NULL, updated_at = ?
+          SET status = 'paused', monitoring_active = false, next_due_at = NULL, run_started_at = NULL, updated_at = ?
         WHERE id = ? RETURNING *`,
       [this.#now(), id],
     );
@@ -136,7 +152,7 @@ export class MonitorService {
   async resume(id: string): Promise<MonitorView> {
     const [row] = await this.#em().execute<MonitorRow[]>(
       `UPDATE monitors.monitors
-          SET status = 'idle', monitoring_active = false, next_due_at = NULL, updated_at = ?
+          SET status = 'idle', monitoring_active = false, next_due_at = NULL, run_started_at = NULL, updated_at = ?
         WHERE id = ? AND status = 'paused' RETURNING *`,
       [this.#now(), id],
     );
@@ -149,7 +165,7 @@ export class MonitorService {
     const size = Number.isInteger(limit) && limit > 0 ? Math.min(limit, MAX_PAGE) : DEFAULT_PAGE;
     if (cursor && !/^[1-9][0-9]{0,18}$/.test(cursor)) throw monitorsErrors.invalidCursor();
     const rows = await this.#em().execute<Record<string, unknown>[]>(
-      `SELECT id, monitor_id, status, reason, metadata, method, received_at FROM monitors.pings
+      `SELECT id, monitor_id, status, reason, metadata, method, received_at, duration_ms FROM monitors.pings
         WHERE monitor_id = ? AND (?::bigint IS NULL OR id < ?::bigint)
         ORDER BY id DESC LIMIT ?`,
       [monitorId, cursor || null, cursor || null, size + 1],
@@ -159,7 +175,8 @@ export class MonitorService {
       pings: page.map((row) => ({
         id: String(row.id),
         monitorId: row.monitor_id as string,
-        status: row.status as "up" | "down",
+        status: row.status as PingStatus,
+        durationMs: row.duration_ms === null || row.duration_ms === undefined ? null : Number(row.duration_ms),
         reason: (row.reason as string | null) ?? null,
         metadata: row.metadata ?? null,
         method: row.method as string,

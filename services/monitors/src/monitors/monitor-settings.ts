@@ -1,5 +1,6 @@
 import type { ErrorDetail } from "@pulsegate/grpc";
 import { isSeverity, type Severity } from "../severity.ts";
+import { checkSchedule, DEFAULT_TIMEZONE, type Schedule } from "./schedule.ts";
 
 /** Defaults and bounds of a monitor's settings (DESIGN §5). */
 export const MONITOR_LIMITS = {
@@ -11,6 +12,7 @@ export const MONITOR_LIMITS = {
   maxIntervalSeconds: 31_536_000,
   maxGraceSeconds: 31_536_000,
   maxReopenWindowSeconds: 31_536_000,
+  maxMaxDurationSeconds: 31_536_000,
 } as const;
 
 export type MonitorSettingsInput = {
@@ -20,6 +22,12 @@ export type MonitorSettingsInput = {
   /** "" or undefined: the default. */
   severity?: string | undefined;
   reopenWindowSeconds?: number | undefined;
+  /** "" or undefined: an interval monitor. */
+  schedule?: string | undefined;
+  /** "" or undefined: UTC (only with a schedule). */
+  timezone?: string | undefined;
+  /** 0 or undefined: no maximum. */
+  maxDurationSeconds?: number | undefined;
 };
 
 export type MonitorSettings = {
@@ -28,6 +36,8 @@ export type MonitorSettings = {
   graceSeconds: number;
   severity: Severity;
   reopenWindowSeconds: number;
+  schedule: Schedule | null;
+  maxDurationSeconds: number | null;
 };
 
 function codePoints(value: string): number {
@@ -66,6 +76,26 @@ export function checkMonitorSettings(input: MonitorSettingsInput): {
     input.severity === undefined || input.severity === "" ? MONITOR_LIMITS.defaultSeverity : input.severity;
   if (!isSeverity(severity))
     errors.push({ field: "severity", message: "severity must be one of sev0, sev1, sev2, sev3, sev4." });
+  const expression = input.schedule?.trim() ?? "";
+  const timezone = input.timezone?.trim() ?? "";
+  let schedule: Schedule | null = null;
+  if (expression !== "") {
+    if (input.intervalSeconds !== undefined) {
+      errors.push({ field: "intervalSeconds", message: "Give either intervalSeconds or schedule, not both." });
+    }
+    schedule = { expression, timezone: timezone || DEFAULT_TIMEZONE };
+    errors.push(...checkSchedule(schedule.expression, schedule.timezone));
+  } else if (timezone !== "") {
+    errors.push({ field: "timezone", message: "timezone applies to a schedule; give schedule too." });
+  }
+  const maxDuration = checkInt(
+    input.maxDurationSeconds,
+    "maxDurationSeconds",
+    0,
+    MONITOR_LIMITS.maxMaxDurationSeconds,
+    0,
+    errors,
+  );
   const settings: MonitorSettings = {
     name,
     intervalSeconds: checkInt(
@@ -93,6 +123,8 @@ export function checkMonitorSettings(input: MonitorSettingsInput): {
       MONITOR_LIMITS.defaultReopenWindowSeconds,
       errors,
     ),
+    schedule,
+    maxDurationSeconds: maxDuration > 0 ? maxDuration : null,
   };
   return { settings, errors };
 }

@@ -26,6 +26,12 @@ export const MonitorSchema = defineEntity({
     nextDueAt: p.datetime().nullable(),
     incidentOpen: p.boolean(),
     alertQuotaMonthly: p.integer(),
+    schedule: p.string().nullable(),
+    timezone: p.string().nullable(),
+    maxDurationSeconds: p.integer().nullable(),
+    runStartedAt: p.datetime().nullable(),
+    lastDurationMs: p.bigint().nullable(),
+    badgeToken: p.string().unique(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },
@@ -33,4 +39,5 @@ export const MonitorSchema = defineEntity({
 
 export type MonitorEntity = InferEntity<typeof MonitorSchema>;
 export type MonitorStatus = "idle" | "up" | "down" | "paused";
-export type PingStatus = "up" | "down";
+/** "start": a run began (start/finish signals); the next up or down ping closes it. */
+export type PingStatus = "up" | "down" | "start";

@@ -83,13 +83,13 @@ export async function applyPingBatch(
         continue;
       }
       counted.set(key, (counted.get(key) ?? 0) + 1);
-      write.ping(item);
 
       const transition = pingTransition(monitor, {
         status: item.status,
         reason: item.reason,
         receivedAt: item.receivedAt,
       });
+      write.ping(item, transition.apply ? transition.durationMs : null);
       if (!transition.apply) {
         results.push({ outcome: "recorded", monitor, incidentActionId: null });
         continue;
@@ -100,11 +100,13 @@ export async function applyPingBatch(
         monitoringActive: true,
         lastPingAt: item.receivedAt,
         lastPingStatus: item.status,
-        lastReason: item.reason,
+        lastReason: transition.reason,
         nextDueAt: transition.nextDueAt,
         incidentOpen:
           transition.incident === "raise" ? true : transition.incident === "resolve" ? false : monitor.incidentOpen,
         alertQuotaMonthly: item.alertQuotaMonthly,
+        runStartedAt: transition.runStartedAt,
+        lastDurationMs: transition.durationMs ?? monitor.lastDurationMs,
       };
       monitors.set(moved.id, moved);
       write.monitor(moved);
@@ -114,7 +116,7 @@ export async function applyPingBatch(
             transition.incident,
             moved,
             {
-              reason: item.reason,
+              reason: transition.reason,
               groupKey: item.groupKey,
               metadata: item.metadataJson ? (JSON.parse(item.metadataJson) as Record<string, unknown>) : null,
               lastPingAt: item.receivedAt,
@@ -156,7 +158,7 @@ class BatchWrite {
     return this.#pings.length === 0;
   }
 
-  ping(item: PingItem): void {
+  ping(item: PingItem, durationMs: number | null): void {
     this.#pings.push({
       ping_key: item.pingId,
       monitor_id: item.monitorId,
@@ -170,6 +172,7 @@ class BatchWrite {
       received_at: item.receivedAt,
       recorded_at: this.#options.now,
       spooled: this.#options.spooled,
+      duration_ms: durationMs,
     });
   }
 
@@ -210,6 +213,8 @@ class BatchWrite {
       next_due_at: m.nextDueAt,
       incident_open: m.incidentOpen,
       alert_quota_monthly: m.alertQuotaMonthly,
+      run_started_at: m.runStartedAt,
+      last_duration_ms: m.lastDurationMs,
       updated_at: this.#options.now,
     }));
     const document = JSON.stringify({ pings: this.#pings, monitors, actions: this.#actions, usage: this.#usage });

@@ -46,21 +46,24 @@ export const WRITE_PING_BATCH = statement(
   "monitors_write_ping_batch",
   `WITH batch AS (SELECT $1::jsonb AS doc), pings AS (
      INSERT INTO monitors.pings (ping_key, monitor_id, team_id, status, reason, group_key, metadata, method,
-                                 received_at, recorded_at, spooled)
+                                 received_at, recorded_at, spooled, duration_ms)
      SELECT p.ping_key, p.monitor_id, p.team_id, p.status, p.reason, p.group_key, p.metadata, p.method,
-            p.received_at, p.recorded_at, p.spooled
+            p.received_at, p.recorded_at, p.spooled, p.duration_ms
        FROM batch, jsonb_to_recordset(batch.doc->'pings')
             AS p(ping_key uuid, monitor_id text, team_id text, status text, reason text, group_key text,
-                 metadata jsonb, method text, received_at timestamptz, recorded_at timestamptz, spooled boolean)
+                 metadata jsonb, method text, received_at timestamptz, recorded_at timestamptz, spooled boolean,
+                 duration_ms bigint)
      RETURNING 1
    ), moved AS (
      UPDATE monitors.monitors AS m
         SET status = u.status, monitoring_active = true, last_ping_at = u.last_ping_at,
             last_ping_status = u.last_ping_status, last_reason = u.last_reason, next_due_at = u.next_due_at,
-            incident_open = u.incident_open, alert_quota_monthly = u.alert_quota_monthly, updated_at = u.updated_at
+            incident_open = u.incident_open, alert_quota_monthly = u.alert_quota_monthly,
+            run_started_at = u.run_started_at, last_duration_ms = u.last_duration_ms, updated_at = u.updated_at
        FROM batch, jsonb_to_recordset(batch.doc->'monitors')
             AS u(id text, status text, last_ping_at timestamptz, last_ping_status text, last_reason text,
-                 next_due_at timestamptz, incident_open boolean, alert_quota_monthly integer, updated_at timestamptz)
+                 next_due_at timestamptz, incident_open boolean, alert_quota_monthly integer,
+                 run_started_at timestamptz, last_duration_ms bigint, updated_at timestamptz)
       WHERE m.id = u.id
      RETURNING 1
    ), counted AS (

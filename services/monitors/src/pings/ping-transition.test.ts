@@ -17,8 +17,11 @@ describe("pingTransition", () => {
     expect(pingTransition(monitor(), { status: "up", reason: null, receivedAt: at(0) })).toEqual({
       apply: true,
       status: "up",
+      reason: null,
       nextDueAt: at(70),
       incident: null,
+      runStartedAt: null,
+      durationMs: null,
     });
   });
 
@@ -27,8 +30,11 @@ describe("pingTransition", () => {
       expect(pingTransition(monitor({ status }), { status: "down", reason: "disk", receivedAt: at(1) })).toEqual({
         apply: true,
         status: "down",
+        reason: "disk",
         nextDueAt: null,
         incident: "raise",
+        runStartedAt: null,
+        durationMs: null,
       });
     }
   });
@@ -71,5 +77,58 @@ describe("pingTransition", () => {
         receivedAt: at(9),
       }),
     ).toEqual({ apply: false });
+  });
+
+  it("a start ping opens a run: status kept, due at start + grace (or the maximum, if shorter)", () => {
+    expect(pingTransition(monitor({ status: "up" }), { status: "start", reason: null, receivedAt: at(0) })).toEqual({
+      apply: true,
+      status: "up",
+      reason: null,
+      nextDueAt: at(10),
+      incident: null,
+      runStartedAt: at(0),
+      durationMs: null,
+    });
+    const capped = monitor({ maxDurationSeconds: 4 });
+    expect(pingTransition(capped, { status: "start", reason: null, receivedAt: at(0) })).toMatchObject({
+      status: "idle",
+      nextDueAt: at(4),
+    });
+  });
+
+  it("the next up or down ping closes the run with its duration", () => {
+    const running = monitor({ status: "up", runStartedAt: at(0), lastPingAt: at(0) });
+    expect(pingTransition(running, { status: "up", reason: null, receivedAt: at(7) })).toMatchObject({
+      status: "up",
+      runStartedAt: null,
+      durationMs: 7000,
+      nextDueAt: at(77),
+    });
+    expect(pingTransition(running, { status: "down", reason: "exit 1", receivedAt: at(3) })).toMatchObject({
+      status: "down",
+      reason: "exit 1",
+      runStartedAt: null,
+      durationMs: 3000,
+      incident: "raise",
+    });
+  });
+
+  it("an up ping that closes a run longer than the maximum is down, with the slow run as reason", () => {
+    const slow = monitor({ status: "up", runStartedAt: at(0), lastPingAt: at(0), maxDurationSeconds: 5 });
+    expect(pingTransition(slow, { status: "up", reason: null, receivedAt: at(6) })).toMatchObject({
+      status: "down",
+      reason: "run took 6 s, longer than the 5 s maximum",
+      nextDueAt: null,
+      incident: "raise",
+      durationMs: 6000,
+    });
+    expect(pingTransition(slow, { status: "up", reason: null, receivedAt: at(5) })).toMatchObject({ status: "up" });
+  });
+
+  it("a scheduled monitor is due at the schedule's next run plus the grace", () => {
+    const scheduled = monitor({ schedule: { expression: "30 * * * *", timezone: "UTC" }, graceSeconds: 60 });
+    expect(
+      pingTransition(scheduled, { status: "up", reason: null, receivedAt: new Date("2026-01-05T10:31:00Z") }),
+    ).toMatchObject({ nextDueAt: new Date("2026-01-05T11:31:00Z") });
   });
 });

@@ -9,6 +9,7 @@ import { isDatabaseUnavailable } from "../runtime/database-unavailable.ts";
 import type { PingSpool } from "../spool/ping-spool.ts";
 import { type ApplyResult, applyPingBatch } from "./apply-ping-batch.ts";
 import type { PingItem } from "./ping-item.ts";
+import { type PreviewResult, previewPings } from "./preview-pings.ts";
 
 export type RecordInput = Omit<PingItem, "pingId" | "receivedAt"> & { receivedAt: Date | null };
 
@@ -95,6 +96,28 @@ export class PingRecorder {
     });
     const written = await this.#write(items);
     written.forEach((result, position) => {
+      results[accepted[position] as number] = result;
+    });
+    return results;
+  }
+
+  /**
+   * What record() would do, written nowhere (a dry run); invalid items are
+   * answered as record() answers them. Needs the database: no spool for this.
+   */
+  async preview(inputs: RecordInput[]): Promise<(PreviewResult | { outcome: "invalid"; violations: TextProblem[] })[]> {
+    const results = new Array<PreviewResult | { outcome: "invalid"; violations: TextProblem[] }>(inputs.length);
+    const accepted: number[] = [];
+    inputs.forEach((input, index) => {
+      const violations = unstorableText(input);
+      if (violations.length > 0) results[index] = { outcome: "invalid", violations };
+      else accepted.push(index);
+    });
+    const items = accepted.map((index): PingItem => {
+      const input = inputs[index] as RecordInput;
+      return { ...input, pingId: "", receivedAt: input.receivedAt ?? this.#now() };
+    });
+    (await previewPings(this.#pool, items)).forEach((result, position) => {
       results[accepted[position] as number] = result;
     });
     return results;
@@ -192,7 +215,7 @@ export class PingRecorder {
     const predicted: MonitorView | null = known
       ? {
           ...known,
-          status: item.status,
+          status: item.status === "start" ? known.status : item.status,
           monitoringActive: true,
           lastPingAt: item.receivedAt,
           lastPingStatus: item.status,

@@ -1,13 +1,13 @@
 import type { EntityManager, Orm } from "@pulsegate/db";
 import { incidentActionRow } from "../incidents/incident-action-row.ts";
-import { MISSED_HEARTBEAT } from "../incidents/incident-text.ts";
+import { MISSED_HEARTBEAT, RUN_DID_NOT_FINISH } from "../incidents/incident-text.ts";
 import { type MonitorRow, monitorFromRow } from "../monitors/monitor-row.ts";
 
 export const SWEEP_BATCH = 200;
 
 /** The due monitors, through the partial index on next_due_at (monitors_due_idx); `?` is the batch size. */
 export const SELECT_DUE_MONITORS = `
-  SELECT id, (monitoring_active AND status = 'up') AS eligible
+  SELECT id, (monitoring_active AND (status = 'up' OR (status = 'idle' AND run_started_at IS NOT NULL))) AS eligible
     FROM monitors.monitors
    WHERE next_due_at <= now()
    ORDER BY next_due_at
@@ -26,7 +26,8 @@ const INSERT_ACTIONS = `
 
 /**
  * One sweep batch (DESIGN §5 "missed heartbeat"): every monitor whose
- * next_due_at has passed goes down with reason `missed heartbeat`, and its
+ * next_due_at has passed goes down with reason `missed heartbeat` (or, when a
+ * start ping opened a run that has not finished, `run did not finish`), and its
  * incident is raised through the outbox, in one transaction. next_due_at is
  * set only while a monitored monitor is up, so the partial index on it holds
  * the due monitors alone and healthy ones cost nothing. SKIP LOCKED lets
@@ -41,13 +42,14 @@ export async function sweepMissedHeartbeats(orm: Orm, now: () => Date = () => ne
        UPDATE monitors.monitors m
           SET next_due_at = NULL,
               status = CASE WHEN due.eligible THEN 'down' ELSE m.status END,
-              last_reason = CASE WHEN due.eligible THEN ? ELSE m.last_reason END,
+              last_reason = CASE WHEN NOT due.eligible THEN m.last_reason
+                                 WHEN m.run_started_at IS NOT NULL THEN ? ELSE ? END,
               incident_open = m.incident_open OR due.eligible,
               updated_at = now()
          FROM due
         WHERE m.id = due.id
        RETURNING m.*, due.eligible AS swept`,
-      [SWEEP_BATCH, MISSED_HEARTBEAT],
+      [SWEEP_BATCH, RUN_DID_NOT_FINISH, MISSED_HEARTBEAT],
     );
     const swept = rows.filter((row) => row.swept).map(monitorFromRow);
     const at = now();
@@ -55,7 +57,7 @@ export async function sweepMissedHeartbeats(orm: Orm, now: () => Date = () => ne
       incidentActionRow(
         "raise",
         monitor,
-        { reason: MISSED_HEARTBEAT, groupKey: null, metadata: null, lastPingAt: monitor.lastPingAt },
+        { reason: monitor.lastReason, groupKey: null, metadata: null, lastPingAt: monitor.lastPingAt },
         at,
       ),
     );
