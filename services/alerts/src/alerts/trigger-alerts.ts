@@ -6,6 +6,7 @@ import type { WebhookService } from "../webhooks/webhook-service.ts";
 import { WEBHOOK_LIMITS } from "../webhooks/webhook-settings.ts";
 import type { AlertSource } from "./alert-row.ts";
 import { type FoldInput, type FoldOptions, type FoldResult, foldTriggers } from "./fold-triggers.ts";
+import { previewFold } from "./preview-fold.ts";
 
 export type TriggerItem = {
   teamId: string;
@@ -46,11 +47,55 @@ export async function triggerAlerts(
   items: TriggerItem[],
   options: TriggerOptions = {},
 ): Promise<TriggerResult[]> {
+  const { results, toFold } = await acceptTriggers(webhooks, items, (options.now ?? (() => new Date()))());
+  const folded = await foldTriggers(
+    pool,
+    toFold.map((entry) => entry.input),
+    options,
+  );
+  toFold.forEach((entry, position) => {
+    results[entry.index] = folded[position] as TriggerResult;
+  });
+  return results;
+}
+
+/**
+ * What triggerAlerts would answer for the same items, read without locking
+ * or writing anything (a dry run): the same checks and filter rules, then
+ * the decisions of a batch (plan-batch.ts) on what the database holds now.
+ * An alert that would be created has no id yet ("").
+ */
+export async function previewTriggers(
+  pool: PgPool,
+  webhooks: WebhookService,
+  items: TriggerItem[],
+  options: { now?: () => Date } = {},
+): Promise<TriggerResult[]> {
+  const { results, toFold } = await acceptTriggers(webhooks, items, (options.now ?? (() => new Date()))());
+  const previewed = await previewFold(
+    pool,
+    toFold.map((entry) => entry.input),
+  );
+  toFold.forEach((entry, position) => {
+    results[entry.index] = previewed[position] as TriggerResult;
+  });
+  return results;
+}
+
+/**
+ * Checks each item for text that cannot be stored, against its webhook
+ * (exists, same team, enabled; read through the webhook cache) and its filter
+ * rules. Answers the refused ones; the accepted ones are returned to fold.
+ */
+async function acceptTriggers(
+  webhooks: WebhookService,
+  items: TriggerItem[],
+  receivedAt: Date,
+): Promise<{ results: TriggerResult[]; toFold: { index: number; input: FoldInput }[] }> {
   const webhookIds = items.filter((item) => item.source === "webhook").map((item) => item.sourceId);
   const byId = await webhooks.findForTriggers([...new Set(webhookIds)]);
   const results: TriggerResult[] = new Array(items.length);
   const toFold: { index: number; input: FoldInput }[] = [];
-  const receivedAt = (options.now ?? (() => new Date()))();
   items.forEach((item, index) => {
     const checked = checkItem(item);
     if ("violations" in checked) {
@@ -93,15 +138,7 @@ export async function triggerAlerts(
       },
     });
   });
-  const folded = await foldTriggers(
-    pool,
-    toFold.map((entry) => entry.input),
-    options,
-  );
-  toFold.forEach((entry, position) => {
-    results[entry.index] = folded[position] as TriggerResult;
-  });
-  return results;
+  return { results, toFold };
 }
 
 /** The item's metadata, parsed, or what makes the item unstorable (callers validate first; this is the backstop). */

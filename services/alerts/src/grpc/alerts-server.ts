@@ -5,7 +5,8 @@ import { alerts } from "@pulsegate/proto";
 import { traceparentOf } from "@pulsegate/telemetry";
 import type { AlertService } from "../alerts/alert-service.ts";
 import { OpenKeys } from "../alerts/open-keys.ts";
-import { type TriggerItem, triggerAlerts } from "../alerts/trigger-alerts.ts";
+import { anyResolved, type ResolveByKeyItem, resolveAlertsByKey } from "../alerts/resolve-by-key.ts";
+import { previewTriggers, type TriggerItem, triggerAlerts } from "../alerts/trigger-alerts.ts";
 import { alertsErrors } from "../errors.ts";
 import type { WebhookService } from "../webhooks/webhook-service.ts";
 import { type NotificationDeps, notificationMethods } from "./notifications-server.ts";
@@ -13,6 +14,7 @@ import {
   alertToProto,
   filterRulesFromProto,
   occurrenceToProto,
+  resolveByKeyResultToProto,
   severityFromProto,
   sourceFromProto,
   triggerResultToProto,
@@ -65,37 +67,26 @@ export function alertsServiceBinding(
       return { webhook: webhook ? webhookToProto(webhook) : undefined };
     }),
     triggerAlert: unary(log, async (request) => {
-      if (request.items.length > MAX_BATCH) {
-        throw alertsErrors.invalid([{ field: "items", message: `At most ${MAX_BATCH} items per call.` }]);
-      }
-      const items = request.items.map((item, index): TriggerItem => {
-        const source = sourceFromProto(item.source);
-        if (!source) throw alertsErrors.invalid([{ field: `items[${index}].source`, message: "source is required." }]);
-        const severity =
-          item.severity === alerts.Severity.SEVERITY_UNSPECIFIED ? undefined : severityFromProto(item.severity);
-        if (item.severity !== alerts.Severity.SEVERITY_UNSPECIFIED && !severity) {
-          throw alertsErrors.invalid([{ field: `items[${index}].severity`, message: "severity is not known." }]);
-        }
-        return {
-          teamId: item.teamId,
-          source,
-          sourceId: item.sourceId,
-          title: item.title,
-          description: item.description,
-          severity,
-          metadataJson: item.metadataJson === "" ? null : item.metadataJson,
-          groupKey: item.groupKey === "" ? null : item.groupKey,
-          alertQuotaMonthly: item.alertQuotaMonthly,
-          reopenWindowSeconds: item.reopenWindowSeconds,
-          // Its request's trace; a caller without one (a monitor's incident) is this call's.
-          traceparent: item.traceparent || traceparentOf(),
-        };
-      });
-      const results = await triggerAlerts(pool, webhooks, items, { log, openKeys });
+      const results = await triggerAlerts(pool, webhooks, triggerItemsFromProto(request.items), { log, openKeys });
       if (results.some((result) => result.outcome === "created" || result.outcome === "reopened")) {
         notifications.onOutboxWritten();
       }
       return { results: results.map(triggerResultToProto) };
+    }),
+    previewTriggers: unary(log, async (request) => {
+      const results = await previewTriggers(pool, webhooks, triggerItemsFromProto(request.items));
+      return { results: results.map(triggerResultToProto) };
+    }),
+    resolveAlertsByKey: unary(log, async (request) => {
+      checkBatchSize(request.items.length);
+      const items = request.items.map((item, index): ResolveByKeyItem => {
+        const source = sourceFromProto(item.source);
+        if (!source) throw alertsErrors.invalid([{ field: `items[${index}].source`, message: "source is required." }]);
+        return { teamId: item.teamId, source, sourceId: item.sourceId, groupKey: item.groupKey };
+      });
+      const results = await resolveAlertsByKey(pool, webhooks, items, { dryRun: request.dryRun });
+      if (anyResolved(results) && !request.dryRun) notifications.onOutboxWritten();
+      return { results: results.map(resolveByKeyResultToProto) };
     }),
     getAlert: unary(log, async (request) => ({ alert: alertToProto(await alertService.get(request.id)) })),
     listAlerts: unary(log, async (request) => {
@@ -117,4 +108,36 @@ export function alertsServiceBinding(
     ...notificationMethods(log, notifications, alertService),
   };
   return { name: "alerts.v1.AlertsService", definition: alerts.AlertsServiceService, implementation };
+}
+
+function checkBatchSize(size: number): void {
+  if (size > MAX_BATCH)
+    throw alertsErrors.invalid([{ field: "items", message: `At most ${MAX_BATCH} items per call.` }]);
+}
+
+function triggerItemsFromProto(items: alerts.TriggerAlertItem[]): TriggerItem[] {
+  checkBatchSize(items.length);
+  return items.map((item, index): TriggerItem => {
+    const source = sourceFromProto(item.source);
+    if (!source) throw alertsErrors.invalid([{ field: `items[${index}].source`, message: "source is required." }]);
+    const severity =
+      item.severity === alerts.Severity.SEVERITY_UNSPECIFIED ? undefined : severityFromProto(item.severity);
+    if (item.severity !== alerts.Severity.SEVERITY_UNSPECIFIED && !severity) {
+      throw alertsErrors.invalid([{ field: `items[${index}].severity`, message: "severity is not known." }]);
+    }
+    return {
+      teamId: item.teamId,
+      source,
+      sourceId: item.sourceId,
+      title: item.title,
+      description: item.description,
+      severity,
+      metadataJson: item.metadataJson === "" ? null : item.metadataJson,
+      groupKey: item.groupKey === "" ? null : item.groupKey,
+      alertQuotaMonthly: item.alertQuotaMonthly,
+      reopenWindowSeconds: item.reopenWindowSeconds,
+      // Its request's trace; a caller without one (a monitor's incident) is this call's.
+      traceparent: item.traceparent || traceparentOf(),
+    };
+  });
 }

@@ -1,6 +1,7 @@
 import { alerts } from "@pulsegate/proto";
 import type { AlertSource, AlertView } from "../alerts/alert-row.ts";
 import type { OccurrenceView } from "../alerts/alert-service.ts";
+import type { ResolveByKeyResult } from "../alerts/resolve-by-key.ts";
 import type { TriggerResult } from "../alerts/trigger-alerts.ts";
 import type { FilterRule } from "../filter-rules/index.ts";
 import type { Severity } from "../severity.ts";
@@ -123,6 +124,23 @@ export function triggerResultToProto(result: TriggerResult): alerts.TriggerAlert
     alertId: "alertId" in result ? result.alertId : "",
     occurrenceCount: "occurrenceCount" in result ? result.occurrenceCount : 0,
     reason: "reason" in result ? result.reason : "",
+    violations: "violations" in result ? result.violations : [],
+  };
+}
+
+const RESOLVE_OUTCOME_TO_PROTO: Record<ResolveByKeyResult["outcome"], alerts.ResolveByKeyOutcome> = {
+  resolved: alerts.ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_RESOLVED,
+  already_resolved: alerts.ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_ALREADY_RESOLVED,
+  no_alert: alerts.ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_NO_ALERT,
+  source_not_found: alerts.ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_SOURCE_NOT_FOUND,
+  invalid: alerts.ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_INVALID,
+};
+
+export function resolveByKeyResultToProto(result: ResolveByKeyResult): alerts.ResolveByKeyResult {
+  return {
+    outcome: RESOLVE_OUTCOME_TO_PROTO[result.outcome],
+    alertId: "alertId" in result ? result.alertId : "",
+    occurrenceCount: "occurrenceCount" in result ? result.occurrenceCount : 0,
     violations: "violations" in result ? result.violations : [],
   };
 }

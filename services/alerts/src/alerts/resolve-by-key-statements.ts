@@ -1,0 +1,114 @@
+import { type PgClient, type PgPool, run, statement } from "@pulsegate/db";
+import type { AlertRow } from "./alert-row.ts";
+
+/**
+ * The statements of a resolve-by-key batch (resolve-by-key.ts). Look-ups by
+ * (team, group key) are shaped as in batch-statements.ts: one subquery per
+ * key, compared in the "C" collation of the unique index of open alerts.
+ */
+
+/**
+ * First, the advisory lock of every (team, group key), in hash order: the
+ * same lock and order as a trigger batch, so a resolve and a fold of one key
+ * are serialised and never deadlock. $1, $2 team ids and group keys.
+ */
+export const LOCK_KEYS = statement(
+  "alerts-resolve-by-key-lock",
+  `SELECT count(pg_advisory_xact_lock(k.lock_key))::int AS locked
+     FROM (SELECT hashtextextended('alerts:' || u.team_id || ':' || u.group_key, 0) AS lock_key
+             FROM unnest($1::text[], $2::text[]) AS u(team_id, group_key)
+            ORDER BY lock_key) AS k`,
+);
+
+/**
+ * Then, in a statement of its own (its snapshot is taken after the locks, so
+ * it sees an alert a trigger opened while this waited): resolves each key's
+ * open (or acknowledged) alert, and for keys without one returns the newest
+ * alert with the key. $1, $2 team ids and group keys (distinct pairs); $3 the time.
+ */
+export const RESOLVE_KEYS = statement(
+  "alerts-resolve-by-key",
+  `WITH keys AS (
+     SELECT * FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS u(team_id, group_key, ord)
+   ), targets AS (
+     SELECT k.ord, t.id, t.tid
+       FROM keys k
+      CROSS JOIN LATERAL (
+        SELECT a.id, a.ctid AS tid FROM alerts.alerts a
+         WHERE a.team_id COLLATE "C" = k.team_id AND a.group_key COLLATE "C" = k.group_key
+           AND a.status <> 'resolved'
+        OFFSET 0
+      ) t
+   ), resolved AS (
+     UPDATE alerts.alerts a
+        SET status = 'resolved', resolved_at = $3
+       FROM targets t
+      WHERE a.ctid = t.tid AND a.id = t.id AND a.status <> 'resolved'
+     RETURNING t.ord, to_jsonb(a) AS alert
+   )
+   SELECT k.ord::int AS ord, r.alert AS resolved, l.alert AS latest
+     FROM keys k
+     LEFT JOIN resolved r ON r.ord = k.ord
+     LEFT JOIN LATERAL (
+       SELECT to_jsonb(a) AS alert FROM alerts.alerts a
+        WHERE r.ord IS NULL AND a.team_id = k.team_id AND a.group_key = k.group_key
+        ORDER BY a.created_at DESC, a.id DESC
+        LIMIT 1
+     ) l ON true`,
+);
+
+/** The same answer without locking or writing anything (dry run). */
+export const PREVIEW_RESOLVE_KEYS = statement(
+  "alerts-preview-resolve-by-key",
+  `WITH keys AS (
+     SELECT * FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS u(team_id, group_key, ord)
+   )
+   SELECT k.ord::int AS ord, o.alert AS resolved, l.alert AS latest
+     FROM keys k
+     LEFT JOIN LATERAL (
+       SELECT to_jsonb(a) AS alert FROM alerts.alerts a
+        WHERE a.team_id COLLATE "C" = k.team_id AND a.group_key COLLATE "C" = k.group_key
+          AND a.status <> 'resolved'
+       OFFSET 0
+     ) o ON true
+     LEFT JOIN LATERAL (
+       SELECT to_jsonb(a) AS alert FROM alerts.alerts a
+        WHERE o.alert IS NULL AND a.team_id = k.team_id AND a.group_key = k.group_key
+        ORDER BY a.created_at DESC, a.id DESC
+        LIMIT 1
+     ) l ON true`,
+);
+
+/** The alert.resolved events of the resolved alerts, all in one statement. */
+export const WRITE_RESOLVED_EVENTS = statement(
+  "alerts-resolve-by-key-outbox",
+  `INSERT INTO alerts.outbox (team_id, alert_id, event_type, payload, created_at)
+   SELECT e.team_id, e.alert_id, 'alert.resolved', e.payload, e.created_at
+     FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::timestamptz[])
+          WITH ORDINALITY AS e(team_id, alert_id, payload, created_at, ord)
+    ORDER BY e.ord`,
+);
+
+export type KeyToResolve = { teamId: string; groupKey: string };
+
+/** Per key, in order: the alert it resolved now, or else the newest alert with the key (or neither). */
+export type KeyResolution = { resolved: AlertRow | null; latest: AlertRow | null };
+
+export async function resolveKeys(
+  client: PgClient | PgPool,
+  keys: KeyToResolve[],
+  at: Date,
+  dryRun: boolean,
+): Promise<KeyResolution[]> {
+  const teams = keys.map((key) => key.teamId);
+  const groupKeys = keys.map((key) => key.groupKey);
+  if (!dryRun) await run(client, LOCK_KEYS, [teams, groupKeys]);
+  const rows = await run<{ ord: number; resolved: AlertRow | null; latest: AlertRow | null }>(
+    client,
+    dryRun ? PREVIEW_RESOLVE_KEYS : RESOLVE_KEYS,
+    dryRun ? [teams, groupKeys] : [teams, groupKeys, at],
+  );
+  const out: KeyResolution[] = keys.map(() => ({ resolved: null, latest: null }));
+  for (const row of rows) out[row.ord - 1] = { resolved: row.resolved, latest: row.latest };
+  return out;
+}

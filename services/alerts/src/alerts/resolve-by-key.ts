@@ -1,0 +1,111 @@
+import { inTransaction, type PgPool, run } from "@pulsegate/db";
+import { findUnstorableText, type TextProblem } from "@pulsegate/text";
+import { outboxPayload } from "../outbox/write-outbox-event.ts";
+import type { WebhookService } from "../webhooks/webhook-service.ts";
+import { type AlertSource, alertFromRow } from "./alert-row.ts";
+import { keyOf } from "./plan-batch.ts";
+import {
+  type KeyResolution,
+  type KeyToResolve,
+  resolveKeys,
+  WRITE_RESOLVED_EVENTS,
+} from "./resolve-by-key-statements.ts";
+
+export type ResolveByKeyItem = { teamId: string; source: AlertSource; sourceId: string; groupKey: string };
+
+export type ResolveByKeyResult =
+  | { outcome: "resolved" | "already_resolved"; alertId: string; occurrenceCount: number }
+  | { outcome: "no_alert" }
+  | { outcome: "source_not_found" }
+  | { outcome: "invalid"; violations: TextProblem[] };
+
+const GROUP_KEY_MAX = 200;
+
+/**
+ * Resolves the open alert of each item's (team, group key), like a PagerDuty
+ * resolve event: idempotent, and never an error for a key without an open
+ * alert (`already_resolved`, `no_alert`). A webhook source must exist, be
+ * enabled and belong to the team (read through the webhook cache). The whole
+ * batch is one transaction of three statements whatever its size: one takes
+ * the keys' advisory locks (the locks a trigger batch takes, so a resolve never
+ * races a fold of the same key), one resolves (seeing what committed while it
+ * waited), one writes the alert.resolved events of the alerts it resolved. Several
+ * items with one key: the first resolves, the others find it resolved.
+ * With `dryRun`, the answer is read without locking or writing anything.
+ */
+export async function resolveAlertsByKey(
+  pool: PgPool,
+  webhooks: WebhookService,
+  items: ResolveByKeyItem[],
+  options: { dryRun?: boolean; now?: () => Date } = {},
+): Promise<ResolveByKeyResult[]> {
+  const dryRun = options.dryRun ?? false;
+  const webhookIds = items.filter((item) => item.source === "webhook").map((item) => item.sourceId);
+  const byId = await webhooks.findForTriggers([...new Set(webhookIds)]);
+  const results: ResolveByKeyResult[] = new Array(items.length);
+  const keys = new Map<string, KeyToResolve & { items: number[] }>();
+  items.forEach((item, index) => {
+    const violations = checkGroupKey(item.groupKey);
+    if (violations.length > 0) {
+      results[index] = { outcome: "invalid", violations };
+      return;
+    }
+    if (item.source === "webhook") {
+      const webhook = byId.get(item.sourceId);
+      if (!webhook || webhook.teamId !== item.teamId || !webhook.enabled) {
+        results[index] = { outcome: "source_not_found" };
+        return;
+      }
+    }
+    const id = keyOf(item.teamId, item.groupKey);
+    const key = keys.get(id) ?? { teamId: item.teamId, groupKey: item.groupKey, items: [] };
+    key.items.push(index);
+    keys.set(id, key);
+  });
+  if (keys.size === 0) return results;
+
+  const list = [...keys.values()];
+  const at = (options.now ?? (() => new Date()))();
+  const resolutions = dryRun
+    ? await resolveKeys(pool, list, at, true)
+    : await inTransaction(pool, async (client) => {
+        const found = await resolveKeys(client, list, at, false);
+        const events = found.flatMap((found) => (found.resolved ? [alertFromRow(found.resolved)] : []));
+        if (events.length > 0) {
+          await run(client, WRITE_RESOLVED_EVENTS, [
+            events.map((alert) => alert.teamId),
+            events.map((alert) => alert.id),
+            events.map((alert) => outboxPayload("alert.resolved", alert, at)),
+            events.map(() => at),
+          ]);
+        }
+        return found;
+      });
+  list.forEach((key, position) => {
+    const [first, ...rest] = key.items;
+    const found = resolutions[position] as KeyResolution;
+    const alert = found.resolved ?? found.latest;
+    if (!alert) {
+      for (const index of key.items) results[index] = { outcome: "no_alert" };
+      return;
+    }
+    const answer = { alertId: alert.id, occurrenceCount: alert.occurrence_count };
+    results[first as number] = { outcome: found.resolved ? "resolved" : "already_resolved", ...answer };
+    for (const index of rest) results[index] = { outcome: "already_resolved", ...answer };
+  });
+  return results;
+}
+
+/** Callers validate first (the gateway answers 400); this is the backstop. */
+function checkGroupKey(groupKey: string): TextProblem[] {
+  if (groupKey === "") return [{ field: "group_key", message: "group_key is required." }];
+  if ([...groupKey].length > GROUP_KEY_MAX) {
+    return [{ field: "group_key", message: `group_key must be at most ${GROUP_KEY_MAX} characters.` }];
+  }
+  return findUnstorableText({ group_key: groupKey }, "");
+}
+
+/** Whether any result wrote an outbox event (the dispatcher is nudged then). */
+export function anyResolved(results: ResolveByKeyResult[]): boolean {
+  return results.some((result) => result.outcome === "resolved");
+}
