@@ -21,6 +21,7 @@ import { acceptRawBodies, BODY_LIMIT_BYTES } from "./pipeline/raw-body.ts";
 import { createRateLimiter } from "./rate-limit/webhook-rate-limiter.ts";
 import { adminRoutes } from "./routes/admin/admin-routes.ts";
 import { createApiKeyAuthenticator } from "./routes/admin/api-key-authenticator.ts";
+import { badgeRoute } from "./routes/badge/badge-route.ts";
 import { dashboardRoutes } from "./routes/dashboard/dashboard-routes.ts";
 import { healthRoutes } from "./routes/health/health-routes.ts";
 import { createMonitorLookup } from "./routes/ping/monitor-lookup.ts";
@@ -166,6 +167,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     onTeamChanged: calls.forgetTeam,
   });
   app.register(healthRoutes, { peers: deps.peers, redis: deps.redis });
+  app.register(badgeRoute, { peers: deps.peers, cacheMs: deps.webhookCacheMs });
   // The web dashboard: pages in front of the admin API above, called in process (docs/dashboard.md).
   app.register(dashboardRoutes, { gateway: app, adminToken: deps.adminToken, apiKeys });
   return app;

@@ -1,4 +1,4 @@
-import { pingBodySchema, triggerBodySchema } from "../validation/body-schemas.ts";
+import { pingBodySchema, resolveBodySchema, triggerBodySchema } from "../validation/body-schemas.ts";
 import { publicErrorResponses, rateLimitHeaders } from "./error-responses.ts";
 
 /**
@@ -29,6 +29,33 @@ const tokenParam = (name: string, description: string) => ({
   properties: { [name]: { type: "string", description } },
 });
 
+const dryRunQuery = {
+  type: "object",
+  properties: {
+    dryRun: {
+      type: "string",
+      enum: ["true", "false"],
+      description:
+        "true: answer what would happen (200, with dryRun: true) after every check, and write nothing: no alert, ping, occurrence, quota use or notification. Not covered by the signature.",
+    },
+  },
+} as const;
+
+const dryRunAnswer = {
+  description: "?dryRun=true: what would happen; nothing was written.",
+  type: "object",
+  required: ["dryRun", "status", "message"],
+  properties: {
+    dryRun: { type: "boolean", enum: [true] },
+    status: { type: "string" },
+    message: { type: "string" },
+    groupKey: { type: ["string", "null"] },
+    alertId: { type: "string", description: "The alert it would fold into, reopen or resolve." },
+    occurrenceCount: { type: "integer" },
+    reason: { type: "string" },
+  },
+} as const;
+
 export const triggerRouteSchema = {
   tags: ["public"],
   summary: "Trigger an alert",
@@ -36,6 +63,7 @@ export const triggerRouteSchema = {
     "Checks, in this order: signature present (401), webhook enabled (404), signature valid (401), subscription (403), the webhook's rate limit (429), JSON body (415, 400), the monthly alert quota (429). Triggers with one group_key fold into one open alert.",
   headers: signatureHeader,
   params: tokenParam("webhookUrl", "The webhook's URL token (webhookUrl in the admin API)."),
+  querystring: dryRunQuery,
   body: triggerBodySchema,
   response: {
     201: {
@@ -58,13 +86,47 @@ export const triggerRouteSchema = {
       headers: rateLimitHeaders,
     },
     200: {
-      description: "Accepted, but a filter rule of the webhook did not hold: no alert.",
+      description:
+        "Accepted, but a filter rule of the webhook did not hold: no alert. Or, with ?dryRun=true, what would happen (status created, occurrence_added, reopened, filtered or quota_exhausted).",
+      anyOf: [
+        {
+          type: "object",
+          required: ["status", "message", "reason"],
+          properties: {
+            status: { type: "string", enum: ["filtered"] },
+            message: { type: "string", enum: ["Webhook received but filtered by rules"] },
+            reason: { type: "string", description: 'The first rule that failed, e.g. metadata.env == "production".' },
+          },
+        },
+        dryRunAnswer,
+      ],
+      headers: rateLimitHeaders,
+    },
+    ...publicErrorResponses("trigger"),
+  },
+};
+
+export const resolveRouteSchema = {
+  tags: ["public"],
+  summary: "Resolve an alert by its group key",
+  description:
+    "Like a PagerDuty resolve event: resolves the team's open (or acknowledged) alert with the group key and notifies as any resolve. Idempotent, never a 404 for the key: the status says what happened (resolved, already_resolved, no_alert). Checks, in this order: signature present (401), webhook enabled (404), signature valid (401), subscription (403), the webhook's rate limit, shared with triggers (429), JSON body (415, 400).",
+  headers: signatureHeader,
+  params: tokenParam("webhookUrl", "The webhook's URL token (webhookUrl in the admin API)."),
+  querystring: dryRunQuery,
+  body: resolveBodySchema,
+  response: {
+    200: {
+      description: "What became of the key's alert (or, with ?dryRun=true, what would).",
       type: "object",
-      required: ["status", "message", "reason"],
+      required: ["status", "message", "groupKey"],
       properties: {
-        status: { type: "string", enum: ["filtered"] },
-        message: { type: "string", enum: ["Webhook received but filtered by rules"] },
-        reason: { type: "string", description: 'The first rule that failed, e.g. metadata.env == "production".' },
+        status: { type: "string", enum: ["resolved", "already_resolved", "no_alert"] },
+        message: { type: "string" },
+        groupKey: { type: "string" },
+        alertId: { type: "string", description: "The alert resolved (absent for no_alert)." },
+        occurrenceCount: { type: "integer" },
+        dryRun: { type: "boolean" },
       },
       headers: rateLimitHeaders,
     },
@@ -88,7 +150,12 @@ const pingAnswer = {
           monitoringActive: { type: "boolean" },
         },
       },
-      pingStatus: { type: "string", enum: ["up", "down"] },
+      pingStatus: { type: "string", enum: ["up", "down", "start"] },
+      dryRun: { type: "boolean", description: "?dryRun=true: nothing was written." },
+      outcome: { type: "string", enum: ["recorded", "quota_exhausted"], description: "Dry runs: what would happen." },
+      incident: { type: ["string", "null"], enum: ["raise", "resolve", null], description: "Dry runs." },
+      groupKey: { type: ["string", "null"], description: "Dry runs: the incident's group key." },
+      reason: { type: ["string", "null"], description: "Dry runs: why the monitor would be down." },
     },
     headers: rateLimitHeaders,
   },
@@ -96,7 +163,13 @@ const pingAnswer = {
 };
 
 const PING_CHECKS =
-  "Checks, in this order: signature present (401), monitor active (404), signature valid (401), subscription (403), at most 10 accepted pings a minute per ping URL (429), the body (415, 400), the monthly heartbeat quota (429). No query parameters: they would not be signed.";
+  "Checks, in this order: signature present (401), monitor active (404), signature valid (401), subscription (403), at most 10 accepted pings a minute per ping URL (429), the body (415, 400), the monthly heartbeat quota (429). No query parameters but dryRun: they would not be signed.";
+
+const pingQuery = {
+  type: "object",
+  properties: dryRunQuery.properties,
+  additionalProperties: false,
+} as const;
 
 export const pingPostRouteSchema = {
   tags: ["public"],
@@ -104,6 +177,7 @@ export const pingPostRouteSchema = {
   description: `${PING_CHECKS} Without a body the ping is up.`,
   headers: signatureHeader,
   params: tokenParam("pingUrl", "The monitor's ping URL token (pingUrl in the admin API)."),
+  querystring: pingQuery,
   body: pingBodySchema,
   response: pingAnswer,
 };
@@ -114,5 +188,30 @@ export const pingGetRouteSchema = {
   description: `${PING_CHECKS} Signed over the empty string, so the signature never changes.`,
   headers: signatureHeader,
   params: tokenParam("pingUrl", "The monitor's ping URL token (pingUrl in the admin API)."),
+  querystring: pingQuery,
+  response: pingAnswer,
+};
+
+const START_DESCRIPTION =
+  "A start signal: the same as a ping with status start (the body, if any, may not give another status). The next up or down ping closes the run and records its duration; a run not closed within the monitor's grace (or its maximum duration, if shorter) makes the monitor down with reason `run did not finish`.";
+
+export const pingStartRouteSchema = {
+  tags: ["public"],
+  summary: "Signal that a monitored run started",
+  description: `${START_DESCRIPTION} ${PING_CHECKS}`,
+  headers: signatureHeader,
+  params: tokenParam("pingUrl", "The monitor's ping URL token (pingUrl in the admin API)."),
+  querystring: pingQuery,
+  body: pingBodySchema,
+  response: pingAnswer,
+};
+
+export const pingStartGetRouteSchema = {
+  tags: ["public"],
+  summary: "Signal that a monitored run started (no body)",
+  description: `${START_DESCRIPTION} ${PING_CHECKS}`,
+  headers: signatureHeader,
+  params: tokenParam("pingUrl", "The monitor's ping URL token (pingUrl in the admin API)."),
+  querystring: pingQuery,
   response: pingAnswer,
 };

@@ -64,7 +64,8 @@ export const pingBodySchema = {
     status: {
       type: "string",
       enum: [...PING_STATUSES],
-      description: "Default: up. down raises an incident (an alert) at once.",
+      description:
+        "Default: up. down raises an incident (an alert) at once. start opens a run: the next up or down ping closes it and records its duration; a run not closed within the monitor's grace is down (run did not finish).",
     },
     reason: text(REASON_MAX, "Why (shown on the incident)."),
     group_key: text(GROUP_KEY_MAX, "The incident's group key; default monitor:<id>. Also copied into metadata."),
@@ -72,4 +73,16 @@ export const pingBodySchema = {
   },
   additionalProperties: true,
   examples: [{ status: "down", reason: "disk full on /var/backups", host: "db-1" }],
+} as const;
+
+export const resolveBodySchema = {
+  $id: "ResolveBody",
+  title: "Resolve by group key",
+  description: `Other top-level fields are ignored. ${STORABLE}`,
+  type: "object",
+  required: ["group_key"],
+  properties: {
+    group_key: { ...text(GROUP_KEY_MAX, "The group key of the team's open alert to resolve."), minLength: 1 },
+  },
+  examples: [{ group_key: "checkout-errors" }],
 } as const;

@@ -1,6 +1,7 @@
 export { codePointLength } from "./fields.ts";
 export { checkMetadata } from "./metadata.ts";
 export { parsePingBody } from "./ping.ts";
+export { parseResolveBody, type ResolveBody } from "./resolve.ts";
 export { parseTriggerBody } from "./trigger.ts";
 export type {
   Metadata,

@@ -30,10 +30,11 @@ describe("parsePingBody", () => {
     }
   });
 
-  it("accepts only up or down", () => {
+  it("accepts only up, down or start (a start signal)", () => {
     expect(parsePingBody({ status: "up" }).ok).toBe(true);
-    for (const status of ["UP", "degraded", "", null, 1, true]) {
-      expect(details({ status })).toEqual([{ field: "status", message: "status must be one of up, down." }]);
+    expect(parsePingBody({ status: "start" })).toEqual({ ok: true, value: { status: "start" } });
+    for (const status of ["UP", "degraded", "started", "", null, 1, true]) {
+      expect(details({ status })).toEqual([{ field: "status", message: "status must be one of up, down, start." }]);
     }
   });
 

@@ -4,9 +4,10 @@ import { monitorStatusName } from "../ping/ping-record.ts";
 const iso = (date: Date | undefined): string | null => (date ? date.toISOString() : null);
 const orNull = (value: string): string | null => (value === "" ? null : value);
 
-const PING_STATUSES: ReadonlyMap<number, "up" | "down"> = new Map([
+const PING_STATUSES: ReadonlyMap<number, "up" | "down" | "start"> = new Map([
   [1, "up"],
   [2, "down"],
+  [3, "start"],
 ]);
 
 function fromJsonText(text: string): unknown {
@@ -28,13 +29,21 @@ export function monitorJson(monitor: monitors.Monitor, baseUrl: string) {
     name: monitor.name,
     status: monitorStatusName(monitor.status),
     monitoringActive: monitor.monitoringActive,
+    // Unused while the monitor has a schedule.
     intervalSeconds: monitor.intervalSeconds,
+    schedule: orNull(monitor.schedule),
+    timezone: orNull(monitor.timezone),
     graceSeconds: monitor.graceSeconds,
+    maxDurationSeconds: monitor.maxDurationSeconds > 0 ? monitor.maxDurationSeconds : null,
     severity: monitor.severity,
     reopenWindowSeconds: monitor.reopenWindowSeconds,
     lastPingAt: iso(monitor.lastPingAt),
     lastPingStatus: PING_STATUSES.get(monitor.lastPingStatus) ?? null,
     lastReason: orNull(monitor.lastReason),
+    nextDueAt: iso(monitor.nextDueAt),
+    runStartedAt: iso(monitor.runStartedAt),
+    lastDurationMs: monitor.lastDurationMs ?? null,
+    badgeUrl: `${baseUrl}/badge/${encodeURIComponent(monitor.badgeToken)}.svg`,
     createdAt: iso(monitor.createdAt),
   };
 }
@@ -48,5 +57,6 @@ export function pingJson(ping: monitors.Ping) {
     metadata: fromJsonText(ping.metadataJson),
     method: ping.method,
     receivedAt: iso(ping.receivedAt),
+    durationMs: ping.durationMs ?? null,
   };
 }

@@ -17,6 +17,9 @@ type MonitorBody = {
   graceSeconds?: number;
   severity?: Severity;
   reopenWindowSeconds?: number;
+  schedule?: string;
+  timezone?: string;
+  maxDurationSeconds?: number;
 };
 type PageQuery = { cursor?: string; limit?: string };
 
@@ -33,6 +36,25 @@ export const createMonitorBody = {
     graceSeconds: { type: "integer", minimum: 0, maximum: YEAR_SECONDS },
     severity: { type: "string", enum: [...SEVERITIES] },
     reopenWindowSeconds: { type: "integer", minimum: 0, maximum: YEAR_SECONDS },
+    schedule: {
+      type: "string",
+      maxLength: 200,
+      description:
+        "A 5-field cron expression (minute hour day-of-month month day-of-week), instead of intervalSeconds: the monitor is due at each run plus graceSeconds.",
+      examples: ["15 3 * * *"],
+    },
+    timezone: {
+      type: "string",
+      maxLength: 100,
+      description: "The IANA time zone the schedule is read in (default UTC).",
+      examples: ["Europe/Berlin"],
+    },
+    maxDurationSeconds: {
+      type: "integer",
+      minimum: 0,
+      maximum: YEAR_SECONDS,
+      description: "A run (start signal to up ping) longer than this makes the monitor down; 0: no maximum.",
+    },
   },
 } as const;
 
@@ -75,6 +97,9 @@ export async function monitorRoutes(
           graceSeconds: body.graceSeconds,
           severity: body.severity ?? "",
           reopenWindowSeconds: body.reopenWindowSeconds,
+          schedule: body.schedule ?? "",
+          timezone: body.timezone ?? "",
+          maxDurationSeconds: body.maxDurationSeconds,
         },
         peers.timeoutMs,
       );

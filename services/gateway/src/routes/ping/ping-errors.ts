@@ -17,8 +17,19 @@ export const pingErrors = {
       "A ping body must be JSON sent with Content-Type: application/json (curl -d sends application/x-www-form-urlencoded; add -H 'Content-Type: application/json'), or send no body at all.",
     ),
   queryNotAllowed: () =>
-    new HttpError(400, "invalid_request", "The ping URL takes no query parameters; send a JSON body instead.", {
-      details: [{ field: "query", message: "Query parameters are not covered by the signature and are not accepted." }],
+    new HttpError(
+      400,
+      "invalid_request",
+      "The ping URL takes no query parameters but dryRun; send a JSON body instead.",
+      {
+        details: [
+          { field: "query", message: "Query parameters are not covered by the signature and are not accepted." },
+        ],
+      },
+    ),
+  notAStart: () =>
+    new HttpError(400, "invalid_request", "A ping to /start is a start signal; see details.", {
+      details: [{ field: "status", message: "status, if given on the /start path, must be start." }],
     }),
   heartbeatQuotaExhausted: (retryAfterSeconds: number) =>
     new HttpError(429, "heartbeat_quota_exhausted", "The team's monthly heartbeat quota is exhausted.", {

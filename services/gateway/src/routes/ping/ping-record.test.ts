@@ -4,6 +4,7 @@ import { HttpError } from "../../errors.ts";
 import { pingResponse, toRecordPingItem } from "./ping-record.ts";
 
 const monitor: monitors.Monitor = {
+  ...monitors.Monitor.create(),
   id: "mon_1",
   teamId: "team_1",
   pingUrl: "token",

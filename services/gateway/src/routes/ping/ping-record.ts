@@ -1,5 +1,6 @@
 import { type auth, monitors } from "@pulsegate/proto";
 import { errors } from "../../errors.ts";
+import { DRY_RUN_MESSAGE } from "../../pipeline/dry-run.ts";
 import type { PingBody } from "../../validation/index.ts";
 import { secondsUntilNextUtcMonth } from "../trigger/trigger-response.ts";
 import { pingErrors } from "./ping-errors.ts";
@@ -18,6 +19,12 @@ export function monitorStatusName(status: monitors.MonitorStatus): string | null
   return STATUS_NAMES.get(status) ?? null;
 }
 
+const PING_STATUS_TO_PROTO: Record<PingBody["status"], monitors.PingStatus> = {
+  up: monitors.PingStatus.PING_STATUS_UP,
+  down: monitors.PingStatus.PING_STATUS_DOWN,
+  start: monitors.PingStatus.PING_STATUS_START,
+};
+
 /** The RecordPing item for a validated ping to `monitor`. */
 export function toRecordPingItem(
   monitor: Pick<monitors.Monitor, "id" | "teamId">,
@@ -29,7 +36,7 @@ export function toRecordPingItem(
   return {
     monitorId: monitor.id,
     teamId: monitor.teamId,
-    status: body.status === "down" ? monitors.PingStatus.PING_STATUS_DOWN : monitors.PingStatus.PING_STATUS_UP,
+    status: PING_STATUS_TO_PROTO[body.status],
     reason: body.reason ?? "",
     groupKey: body.group_key ?? "",
     metadataJson: body.metadata === undefined ? "" : JSON.stringify(body.metadata),
@@ -67,7 +74,8 @@ export function pingResponse(
               status: monitorStatusName(monitor.status),
               monitoringActive: monitor.monitoringActive,
             }
-          : { name: resolved.name, status: body.status, monitoringActive: true },
+          : // A start ping leaves the status as it was, which is not known here.
+            { name: resolved.name, status: body.status === "start" ? null : body.status, monitoringActive: true },
         pingStatus: body.status,
       };
     }
@@ -82,5 +90,47 @@ export function pingResponse(
       throw errors.serviceUnavailable();
     default:
       throw new Error(`RecordPing returned outcome ${String(result?.outcome)}`);
+  }
+}
+
+/**
+ * `?dryRun=true`: what the ping would do, written nowhere: the monitor after it,
+ * the incident it would raise or resolve (and its group key), the reason the
+ * monitor would be down with. A quota that would refuse it says so (outcome).
+ */
+export function dryRunPingResponse(
+  result: monitors.PreviewPingResult | undefined,
+  resolved: Pick<monitors.Monitor, "name">,
+  body: PingBody,
+): Record<string, unknown> {
+  switch (result?.outcome) {
+    case monitors.RecordOutcome.RECORD_OUTCOME_RECORDED:
+    case monitors.RecordOutcome.RECORD_OUTCOME_QUOTA_EXHAUSTED: {
+      const recorded = result.outcome === monitors.RecordOutcome.RECORD_OUTCOME_RECORDED;
+      const monitor = result.monitor;
+      return {
+        dryRun: true,
+        outcome: recorded ? "recorded" : "quota_exhausted",
+        message: DRY_RUN_MESSAGE,
+        monitor: monitor
+          ? {
+              name: monitor.name,
+              status: monitorStatusName(monitor.status),
+              monitoringActive: monitor.monitoringActive,
+            }
+          : { name: resolved.name, status: null, monitoringActive: null },
+        pingStatus: body.status,
+        incident: result.incident === "" ? null : result.incident,
+        groupKey: result.groupKey === "" ? null : result.groupKey,
+        reason: result.reason === "" ? null : result.reason,
+      };
+    }
+    case monitors.RecordOutcome.RECORD_OUTCOME_MONITOR_NOT_FOUND:
+    case monitors.RecordOutcome.RECORD_OUTCOME_PAUSED:
+      throw errors.monitorNotFound();
+    case monitors.RecordOutcome.RECORD_OUTCOME_INVALID:
+      throw errors.invalidRequest(result.violations);
+    default:
+      throw new Error(`PreviewPings returned outcome ${String(result?.outcome)}`);
   }
 }

@@ -4,10 +4,17 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
 import { errors, HttpError } from "../../errors.ts";
 import { pingOutcomes } from "../../metrics.ts";
-import { documentationOnly, pingGetRouteSchema, pingPostRouteSchema } from "../../openapi/public-route-docs.ts";
+import {
+  documentationOnly,
+  pingGetRouteSchema,
+  pingPostRouteSchema,
+  pingStartGetRouteSchema,
+  pingStartRouteSchema,
+} from "../../openapi/public-route-docs.ts";
 import { batchPerTurn } from "../../peers/batch-per-turn.ts";
 import type { CoalescedCalls } from "../../peers/coalesced-calls.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
+import { readDryRun } from "../../pipeline/dry-run.ts";
 import { isJsonContentType, parseJsonBody } from "../../pipeline/json-body.ts";
 import { contentTypeOf, rawBodyOf } from "../../pipeline/raw-body.ts";
 import { requireSignature } from "../../pipeline/require-signature.ts";
@@ -17,7 +24,7 @@ import { rateLimitHeaders } from "../../rate-limit/rate-limit-headers.ts";
 import { type PingBody, parsePingBody } from "../../validation/index.ts";
 import type { MonitorLookup } from "./monitor-lookup.ts";
 import { pingErrors } from "./ping-errors.ts";
-import { pingResponse, toRecordPingItem } from "./ping-record.ts";
+import { dryRunPingResponse, pingResponse, toRecordPingItem } from "./ping-record.ts";
 
 export type PingRouteOptions = {
   peers: Peers;
@@ -27,16 +34,20 @@ export type PingRouteOptions = {
 };
 
 /**
- * Step 6: an empty body is `{"status":"up"}`; anything else must be a JSON
- * object sent as JSON. The query string is not signed, so none is accepted.
+ * Step 6: an empty body is `{"status":"up"}` (`{"status":"start"}` on the
+ * /start path); anything else must be a JSON object sent as JSON. The query
+ * string is not signed, so none is accepted but `dryRun`, which writes nothing.
  */
-function readPingBody(request: FastifyRequest, payload: Buffer): PingBody {
-  if (request.url.includes("?")) throw pingErrors.queryNotAllowed();
-  if (payload.length === 0) return { status: "up" };
+function readPingBody(request: FastifyRequest, payload: Buffer, start: boolean): PingBody {
+  if (payload.length === 0) return { status: start ? "start" : "up" };
   if (!isJsonContentType(contentTypeOf(request))) throw pingErrors.notJson();
-  const body = parsePingBody(parseJsonBody(contentTypeOf(request), payload));
+  const raw = parseJsonBody(contentTypeOf(request), payload);
+  const body = parsePingBody(raw);
   if (!body.ok) throw errors.invalidRequest(body.details);
-  return body.value;
+  if (!start) return body.value;
+  const given = (raw as { status?: unknown }).status;
+  if (given !== undefined && given !== "start") throw pingErrors.notAStart();
+  return { ...body.value, status: "start" };
 }
 
 /** POST|GET /api/ping/:pingUrl — DESIGN §2 ping steps 1–7, in that order. */
@@ -52,7 +63,11 @@ export async function pingRoute(app: FastifyInstance, options: PingRouteOptions)
     { name: "RecordPing", maxBatch: 500, maxInFlight: 1 },
   );
 
-  const handler = async (request: FastifyRequest<{ Params: { pingUrl: string } }>, reply: FastifyReply) => {
+  const handler = async (
+    request: FastifyRequest<{ Params: { pingUrl: string } }>,
+    reply: FastifyReply,
+    start: boolean,
+  ) => {
     const receivedAt = new Date();
     const signature = requireSignature(request);
 
@@ -68,17 +83,25 @@ export async function pingRoute(app: FastifyInstance, options: PingRouteOptions)
     // Step 6 is worked out first but answered after step 5: a ping URL over its limit hears 429
     // whatever its body, and only an acceptable ping is logged in the window (one atomic step).
     let body: PingBody | HttpError;
+    let dryRun = false;
     try {
-      body = readPingBody(request, payload);
+      dryRun = readDryRun(request.query, { othersAllowed: false, otherwise: pingErrors.queryNotAllowed });
+      body = readPingBody(request, payload, start);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       body = error;
     }
-    const decision = await limiter.consume(pingUrl, !(body instanceof HttpError));
+    // A dry run is checked against the window but not logged in it: only accepted pings count.
+    const decision = await limiter.consume(pingUrl, !(body instanceof HttpError) && !dryRun);
     const limitHeaders = rateLimitHeaders(decision);
     reply.headers(limitHeaders);
     if (!decision.allowed) throw pingErrors.rateLimited(limitHeaders);
     if (body instanceof HttpError) throw body;
+    if (dryRun) {
+      const item = toRecordPingItem(monitor, access, body, request.method, receivedAt);
+      const preview = await callUnary(peers.monitors, peers.monitors.previewPings, { items: [item] }, peers.timeoutMs);
+      return reply.code(200).send(dryRunPingResponse(preview.results[0], monitor, body));
+    }
 
     let result: monitors.RecordPingResult | undefined;
     try {
@@ -110,6 +133,12 @@ export async function pingRoute(app: FastifyInstance, options: PingRouteOptions)
   // Documented, not validated by Fastify: the body is checked at step 6, after the signature.
   // A HEAD is not a ping.
   const routeOptions = { validatorCompiler: documentationOnly, exposeHeadRoute: false } as const;
-  app.post("/api/ping/:pingUrl", { ...routeOptions, schema: pingPostRouteSchema }, handler);
-  app.get("/api/ping/:pingUrl", { ...routeOptions, schema: pingGetRouteSchema }, handler);
+  type PingRequest = FastifyRequest<{ Params: { pingUrl: string } }>;
+  const ping = (request: PingRequest, reply: FastifyReply) => handler(request, reply, false);
+  const startRun = (request: PingRequest, reply: FastifyReply) => handler(request, reply, true);
+  app.post("/api/ping/:pingUrl", { ...routeOptions, schema: pingPostRouteSchema }, ping);
+  app.get("/api/ping/:pingUrl", { ...routeOptions, schema: pingGetRouteSchema }, ping);
+  // Start signals (issue 13), signed the same way: the same as a ping with {"status":"start"}.
+  app.post("/api/ping/:pingUrl/start", { ...routeOptions, schema: pingStartRouteSchema }, startRun);
+  app.get("/api/ping/:pingUrl/start", { ...routeOptions, schema: pingStartGetRouteSchema }, startRun);
 }

@@ -1,5 +1,6 @@
 import { alerts } from "@pulsegate/proto";
 import { errors } from "../../errors.ts";
+import { DRY_RUN_MESSAGE } from "../../pipeline/dry-run.ts";
 
 /** Texts of the spec (exact). */
 export const TRIGGER_MESSAGES = {
@@ -54,4 +55,32 @@ export function triggerResponse(
     default:
       throw new Error(`TriggerAlert returned outcome ${String(outcome)}`);
   }
+}
+
+const PREVIEWED: ReadonlyMap<number, string> = new Map([
+  ...FOLDED,
+  [alerts.TriggerOutcome.TRIGGER_OUTCOME_FILTERED, "filtered"],
+  [alerts.TriggerOutcome.TRIGGER_OUTCOME_QUOTA_EXHAUSTED, "quota_exhausted"],
+]);
+
+/**
+ * `?dryRun=true`: 200 with what the trigger would do (status created,
+ * occurrence_added, reopened, filtered or quota_exhausted), the group key, the
+ * alert it would fold into or reopen, the filter's reason. Errors as for a trigger.
+ */
+export function dryRunTriggerResponse(
+  result: alerts.TriggerAlertResult | undefined,
+  groupKey: string | null,
+): Record<string, unknown> {
+  const status = result === undefined ? undefined : PREVIEWED.get(result.outcome);
+  if (!result || !status) return triggerResponse(result).body;
+  return {
+    dryRun: true,
+    status,
+    message: DRY_RUN_MESSAGE,
+    groupKey,
+    ...(result.alertId ? { alertId: result.alertId } : {}),
+    ...(result.occurrenceCount > 0 ? { occurrenceCount: result.occurrenceCount } : {}),
+    ...(status === "filtered" ? { reason: result.reason } : {}),
+  };
 }

@@ -6,6 +6,7 @@ import { triggerOutcomes } from "../../metrics.ts";
 import { documentationOnly, triggerRouteSchema } from "../../openapi/public-route-docs.ts";
 import type { CoalescedCalls } from "../../peers/coalesced-calls.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
+import { readDryRun } from "../../pipeline/dry-run.ts";
 import { parseJsonBody } from "../../pipeline/json-body.ts";
 import { createLookupCache } from "../../pipeline/lookup-cache.ts";
 import { contentTypeOf, rawBodyOf } from "../../pipeline/raw-body.ts";
@@ -15,8 +16,9 @@ import { requireActiveSubscription, verifySignature } from "../../pipeline/verif
 import { rateLimitHeaders } from "../../rate-limit/rate-limit-headers.ts";
 import type { RateLimiter } from "../../rate-limit/webhook-rate-limiter.ts";
 import { parseTriggerBody } from "../../validation/index.ts";
+import { resolveRoute } from "../resolve/resolve-route.ts";
 import { toTriggerItem } from "./trigger-item.ts";
-import { triggerResponse } from "./trigger-response.ts";
+import { dryRunTriggerResponse, triggerResponse } from "./trigger-response.ts";
 
 export type TriggerRouteOptions = {
   peers: Peers;
@@ -64,10 +66,16 @@ export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOp
       reply.headers(limitHeaders);
       if (!decision.allowed) throw errors.rateLimited(limitHeaders);
 
+      const dryRun = readDryRun(request.query);
       const body = parseTriggerBody(parseJsonBody(contentTypeOf(request), payload));
       if (!body.ok) throw errors.invalidRequest(body.details);
 
-      const result = await calls.triggerAlert(toTriggerItem(webhook, access, body.value));
+      const item = toTriggerItem(webhook, access, body.value);
+      if (dryRun) {
+        const preview = await callUnary(peers.alerts, peers.alerts.previewTriggers, { items: [item] }, peers.timeoutMs);
+        return reply.code(200).send(dryRunTriggerResponse(preview.results[0], body.value.group_key ?? null));
+      }
+      const result = await calls.triggerAlert(item);
       if (result.outcome === alerts.TriggerOutcome.TRIGGER_OUTCOME_SOURCE_NOT_FOUND) {
         webhooks.invalidate(request.params.webhookUrl);
       }
@@ -76,4 +84,5 @@ export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOp
       return reply.code(answer.status).send(answer.body);
     },
   );
+  resolveRoute(app, { peers, calls, rateLimiter, webhooks, defaultRateLimit: DEFAULT_RATE_LIMIT_PER_MINUTE });
 }

@@ -1,0 +1,79 @@
+import { callUnary } from "@pulsegate/grpc";
+import { alerts } from "@pulsegate/proto";
+import type { FastifyInstance } from "fastify";
+import { errors } from "../../errors.ts";
+import { documentationOnly, resolveRouteSchema } from "../../openapi/public-route-docs.ts";
+import { batchPerTurn } from "../../peers/batch-per-turn.ts";
+import type { CoalescedCalls } from "../../peers/coalesced-calls.ts";
+import type { Peers } from "../../peers/connect-peers.ts";
+import { readDryRun } from "../../pipeline/dry-run.ts";
+import { parseJsonBody } from "../../pipeline/json-body.ts";
+import type { LookupCache } from "../../pipeline/lookup-cache.ts";
+import { contentTypeOf, rawBodyOf } from "../../pipeline/raw-body.ts";
+import { requireSignature } from "../../pipeline/require-signature.ts";
+import { requireActiveSubscription, verifySignature } from "../../pipeline/verify-signature.ts";
+import { rateLimitHeaders } from "../../rate-limit/rate-limit-headers.ts";
+import type { RateLimiter } from "../../rate-limit/webhook-rate-limiter.ts";
+import { parseResolveBody } from "../../validation/index.ts";
+import { resolveResponse } from "./resolve-response.ts";
+
+export type ResolveRouteOptions = {
+  peers: Peers;
+  calls: CoalescedCalls;
+  rateLimiter: RateLimiter;
+  /** The trigger route's webhook look-ups (one cache for both). */
+  webhooks: LookupCache<alerts.Webhook | undefined>;
+  /** The rate limit of a webhook without one of its own. */
+  defaultRateLimit: number;
+};
+
+/**
+ * POST /api/alerts/resolve/:webhookUrl — the trigger's checks (DESIGN §2
+ * steps 1–6, the webhook's rate limit shared with its triggers), then the
+ * team's open alert with the body's group_key is resolved. Concurrent resolves
+ * share one ResolveAlertsByKey call, as triggers do; dry runs ask alone.
+ */
+export function resolveRoute(app: FastifyInstance, options: ResolveRouteOptions): void {
+  const { peers, calls, rateLimiter, webhooks } = options;
+  const call = (items: alerts.ResolveByKeyItem[], dryRun: boolean) =>
+    callUnary(peers.alerts, peers.alerts.resolveAlertsByKey, { items, dryRun }, peers.timeoutMs);
+  const resolve = batchPerTurn(async (items: alerts.ResolveByKeyItem[]) => (await call(items, false)).results, {
+    name: "ResolveAlertsByKey",
+  });
+
+  app.post<{ Params: { webhookUrl: string } }>(
+    "/api/alerts/resolve/:webhookUrl",
+    { schema: resolveRouteSchema, validatorCompiler: documentationOnly },
+    async (request, reply) => {
+      const signature = requireSignature(request);
+      const webhook = await webhooks.get(request.params.webhookUrl);
+      if (!webhook?.enabled) throw errors.webhookNotFound();
+      const payload = rawBodyOf(request);
+      const access = await verifySignature(
+        calls,
+        { teamId: webhook.teamId, payload, signature },
+        errors.webhookNotFound,
+      );
+      requireActiveSubscription(access);
+      const limit = webhook.rateLimitPerMinute > 0 ? webhook.rateLimitPerMinute : options.defaultRateLimit;
+      const decision = await rateLimiter.consume(`webhook:${webhook.id}`, limit);
+      const limitHeaders = rateLimitHeaders(decision);
+      reply.headers(limitHeaders);
+      if (!decision.allowed) throw errors.rateLimited(limitHeaders);
+      const dryRun = readDryRun(request.query);
+      const body = parseResolveBody(parseJsonBody(contentTypeOf(request), payload));
+      if (!body.ok) throw errors.invalidRequest(body.details);
+      const item: alerts.ResolveByKeyItem = {
+        teamId: webhook.teamId,
+        source: alerts.AlertSource.ALERT_SOURCE_WEBHOOK,
+        sourceId: webhook.id,
+        groupKey: body.value.group_key,
+      };
+      const result = dryRun ? (await call([item], true)).results[0] : await resolve(item);
+      if (result?.outcome === alerts.ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_SOURCE_NOT_FOUND) {
+        webhooks.invalidate(request.params.webhookUrl);
+      }
+      return reply.code(200).send(resolveResponse(result, body.value.group_key, dryRun));
+    },
+  );
+}
