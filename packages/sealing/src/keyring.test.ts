@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { DEV_KEK_ID, kekId, parseKeyring } from "./kek.ts";
-import { sealStates, unsealStates } from "./seal.ts";
+import { DEV_KEK_ID, kekId, parseKeyring } from "./keyring.ts";
+import { openValue, sealValue } from "./seal-value.ts";
 
 const b64 = (buf: Buffer): string => buf.toString("base64");
 const K1 = randomBytes(32);
@@ -39,8 +39,8 @@ describe("parseKeyring", () => {
       const ring = parseKeyring(undefined, undefined, env);
       expect(ring.current.id).toBe(DEV_KEK_ID);
       expect(parseKeyring("", undefined, env).current.id).toBe(DEV_KEK_ID);
-      const sealed = sealStates(new Uint8Array(64).fill(1), ring, "aad");
-      expect(unsealStates(sealed, parseKeyring(undefined, undefined, env), "aad").length).toBe(64);
+      const sealed = sealValue(new Uint8Array(64).fill(1), ring, "test", "aad");
+      expect(openValue(sealed, parseKeyring(undefined, undefined, env), "test", "aad").length).toBe(64);
     }
     expect(() => parseKeyring(undefined, undefined, "production")).toThrow(
       /^SECRET_KEK is required when NODE_ENV=production/,
@@ -57,6 +57,23 @@ describe("parseKeyring", () => {
       /^SECRET_KEK_PREVIOUS\[0\] is the publicly known/,
     );
     expect(parseKeyring(b64(dev), undefined, "test").current.id).toBe(kekId(dev));
+  });
+
+  it("takes SECRET_KEK as a list: the first key seals, the others still open (issue 15)", () => {
+    const ring = parseKeyring(`${b64(K2)}, k1:${b64(K1)}`, b64(K3), "production");
+    expect(ring.current.id).toBe(kekId(K2));
+    expect([...ring.byId.keys()]).toEqual([kekId(K2), "k1", kekId(K3)]);
+    const sealedUnderOld = sealValue(
+      Buffer.from("x"),
+      parseKeyring(`k1:${b64(K1)}`, undefined, "production"),
+      "t",
+      "a",
+    );
+    expect(openValue(sealedUnderOld, ring, "t", "a").toString()).toBe("x");
+    expect(() => parseKeyring(`${b64(K2)},`, undefined, "production")).toThrow(/^SECRET_KEK\[1\] is empty/);
+    expect(() => parseKeyring(`${b64(K2)},not base64!`, undefined, "production")).toThrow(
+      /^SECRET_KEK\[1\] must be standard base64/,
+    );
   });
 
   it("does not print key bytes when logged", () => {
