@@ -438,7 +438,14 @@ export interface Webhook {
   rateLimitPerMinute: number;
   reopenWindowSeconds: number;
   createdAt: Date | undefined;
-  updatedAt: Date | undefined;
+  updatedAt:
+    | Date
+    | undefined;
+  /**
+   * While an alert from this webhook stays open and unacknowledged, its
+   * notification is repeated this often (alert.reminder); 0: never.
+   */
+  repeatIntervalSeconds: number;
 }
 
 export interface CreateWebhookRequest {
@@ -448,7 +455,11 @@ export interface CreateWebhookRequest {
   enabled?: boolean | undefined;
   filterRules: FilterRule[];
   rateLimitPerMinute?: number | undefined;
-  reopenWindowSeconds?: number | undefined;
+  reopenWindowSeconds?:
+    | number
+    | undefined;
+  /** 0 or unset: no reminders. */
+  repeatIntervalSeconds?: number | undefined;
 }
 
 export interface CreateWebhookResponse {
@@ -474,7 +485,11 @@ export interface UpdateWebhookRequest {
   filterRules: FilterRule[];
   replaceFilterRules: boolean;
   rateLimitPerMinute?: number | undefined;
-  reopenWindowSeconds?: number | undefined;
+  reopenWindowSeconds?:
+    | number
+    | undefined;
+  /** 0: no reminders. */
+  repeatIntervalSeconds?: number | undefined;
 }
 
 export interface UpdateWebhookResponse {
@@ -521,6 +536,8 @@ export interface TriggerAlertItem {
    * continue its own trace (the outbox keeps it).
    */
   traceparent: string;
+  /** For monitor sources, which have no webhook row: the reminder interval (0: none). */
+  repeatIntervalSeconds: number;
 }
 
 export interface TriggerAlertRequest {
@@ -564,7 +581,14 @@ export interface Alert {
   firstSeenAt: Date | undefined;
   lastSeenAt: Date | undefined;
   acknowledgedAt: Date | undefined;
-  resolvedAt: Date | undefined;
+  resolvedAt:
+    | Date
+    | undefined;
+  /** Reminders: repeated alert.reminder notifications while open and unacknowledged. */
+  repeatIntervalSeconds: number;
+  /** When the next reminder goes out; unset when none will. */
+  nextReminderAt: Date | undefined;
+  remindersSent: number;
 }
 
 export interface Occurrence {
@@ -946,6 +970,7 @@ function createBaseWebhook(): Webhook {
     reopenWindowSeconds: 0,
     createdAt: undefined,
     updatedAt: undefined,
+    repeatIntervalSeconds: 0,
   };
 }
 
@@ -983,6 +1008,9 @@ export const Webhook: MessageFns<Webhook> = {
     }
     if (message.updatedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.updatedAt), writer.uint32(90).fork()).join();
+    }
+    if (message.repeatIntervalSeconds !== 0) {
+      writer.uint32(96).int32(message.repeatIntervalSeconds);
     }
     return writer;
   },
@@ -1088,6 +1116,14 @@ export const Webhook: MessageFns<Webhook> = {
             message.updatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.repeatIntervalSeconds = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1145,6 +1181,11 @@ export const Webhook: MessageFns<Webhook> = {
         : isSet(object.updated_at)
         ? fromJsonTimestamp(object.updated_at)
         : undefined,
+      repeatIntervalSeconds: isSet(object.repeatIntervalSeconds)
+        ? globalThis.Number(object.repeatIntervalSeconds)
+        : isSet(object.repeat_interval_seconds)
+        ? globalThis.Number(object.repeat_interval_seconds)
+        : 0,
     };
   },
 
@@ -1183,6 +1224,9 @@ export const Webhook: MessageFns<Webhook> = {
     if (message.updatedAt !== undefined) {
       obj.updatedAt = message.updatedAt.toISOString();
     }
+    if (message.repeatIntervalSeconds !== 0) {
+      obj.repeatIntervalSeconds = Math.round(message.repeatIntervalSeconds);
+    }
     return obj;
   },
 
@@ -1202,6 +1246,7 @@ export const Webhook: MessageFns<Webhook> = {
     message.reopenWindowSeconds = object.reopenWindowSeconds ?? 0;
     message.createdAt = object.createdAt ?? undefined;
     message.updatedAt = object.updatedAt ?? undefined;
+    message.repeatIntervalSeconds = object.repeatIntervalSeconds ?? 0;
     return message;
   },
 };
@@ -1215,6 +1260,7 @@ function createBaseCreateWebhookRequest(): CreateWebhookRequest {
     filterRules: [],
     rateLimitPerMinute: undefined,
     reopenWindowSeconds: undefined,
+    repeatIntervalSeconds: undefined,
   };
 }
 
@@ -1240,6 +1286,9 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
     }
     if (message.reopenWindowSeconds !== undefined) {
       writer.uint32(56).int32(message.reopenWindowSeconds);
+    }
+    if (message.repeatIntervalSeconds !== undefined) {
+      writer.uint32(64).int32(message.repeatIntervalSeconds);
     }
     return writer;
   },
@@ -1313,6 +1362,14 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
             message.reopenWindowSeconds = reader.int32();
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.repeatIntervalSeconds = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1354,6 +1411,11 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
         : isSet(object.reopen_window_seconds)
         ? globalThis.Number(object.reopen_window_seconds)
         : undefined,
+      repeatIntervalSeconds: isSet(object.repeatIntervalSeconds)
+        ? globalThis.Number(object.repeatIntervalSeconds)
+        : isSet(object.repeat_interval_seconds)
+        ? globalThis.Number(object.repeat_interval_seconds)
+        : undefined,
     };
   },
 
@@ -1380,6 +1442,9 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
     if (message.reopenWindowSeconds !== undefined) {
       obj.reopenWindowSeconds = Math.round(message.reopenWindowSeconds);
     }
+    if (message.repeatIntervalSeconds !== undefined) {
+      obj.repeatIntervalSeconds = Math.round(message.repeatIntervalSeconds);
+    }
     return obj;
   },
 
@@ -1395,6 +1460,7 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
     message.filterRules = object.filterRules?.map((e) => FilterRule.fromPartial(e)) || [];
     message.rateLimitPerMinute = object.rateLimitPerMinute ?? undefined;
     message.reopenWindowSeconds = object.reopenWindowSeconds ?? undefined;
+    message.repeatIntervalSeconds = object.repeatIntervalSeconds ?? undefined;
     return message;
   },
 };
@@ -1614,6 +1680,7 @@ function createBaseUpdateWebhookRequest(): UpdateWebhookRequest {
     replaceFilterRules: false,
     rateLimitPerMinute: undefined,
     reopenWindowSeconds: undefined,
+    repeatIntervalSeconds: undefined,
   };
 }
 
@@ -1642,6 +1709,9 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
     }
     if (message.reopenWindowSeconds !== undefined) {
       writer.uint32(64).int32(message.reopenWindowSeconds);
+    }
+    if (message.repeatIntervalSeconds !== undefined) {
+      writer.uint32(72).int32(message.repeatIntervalSeconds);
     }
     return writer;
   },
@@ -1723,6 +1793,14 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
             message.reopenWindowSeconds = reader.int32();
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.repeatIntervalSeconds = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1765,6 +1843,11 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
         : isSet(object.reopen_window_seconds)
         ? globalThis.Number(object.reopen_window_seconds)
         : undefined,
+      repeatIntervalSeconds: isSet(object.repeatIntervalSeconds)
+        ? globalThis.Number(object.repeatIntervalSeconds)
+        : isSet(object.repeat_interval_seconds)
+        ? globalThis.Number(object.repeat_interval_seconds)
+        : undefined,
     };
   },
 
@@ -1794,6 +1877,9 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
     if (message.reopenWindowSeconds !== undefined) {
       obj.reopenWindowSeconds = Math.round(message.reopenWindowSeconds);
     }
+    if (message.repeatIntervalSeconds !== undefined) {
+      obj.repeatIntervalSeconds = Math.round(message.repeatIntervalSeconds);
+    }
     return obj;
   },
 
@@ -1810,6 +1896,7 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
     message.replaceFilterRules = object.replaceFilterRules ?? false;
     message.rateLimitPerMinute = object.rateLimitPerMinute ?? undefined;
     message.reopenWindowSeconds = object.reopenWindowSeconds ?? undefined;
+    message.repeatIntervalSeconds = object.repeatIntervalSeconds ?? undefined;
     return message;
   },
 };
@@ -2180,6 +2267,7 @@ function createBaseTriggerAlertItem(): TriggerAlertItem {
     alertQuotaMonthly: 0,
     reopenWindowSeconds: 0,
     traceparent: "",
+    repeatIntervalSeconds: 0,
   };
 }
 
@@ -2217,6 +2305,9 @@ export const TriggerAlertItem: MessageFns<TriggerAlertItem> = {
     }
     if (message.traceparent !== "") {
       writer.uint32(90).string(message.traceparent);
+    }
+    if (message.repeatIntervalSeconds !== 0) {
+      writer.uint32(96).int32(message.repeatIntervalSeconds);
     }
     return writer;
   },
@@ -2322,6 +2413,14 @@ export const TriggerAlertItem: MessageFns<TriggerAlertItem> = {
             message.traceparent = reader.string();
             continue;
           }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.repeatIntervalSeconds = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2371,6 +2470,11 @@ export const TriggerAlertItem: MessageFns<TriggerAlertItem> = {
         ? globalThis.Number(object.reopen_window_seconds)
         : 0,
       traceparent: isSet(object.traceparent) ? globalThis.String(object.traceparent) : "",
+      repeatIntervalSeconds: isSet(object.repeatIntervalSeconds)
+        ? globalThis.Number(object.repeatIntervalSeconds)
+        : isSet(object.repeat_interval_seconds)
+        ? globalThis.Number(object.repeat_interval_seconds)
+        : 0,
     };
   },
 
@@ -2409,6 +2513,9 @@ export const TriggerAlertItem: MessageFns<TriggerAlertItem> = {
     if (message.traceparent !== "") {
       obj.traceparent = message.traceparent;
     }
+    if (message.repeatIntervalSeconds !== 0) {
+      obj.repeatIntervalSeconds = Math.round(message.repeatIntervalSeconds);
+    }
     return obj;
   },
 
@@ -2428,6 +2535,7 @@ export const TriggerAlertItem: MessageFns<TriggerAlertItem> = {
     message.alertQuotaMonthly = object.alertQuotaMonthly ?? 0;
     message.reopenWindowSeconds = object.reopenWindowSeconds ?? 0;
     message.traceparent = object.traceparent ?? "";
+    message.repeatIntervalSeconds = object.repeatIntervalSeconds ?? 0;
     return message;
   },
 };
@@ -2817,6 +2925,9 @@ function createBaseAlert(): Alert {
     lastSeenAt: undefined,
     acknowledgedAt: undefined,
     resolvedAt: undefined,
+    repeatIntervalSeconds: 0,
+    nextReminderAt: undefined,
+    remindersSent: 0,
   };
 }
 
@@ -2866,6 +2977,15 @@ export const Alert: MessageFns<Alert> = {
     }
     if (message.resolvedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.resolvedAt), writer.uint32(122).fork()).join();
+    }
+    if (message.repeatIntervalSeconds !== 0) {
+      writer.uint32(128).int32(message.repeatIntervalSeconds);
+    }
+    if (message.nextReminderAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.nextReminderAt), writer.uint32(138).fork()).join();
+    }
+    if (message.remindersSent !== 0) {
+      writer.uint32(144).int32(message.remindersSent);
     }
     return writer;
   },
@@ -3003,6 +3123,30 @@ export const Alert: MessageFns<Alert> = {
             message.resolvedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.repeatIntervalSeconds = reader.int32();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.nextReminderAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 18: {
+            if (tag !== 144) {
+              break;
+            }
+
+            message.remindersSent = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3068,6 +3212,21 @@ export const Alert: MessageFns<Alert> = {
         : isSet(object.resolved_at)
         ? fromJsonTimestamp(object.resolved_at)
         : undefined,
+      repeatIntervalSeconds: isSet(object.repeatIntervalSeconds)
+        ? globalThis.Number(object.repeatIntervalSeconds)
+        : isSet(object.repeat_interval_seconds)
+        ? globalThis.Number(object.repeat_interval_seconds)
+        : 0,
+      nextReminderAt: isSet(object.nextReminderAt)
+        ? fromJsonTimestamp(object.nextReminderAt)
+        : isSet(object.next_reminder_at)
+        ? fromJsonTimestamp(object.next_reminder_at)
+        : undefined,
+      remindersSent: isSet(object.remindersSent)
+        ? globalThis.Number(object.remindersSent)
+        : isSet(object.reminders_sent)
+        ? globalThis.Number(object.reminders_sent)
+        : 0,
     };
   },
 
@@ -3118,6 +3277,15 @@ export const Alert: MessageFns<Alert> = {
     if (message.resolvedAt !== undefined) {
       obj.resolvedAt = message.resolvedAt.toISOString();
     }
+    if (message.repeatIntervalSeconds !== 0) {
+      obj.repeatIntervalSeconds = Math.round(message.repeatIntervalSeconds);
+    }
+    if (message.nextReminderAt !== undefined) {
+      obj.nextReminderAt = message.nextReminderAt.toISOString();
+    }
+    if (message.remindersSent !== 0) {
+      obj.remindersSent = Math.round(message.remindersSent);
+    }
     return obj;
   },
 
@@ -3141,6 +3309,9 @@ export const Alert: MessageFns<Alert> = {
     message.lastSeenAt = object.lastSeenAt ?? undefined;
     message.acknowledgedAt = object.acknowledgedAt ?? undefined;
     message.resolvedAt = object.resolvedAt ?? undefined;
+    message.repeatIntervalSeconds = object.repeatIntervalSeconds ?? 0;
+    message.nextReminderAt = object.nextReminderAt ?? undefined;
+    message.remindersSent = object.remindersSent ?? 0;
     return message;
   },
 };

@@ -347,6 +347,11 @@ export interface Monitor {
   maxDurationSeconds: number;
   /** The path token of the monitor's public status badge (read-only). */
   badgeToken: string;
+  /**
+   * While the monitor's incident alert stays open and unacknowledged, its
+   * notification is repeated this often; 0: never.
+   */
+  repeatIntervalSeconds: number;
 }
 
 export interface Ping {
@@ -381,7 +386,11 @@ export interface CreateMonitorRequest {
   /** The IANA time zone of the schedule (default "UTC"); only with a schedule. */
   timezone: string;
   /** A finished run longer than this is down (0 or unset: no maximum). */
-  maxDurationSeconds?: number | undefined;
+  maxDurationSeconds?:
+    | number
+    | undefined;
+  /** Reminders while the incident alert stays open and unacknowledged (0 or unset: none). */
+  repeatIntervalSeconds?: number | undefined;
 }
 
 export interface CreateMonitorResponse {
@@ -575,6 +584,7 @@ function createBaseMonitor(): Monitor {
     lastDurationMs: undefined,
     maxDurationSeconds: 0,
     badgeToken: "",
+    repeatIntervalSeconds: 0,
   };
 }
 
@@ -642,6 +652,9 @@ export const Monitor: MessageFns<Monitor> = {
     }
     if (message.badgeToken !== "") {
       writer.uint32(170).string(message.badgeToken);
+    }
+    if (message.repeatIntervalSeconds !== 0) {
+      writer.uint32(176).int32(message.repeatIntervalSeconds);
     }
     return writer;
   },
@@ -827,6 +840,14 @@ export const Monitor: MessageFns<Monitor> = {
             message.badgeToken = reader.string();
             continue;
           }
+          case 22: {
+            if (tag !== 176) {
+              break;
+            }
+
+            message.repeatIntervalSeconds = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -922,6 +943,11 @@ export const Monitor: MessageFns<Monitor> = {
         : isSet(object.badge_token)
         ? globalThis.String(object.badge_token)
         : "",
+      repeatIntervalSeconds: isSet(object.repeatIntervalSeconds)
+        ? globalThis.Number(object.repeatIntervalSeconds)
+        : isSet(object.repeat_interval_seconds)
+        ? globalThis.Number(object.repeat_interval_seconds)
+        : 0,
     };
   },
 
@@ -990,6 +1016,9 @@ export const Monitor: MessageFns<Monitor> = {
     if (message.badgeToken !== "") {
       obj.badgeToken = message.badgeToken;
     }
+    if (message.repeatIntervalSeconds !== 0) {
+      obj.repeatIntervalSeconds = Math.round(message.repeatIntervalSeconds);
+    }
     return obj;
   },
 
@@ -1019,6 +1048,7 @@ export const Monitor: MessageFns<Monitor> = {
     message.lastDurationMs = object.lastDurationMs ?? undefined;
     message.maxDurationSeconds = object.maxDurationSeconds ?? 0;
     message.badgeToken = object.badgeToken ?? "";
+    message.repeatIntervalSeconds = object.repeatIntervalSeconds ?? 0;
     return message;
   },
 };
@@ -1240,6 +1270,7 @@ function createBaseCreateMonitorRequest(): CreateMonitorRequest {
     schedule: "",
     timezone: "",
     maxDurationSeconds: undefined,
+    repeatIntervalSeconds: undefined,
   };
 }
 
@@ -1271,6 +1302,9 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
     }
     if (message.maxDurationSeconds !== undefined) {
       writer.uint32(72).int32(message.maxDurationSeconds);
+    }
+    if (message.repeatIntervalSeconds !== undefined) {
+      writer.uint32(80).int32(message.repeatIntervalSeconds);
     }
     return writer;
   },
@@ -1360,6 +1394,14 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
             message.maxDurationSeconds = reader.int32();
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.repeatIntervalSeconds = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1403,6 +1445,11 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
         : isSet(object.max_duration_seconds)
         ? globalThis.Number(object.max_duration_seconds)
         : undefined,
+      repeatIntervalSeconds: isSet(object.repeatIntervalSeconds)
+        ? globalThis.Number(object.repeatIntervalSeconds)
+        : isSet(object.repeat_interval_seconds)
+        ? globalThis.Number(object.repeat_interval_seconds)
+        : undefined,
     };
   },
 
@@ -1435,6 +1482,9 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
     if (message.maxDurationSeconds !== undefined) {
       obj.maxDurationSeconds = Math.round(message.maxDurationSeconds);
     }
+    if (message.repeatIntervalSeconds !== undefined) {
+      obj.repeatIntervalSeconds = Math.round(message.repeatIntervalSeconds);
+    }
     return obj;
   },
 
@@ -1452,6 +1502,7 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
     message.schedule = object.schedule ?? "";
     message.timezone = object.timezone ?? "";
     message.maxDurationSeconds = object.maxDurationSeconds ?? undefined;
+    message.repeatIntervalSeconds = object.repeatIntervalSeconds ?? undefined;
     return message;
   },
 };
