@@ -6,7 +6,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["packages/*/src/**/*.test.ts", "services/*/src/**/*.test.ts"],
+          include: ["packages/*/src/**/*.test.ts", "services/*/src/**/*.test.ts", "scripts/**/*.test.ts"],
         },
       },
       {
