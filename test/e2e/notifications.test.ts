@@ -302,7 +302,18 @@ describe("notification admin API", () => {
       enabled: true,
     });
     expect(Object.keys(channel).sort()).toEqual(
-      ["createdAt", "enabled", "id", "kind", "maskedUrl", "name", "teamId", "updatedAt"].sort(),
+      [
+        "createdAt",
+        "disabledAt",
+        "disabledReason",
+        "enabled",
+        "id",
+        "kind",
+        "maskedUrl",
+        "name",
+        "teamId",
+        "updatedAt",
+      ].sort(),
     );
 
     const listed = await client.admin("GET", `/teams/${teamId}/channels`);

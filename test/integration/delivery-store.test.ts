@@ -6,8 +6,9 @@ import { createLogger } from "@pulsegate/logger";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AlertService } from "../../services/alerts/src/alerts/alert-service.ts";
 import { foldTriggers } from "../../services/alerts/src/alerts/fold-triggers.ts";
-import { openAlertsDatabase } from "../../services/alerts/src/app.ts";
+import { alertsKeyring, openAlertsDatabase } from "../../services/alerts/src/app.ts";
 import { loadAlertsConfig } from "../../services/alerts/src/config.ts";
+import { ChannelSealer } from "../../services/alerts/src/notifications/channel-credentials.ts";
 import { ChannelService } from "../../services/alerts/src/notifications/channel-service.ts";
 import { DeliveryStore } from "../../services/alerts/src/notifications/delivery-store.ts";
 import { expandOutbox } from "../../services/alerts/src/notifications/expand-outbox.ts";
@@ -32,7 +33,7 @@ beforeAll(async () => {
   pool = createPgPool({ url: config.databaseUrl, max: 2 });
   // A second connection pool plays a second dispatcher replica.
   replica = await openAlertsDatabase(config, log);
-  channels = new ChannelService(orm, { allowPrivateNetworks: true });
+  channels = new ChannelService(orm, { allowPrivateNetworks: true, sealer: new ChannelSealer(alertsKeyring(config)) });
   store = new DeliveryStore(orm);
 });
 

@@ -72,8 +72,9 @@ async function delivery(
   const id = `dlv_${++deliveryCount}`;
   // One delivery per event and channel: each gets a channel of its own.
   await db.query(
-    `INSERT INTO alerts.channels (id, team_id, kind, name, url, enabled, created_at, updated_at)
-     VALUES ($1, 'team_1', 'webhook', 'hook', 'https://example.com/hook', true, now(), now())`,
+    `INSERT INTO alerts.channels (id, team_id, kind, name, credentials_sealed, masked_url, enabled, created_at,
+                                  updated_at)
+     VALUES ($1, 'team_1', 'webhook', 'hook', '\\x00', 'https://example.com/…', true, now(), now())`,
     [`ch_${id}`],
   );
   await db.query(

@@ -10,8 +10,14 @@ export type ReceivedRequest = {
   json: Record<string, unknown>;
 };
 
-/** What to answer the n-th request (0-based): a status code, or "hang" to never answer. */
-export type Behaviour = (request: ReceivedRequest, index: number) => number | "hang";
+/**
+ * What to answer the n-th request (0-based): a status code, a status code with
+ * headers (e.g. Retry-After), or "hang" to never answer.
+ */
+export type Behaviour = (
+  request: ReceivedRequest,
+  index: number,
+) => number | { status: number; headers: Record<string, string> } | "hang";
 
 /**
  * A notification receiver on 127.0.0.1 (port 0), standing in for Slack or a
@@ -83,8 +89,10 @@ export class Receiver {
       const index = this.requests.length;
       this.requests.push(received);
       const answer = this.behaviour(received, index);
-      if (answer !== "hang")
-        response.writeHead(answer, { "content-type": "text/plain" }).end(answer < 300 ? "ok" : "no");
+      if (answer !== "hang") {
+        const { status, headers } = typeof answer === "number" ? { status: answer, headers: {} } : answer;
+        response.writeHead(status, { "content-type": "text/plain", ...headers }).end(status < 300 ? "ok" : "no");
+      }
       for (const waiter of [...this.#waiters]) waiter();
     });
   }

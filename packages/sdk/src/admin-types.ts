@@ -147,6 +147,9 @@ export type Channel = {
   name: string;
   maskedUrl: string;
   enabled: boolean;
+  /** Why the delivery policy disabled the channel (a 410 Gone, or a day of failed deliveries); null otherwise. */
+  disabledReason: string | null;
+  disabledAt: string | null;
   createdAt: string | null;
   updatedAt: string | null;
 };

@@ -2,10 +2,13 @@ import { createPgPool, openServiceDatabase } from "@pulsegate/db";
 import { callUnary, connectClient, createGrpcServer } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { auth } from "@pulsegate/proto";
+import { parseKeyring } from "@pulsegate/sealing";
 import { AlertService } from "./alerts/alert-service.ts";
 import type { AlertsConfig } from "./config.ts";
 import { alertsServiceBinding } from "./grpc/alerts-server.ts";
 import { migrations } from "./migrations/index.ts";
+import { provideMigrationKeyring } from "./migrations/migration-keyring.ts";
+import { ChannelSealer } from "./notifications/channel-credentials.ts";
 import { ChannelService } from "./notifications/channel-service.ts";
 import { DeliveryStore } from "./notifications/delivery-store.ts";
 import { Dispatcher } from "./notifications/dispatcher.ts";
@@ -17,8 +20,15 @@ import { WebhookService } from "./webhooks/webhook-service.ts";
 
 export const ALERTS_SCHEMA = "alerts";
 
+/** The KEK keyring channel credentials are sealed under (SECRET_KEK, the newest first). */
+export function alertsKeyring(config: AlertsConfig) {
+  return parseKeyring(config.SECRET_KEK, config.SECRET_KEK_PREVIOUS, config.NODE_ENV);
+}
+
 /** Opens the alerts schema, creating the database if missing and applying pending migrations. */
 export async function openAlertsDatabase(config: AlertsConfig, log: Logger) {
+  // Only a migration that seals existing rows asks for it (0006): migrating an empty table needs no KEK.
+  provideMigrationKeyring(() => alertsKeyring(config));
   return openServiceDatabase(
     {
       url: config.databaseUrl,
@@ -48,13 +58,15 @@ export function openTriggerPool(config: AlertsConfig) {
  * the notification dispatcher and retention, and closes.
  */
 export async function buildAlertsService(config: AlertsConfig, log: Logger) {
+  // Checked first: a bad SECRET_KEK stops the start, naming the variable.
+  const sealer = new ChannelSealer(alertsKeyring(config));
   const orm = await openAlertsDatabase(config, log);
   const pool = openTriggerPool(config);
   const webhooks = new WebhookService(orm, { cacheMs: config.WEBHOOK_CACHE_MS });
   const alertService = new AlertService(orm);
   const allowPrivateNetworks = config.NOTIFY_ALLOW_PRIVATE_NETWORKS;
   if (allowPrivateNetworks) log.warn("NOTIFY_ALLOW_PRIVATE_NETWORKS=true: notifications may reach private addresses");
-  const channels = new ChannelService(orm, { allowPrivateNetworks });
+  const channels = new ChannelService(orm, { allowPrivateNetworks, sealer });
   const policies = new PolicyService(orm, channels);
   const deliveries = new DeliveryStore(orm);
 
@@ -67,6 +79,8 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
     sender,
     sign: async (teamId, payload) =>
       (await callUnary(authClient, authClient.sign, { teamId, payload }, config.NOTIFY_ATTEMPT_TIMEOUT_MS)).signature,
+    sealer,
+    health: { disableAfterMs: config.NOTIFY_DISABLE_AFTER_MS, minFailures: config.NOTIFY_DISABLE_MIN_FAILURES },
     maxAttempts: config.NOTIFY_MAX_ATTEMPTS,
     attemptTimeoutMs: config.NOTIFY_ATTEMPT_TIMEOUT_MS,
     pollMs: config.NOTIFY_POLL_MS,

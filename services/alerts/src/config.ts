@@ -22,6 +22,14 @@ export function loadAlertsConfig(source: NodeJS.ProcessEnv = process.env) {
       NOTIFY_BACKOFF_BASE_MS: env.int(10_000, 10, 3_600_000),
       NOTIFY_BACKOFF_MAX_MS: env.int(3_600_000, 10, 86_400_000),
       NOTIFY_CONCURRENCY: env.int(8, 1, 256),
+      // Delivery policy: a channel whose deliveries have all failed for this long, and at least
+      // this many of them, is disabled (a 410 Gone disables it at once).
+      NOTIFY_DISABLE_AFTER_MS: env.int(86_400_000, 1, 30 * 86_400_000),
+      NOTIFY_DISABLE_MIN_FAILURES: env.int(5, 1, 10_000),
+      // Channel credentials are sealed under a key derived from the KEK (docs/secrets.md):
+      // the same SECRET_KEK as auth, the newest first. Checked at start (parseKeyring).
+      SECRET_KEK: env.optionalString(),
+      SECRET_KEK_PREVIOUS: env.optionalString(),
       // Retention: final deliveries and spent outbox events older than this are pruned
       // (alerts and occurrences never are). Deliveries show in the admin API, so keep a while.
       NOTIFY_RETENTION_DAYS: env.int(30, 1, 36_500),

@@ -32,6 +32,8 @@ export function channelToProto(channel: ChannelView): alerts.Channel {
     enabled: channel.enabled,
     createdAt: channel.createdAt,
     updatedAt: channel.updatedAt,
+    disabledReason: channel.disabledReason ?? "",
+    disabledAt: channel.disabledAt ?? undefined,
   };
 }
 
@@ -57,7 +59,7 @@ export function policyToProto(policy: PolicyView): alerts.NotificationPolicy {
 export function deliveryToProto(delivery: DeliveryView): alerts.Delivery {
   return {
     id: delivery.id,
-    alertId: delivery.alertId,
+    alertId: delivery.alertId ?? "",
     channelId: delivery.channelId,
     channelKind: KIND_TO_PROTO[delivery.channelKind],
     channelName: delivery.channelName,

@@ -3,6 +3,7 @@ import { Notifications } from "./0002-notifications.ts";
 import { JsonbAndSetAside } from "./0003-jsonb-and-set-aside.ts";
 import { OpenKeyIndexCollation } from "./0004-open-key-index-collation.ts";
 import { TeamListIndex } from "./0005-team-list-index.ts";
+import { SealChannelCredentials } from "./0006-seal-channel-credentials.ts";
 import { OutboxTraceContext } from "./0007-outbox-trace-context.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
@@ -12,5 +13,6 @@ export const migrations = [
   { name: "0003-jsonb-and-set-aside", class: JsonbAndSetAside },
   { name: "0004-open-key-index-collation", class: OpenKeyIndexCollation },
   { name: "0005-team-list-index", class: TeamListIndex },
+  { name: "0006-seal-channel-credentials", class: SealChannelCredentials },
   { name: "0007-outbox-trace-context", class: OutboxTraceContext },
 ];

@@ -2,8 +2,17 @@ import { randomUUID } from "node:crypto";
 import type { EntityManager, Orm } from "@pulsegate/db";
 import type { ErrorDetail } from "@pulsegate/grpc";
 import { alertsErrors } from "../errors.ts";
-import { type ChannelKind, type ChannelRow, type ChannelView, channelFromRow, isChannelKind } from "./channel.ts";
+import {
+  CHANNEL_COLUMNS,
+  type ChannelKind,
+  type ChannelRow,
+  type ChannelView,
+  channelFromRow,
+  isChannelKind,
+} from "./channel.ts";
+import type { ChannelSealer } from "./channel-credentials.ts";
 import { checkChannelUrl } from "./channel-url.ts";
+import { maskUrl } from "./mask-url.ts";
 
 export const CHANNEL_LIMITS = { nameMaxLength: 200, maxPerTeam: 50 } as const;
 
@@ -14,11 +23,13 @@ export type UpdateChannelInput = { name: string | undefined; url: string | undef
 export class ChannelService {
   readonly #orm: Orm;
   readonly #allowPrivateNetworks: boolean;
+  readonly #sealer: ChannelSealer;
   readonly #now: () => Date;
 
-  constructor(orm: Orm, options: { allowPrivateNetworks: boolean; now?: () => Date }) {
+  constructor(orm: Orm, options: { allowPrivateNetworks: boolean; sealer: ChannelSealer; now?: () => Date }) {
     this.#orm = orm;
     this.#allowPrivateNetworks = options.allowPrivateNetworks;
+    this.#sealer = options.sealer;
     this.#now = options.now ?? (() => new Date());
   }
 
@@ -39,15 +50,18 @@ export class ChannelService {
         [teamId],
       );
       if ((count?.n ?? 0) >= CHANNEL_LIMITS.maxPerTeam) throw alertsErrors.tooManyChannels(CHANNEL_LIMITS.maxPerTeam);
+      const id = `ch_${randomUUID().replaceAll("-", "")}`;
       const [row] = await em.execute<ChannelRow[]>(
-        `INSERT INTO alerts.channels (id, team_id, kind, name, url, enabled, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+        `INSERT INTO alerts.channels (id, team_id, kind, name, credentials_sealed, masked_url, enabled, created_at,
+                                      updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${CHANNEL_COLUMNS}`,
         [
-          `ch_${randomUUID().replaceAll("-", "")}`,
+          id,
           teamId,
           input.kind as ChannelKind,
           name,
-          url,
+          this.#sealer.seal(id, { url }),
+          maskUrl(url),
           input.enabled ?? true,
           now,
           now,
@@ -59,7 +73,7 @@ export class ChannelService {
 
   async list(teamId: string): Promise<ChannelView[]> {
     const rows = await this.#em().execute<ChannelRow[]>(
-      "SELECT * FROM alerts.channels WHERE team_id = ? AND deleted_at IS NULL ORDER BY created_at, id",
+      `SELECT ${CHANNEL_COLUMNS} FROM alerts.channels WHERE team_id = ? AND deleted_at IS NULL ORDER BY created_at, id`,
       [teamId],
     );
     return rows.map(channelFromRow);
@@ -68,7 +82,7 @@ export class ChannelService {
   /** A channel that has not been deleted. */
   async get(id: string): Promise<ChannelView> {
     const [row] = await this.#em().execute<ChannelRow[]>(
-      "SELECT * FROM alerts.channels WHERE id = ? AND deleted_at IS NULL",
+      `SELECT ${CHANNEL_COLUMNS} FROM alerts.channels WHERE id = ? AND deleted_at IS NULL`,
       [id],
     );
     if (!row) throw alertsErrors.channelNotFound();
@@ -83,11 +97,30 @@ export class ChannelService {
     return this.#orm.em.fork().transactional(async (tx) => {
       const em = tx as EntityManager;
       const now = this.#now();
+      // Enabling again is the admin's answer to a channel the delivery policy disabled: the
+      // reason goes, and its run of failures starts over.
       const [row] = await em.execute<ChannelRow[]>(
         `UPDATE alerts.channels
-            SET name = coalesce(?, name), url = coalesce(?, url), enabled = coalesce(?, enabled), updated_at = ?
-          WHERE id = ? AND deleted_at IS NULL RETURNING *`,
-        [name ?? null, url ?? null, input.enabled ?? null, now, id],
+            SET name = coalesce(?, name), credentials_sealed = coalesce(?, credentials_sealed),
+                masked_url = coalesce(?, masked_url), enabled = coalesce(?, enabled),
+                disabled_reason = CASE WHEN ? THEN NULL ELSE disabled_reason END,
+                disabled_at = CASE WHEN ? THEN NULL ELSE disabled_at END,
+                failing_since = CASE WHEN ? THEN NULL ELSE failing_since END,
+                failed_deliveries = CASE WHEN ? THEN 0 ELSE failed_deliveries END,
+                updated_at = ?
+          WHERE id = ? AND deleted_at IS NULL RETURNING ${CHANNEL_COLUMNS}`,
+        [
+          name ?? null,
+          url === undefined ? null : this.#sealer.seal(id, { url }),
+          url === undefined ? null : maskUrl(url),
+          input.enabled ?? null,
+          input.enabled === true,
+          input.enabled === true,
+          input.enabled === true,
+          input.enabled === true,
+          now,
+          id,
+        ],
       );
       if (!row) throw alertsErrors.channelNotFound();
       if (!row.enabled) await cancelPending(em, id, "channel disabled", now);

@@ -1,5 +1,4 @@
 import { toDate } from "../alerts/alert-row.ts";
-import { maskUrl } from "./mask-url.ts";
 
 export const CHANNEL_KINDS = ["slack", "webhook"] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
@@ -16,6 +15,9 @@ export type ChannelView = {
   name: string;
   maskedUrl: string;
   enabled: boolean;
+  /** Why the delivery policy disabled the channel, and when; null once an admin enables it again. */
+  disabledReason: string | null;
+  disabledAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 };
@@ -25,11 +27,18 @@ export type ChannelRow = {
   team_id: string;
   kind: ChannelKind;
   name: string;
-  url: string;
+  /** Scheme, host and the last four characters; the URL itself is only in credentials_sealed. */
+  masked_url: string;
   enabled: boolean;
+  disabled_reason: string | null;
+  disabled_at: Date | string | null;
   created_at: Date | string;
   updated_at: Date | string;
 };
+
+/** The columns a ChannelRow reads: never credentials_sealed, which only the dispatcher opens. */
+export const CHANNEL_COLUMNS =
+  "id, team_id, kind, name, masked_url, enabled, disabled_reason, disabled_at, created_at, updated_at";
 
 export function channelFromRow(row: ChannelRow): ChannelView {
   return {
@@ -37,8 +46,10 @@ export function channelFromRow(row: ChannelRow): ChannelView {
     teamId: row.team_id,
     kind: row.kind,
     name: row.name,
-    maskedUrl: maskUrl(row.url),
+    maskedUrl: row.masked_url,
     enabled: row.enabled,
+    disabledReason: row.disabled_reason ?? null,
+    disabledAt: row.disabled_at ? toDate(row.disabled_at) : null,
     createdAt: toDate(row.created_at),
     updatedAt: toDate(row.updated_at),
   };

@@ -13,29 +13,37 @@ export type ClaimedDelivery = {
   leaseToken: string;
   outboxId: string;
   teamId: string;
-  alertId: string;
+  /** Null for a channel notice (channel.disabled), which belongs to no alert. */
+  alertId: string | null;
   channelId: string;
   kind: ChannelKind;
-  /** Secret: never logged. */
-  url: string;
+  /** The channel's credentials, sealed (channel-credentials.ts): the dispatcher opens them to send. */
+  credentialsSealed: Buffer;
   eventType: string;
   /** This attempt's number, from 1. */
   attempt: number;
   maxAttempts: number;
   /** The W3C traceparent its outbox event keeps: the attempt continues that trace. */
   traceparent?: string | null;
-  /** The outbox event as stored. */
-  payload: { type: string; occurredAt: string; alert: Record<string, unknown> };
+  /** The outbox event as stored: an alert event, or a channel notice. */
+  payload: { type: string; occurredAt: string; alert?: Record<string, unknown>; channel?: Record<string, unknown> };
 };
 
 export type AttemptOutcome =
   | { ok: true; statusCode: number }
-  | { ok: false; statusCode: number | null; error: string; retryInMs: number };
+  | {
+      ok: false;
+      statusCode: number | null;
+      error: string;
+      retryInMs: number;
+      /** Fail the delivery now (a 4xx other than 408, 425, 429), whatever attempts are left. */
+      final?: boolean;
+    };
 
 export type DeliveryView = {
   id: string;
   teamId: string;
-  alertId: string;
+  alertId: string | null;
   channelId: string;
   channelKind: ChannelKind;
   channelName: string;
@@ -93,7 +101,7 @@ export class DeliveryStore {
               alerts.channels c, alerts.outbox o
         WHERE d.id = due.id AND c.id = d.channel_id AND o.id = d.outbox_id
         RETURNING d.id, d.outbox_id::text AS outbox_id, d.team_id, d.alert_id, d.channel_id, d.event_type, d.attempts,
-                  d.max_attempts, c.kind, c.url, o.payload::text AS payload, o.traceparent`,
+                  d.max_attempts, c.kind, c.credentials_sealed, o.payload::text AS payload, o.traceparent`,
       [leaseMs, leaseToken, limit],
     );
     return rows.map((row) => ({
@@ -101,10 +109,10 @@ export class DeliveryStore {
       leaseToken,
       outboxId: row.outbox_id as string,
       teamId: row.team_id as string,
-      alertId: row.alert_id as string,
+      alertId: (row.alert_id as string | null) ?? null,
       channelId: row.channel_id as string,
       kind: row.kind as ChannelKind,
-      url: row.url as string,
+      credentialsSealed: row.credentials_sealed as Buffer,
       eventType: row.event_type as string,
       attempt: row.attempts as number,
       maxAttempts: row.max_attempts as number,
@@ -130,11 +138,18 @@ export class DeliveryStore {
         )
       : await this.#em().execute<{ status: DeliveryStatus }[]>(
           `UPDATE alerts.deliveries
-              SET status = CASE WHEN attempts >= max_attempts THEN 'failed' ELSE 'pending' END,
+              SET status = CASE WHEN ? OR attempts >= max_attempts THEN 'failed' ELSE 'pending' END,
                   next_attempt_at = now() + (? * interval '1 millisecond'),
                   last_status_code = ?, last_error = ?, locked_until = NULL, lease_token = NULL, updated_at = now()
             WHERE id = ? AND lease_token = ? AND status = 'pending' RETURNING status`,
-          [outcome.retryInMs, outcome.statusCode, outcome.error, delivery.id, delivery.leaseToken],
+          [
+            outcome.final === true,
+            outcome.retryInMs,
+            outcome.statusCode,
+            outcome.error,
+            delivery.id,
+            delivery.leaseToken,
+          ],
         );
     deliveryResults.add(1, { result: deliveryResultOf(outcome.ok, row?.status ?? null), channel_kind: delivery.kind });
     return row?.status ?? null;
@@ -189,7 +204,7 @@ export class DeliveryStore {
     return rows.map((row) => ({
       id: row.id as string,
       teamId: row.team_id as string,
-      alertId: row.alert_id as string,
+      alertId: (row.alert_id as string | null) ?? null,
       channelId: row.channel_id as string,
       channelKind: row.channel_kind as ChannelKind,
       channelName: row.channel_name as string,

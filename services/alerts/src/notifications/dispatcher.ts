@@ -1,9 +1,24 @@
 import type { Orm } from "@pulsegate/db";
 import type { Logger } from "@pulsegate/logger";
 import { type BackoffOptions, backoffDelay } from "./backoff.ts";
-import { type AttemptOutcome, type ClaimedDelivery, DeliveryStore, eventIdOf } from "./delivery-store.ts";
+import type { ChannelSealer } from "./channel-credentials.ts";
+import { type ChannelHealthOptions, recordChannelHealth } from "./channel-health.ts";
+import {
+  CHANNEL_DISABLED,
+  type ChannelNoticeEvent,
+  channelNoticeBody,
+  channelNoticeSlackMessage,
+} from "./channel-notice.ts";
+import { verdictOf } from "./delivery-policy.ts";
+import {
+  type AttemptOutcome,
+  type ClaimedDelivery,
+  type DeliveryStatus,
+  DeliveryStore,
+  eventIdOf,
+} from "./delivery-store.ts";
 import { expandOutbox } from "./expand-outbox.ts";
-import { webhookBody } from "./notification-event.ts";
+import { type NotificationEvent, webhookBody } from "./notification-event.ts";
 import { describeSendError, type HttpSender } from "./send-http.ts";
 import { slackMessage } from "./slack-message.ts";
 import { traceDelivery } from "./trace-delivery.ts";
@@ -19,6 +34,10 @@ export type DispatcherOptions = {
   sender: HttpSender;
   /** auth.Sign: lowercase hex HMAC-SHA256 under the team's current secret. */
   sign: SignPayload;
+  /** Opens a channel's sealed credentials: the only place they are decrypted. */
+  sealer: ChannelSealer;
+  /** When the delivery policy disables a failing channel. */
+  health: ChannelHealthOptions;
   maxAttempts: number;
   attemptTimeoutMs: number;
   pollMs: number;
@@ -35,8 +54,9 @@ export type DispatcherOptions = {
 /** Outbox events expanded per pass. */
 const EXPAND_BATCH = 100;
 
-class SigningError extends Error {
-  override name = "SigningError";
+/** An attempt that could not be made for a reason of ours; its message is safe to store. */
+class OwnSideError extends Error {
+  override name = "OwnSideError";
 }
 
 /**
@@ -122,23 +142,27 @@ export class Dispatcher {
   async #attempt(delivery: ClaimedDelivery): Promise<void> {
     const { log, sender, backoff, attemptTimeoutMs } = this.#options;
     let outcome: AttemptOutcome;
+    let gone = false;
     try {
       const { body, headers } = await this.#request(delivery);
-      const answer = await sender.post(delivery.url, body, headers);
+      const answer = await sender.post(this.#destination(delivery), body, headers);
+      const verdict = verdictOf(answer.statusCode);
+      gone = verdict === "gone";
       outcome =
-        answer.statusCode >= 200 && answer.statusCode < 300
+        verdict === "delivered"
           ? { ok: true, statusCode: answer.statusCode }
           : {
               ok: false,
               statusCode: answer.statusCode,
               error: `HTTP ${answer.statusCode}`,
               retryInMs: backoffDelay(delivery.attempt, backoff, answer.retryAfterMs),
+              final: verdict !== "retry",
             };
     } catch (error) {
       outcome = {
         ok: false,
         statusCode: null,
-        error: error instanceof SigningError ? error.message : describeSendError(error, attemptTimeoutMs),
+        error: error instanceof OwnSideError ? error.message : describeSendError(error, attemptTimeoutMs),
         retryInMs: backoffDelay(delivery.attempt, backoff),
       };
     }
@@ -151,14 +175,43 @@ export class Dispatcher {
       attempt: delivery.attempt,
       statusCode: outcome.statusCode,
     };
+    let status: DeliveryStatus | null;
     try {
-      const status = await this.#store.complete(delivery, outcome);
+      status = await this.#store.complete(delivery, outcome);
       if (outcome.ok) log.info(fields, "notification delivered");
       else if (status === "failed") log.warn({ ...fields, error: outcome.error }, "notification failed for good");
       else log.info({ ...fields, error: outcome.error, retryInMs: outcome.retryInMs }, "notification attempt failed");
     } catch (error) {
       // The lease runs out and the delivery is attempted again: at least once.
       log.error({ ...fields, err: error }, "could not record a notification attempt");
+      return;
+    }
+    if (status === null) return; // another replica took over, or the channel went meanwhile
+    try {
+      const disabled = await recordChannelHealth(
+        this.#options.orm,
+        delivery.channelId,
+        outcome.ok ? { delivered: true } : { delivered: false, status, gone },
+        this.#options.health,
+      );
+      if (disabled) {
+        log.warn({ channelId: delivery.channelId, reason: disabled }, "notification channel disabled");
+        this.nudge(); // its notice to the team's other channels
+      }
+    } catch (error) {
+      log.error({ channelId: delivery.channelId, err: error }, "could not record a channel's delivery health");
+    }
+  }
+
+  /** The channel's URL, opened from its sealed credentials for this attempt only. */
+  #destination(delivery: ClaimedDelivery): string {
+    try {
+      return this.#options.sealer.open(delivery.channelId, delivery.credentialsSealed).url;
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      throw new OwnSideError(
+        `could not open the channel's sealed credentials (${typeof code === "string" ? code : "error"}: is its KEK in SECRET_KEK?)`,
+      );
     }
   }
 
@@ -172,15 +225,19 @@ export class Dispatcher {
       "x-pulsegate-event-id": eventId,
       "x-pulsegate-attempt": String(delivery.attempt),
     };
+    const notice = delivery.eventType === CHANNEL_DISABLED ? (delivery.payload as ChannelNoticeEvent) : null;
     if (delivery.kind === "slack") {
-      return { body: Buffer.from(JSON.stringify(slackMessage(delivery.payload))), headers };
+      const message = notice ? channelNoticeSlackMessage(notice) : slackMessage(delivery.payload as NotificationEvent);
+      return { body: Buffer.from(JSON.stringify(message)), headers };
     }
-    const body = webhookBody(eventId, delivery.payload);
+    const body = notice
+      ? channelNoticeBody(eventId, notice)
+      : webhookBody(eventId, delivery.payload as NotificationEvent);
     try {
       headers["x-webhook-signature"] = await this.#options.sign(delivery.teamId, body);
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      throw new SigningError(
+      throw new OwnSideError(
         `could not sign the payload (auth${typeof code === "number" ? ` gRPC status ${code}` : ""})`,
       );
     }

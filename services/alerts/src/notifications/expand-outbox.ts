@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import type { EntityManager, Orm } from "@pulsegate/db";
 import { isTransientError } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
+import { CHANNEL_DISABLED } from "./channel-notice.ts";
 import { type NotificationRoute, routeEvent } from "./route-event.ts";
 
-type OutboxRow = { id: string; team_id: string; alert_id: string; event_type: string; severity: string | null };
+type OutboxRow = { id: string; team_id: string; alert_id: string | null; event_type: string; severity: string | null };
 
 export type ExpandOptions = { batchSize: number; maxAttempts: number; log: Pick<Logger, "warn"> };
 
@@ -84,7 +85,12 @@ async function expandEvents(orm: Orm, options: ExpandOptions, onlyId: string | n
     const routesByTeam = new Map(policies.map((policy) => [policy.team_id, policy.routes]));
     const deliveries = events.flatMap((event) => {
       const teamChannels = channels.filter((channel) => channel.team_id === event.team_id);
-      const routed = routeEvent(event.severity ?? "", teamChannels, routesByTeam.get(event.team_id) ?? null);
+      // A channel notice (one was disabled) goes to every other enabled channel of the team, whatever
+      // the policy: the policy routes alerts by severity, and a notice has none.
+      const routed =
+        event.event_type === CHANNEL_DISABLED
+          ? teamChannels.map((channel) => channel.id)
+          : routeEvent(event.severity ?? "", teamChannels, routesByTeam.get(event.team_id) ?? null);
       return routed.map((channelId) => ({
         id: `dlv_${randomUUID().replaceAll("-", "")}`,
         outbox_id: event.id,

@@ -137,6 +137,12 @@ export const adminComponents = [
     name: string,
     maskedUrl: string,
     enabled: { type: "boolean" },
+    disabledReason: {
+      ...nullableString,
+      description:
+        "Why the delivery policy disabled the channel (410 Gone, or every delivery failing for a day); null once enabled again.",
+    },
+    disabledAt: nullableTime,
     createdAt: time,
     updatedAt: nullableTime,
   }),
@@ -158,7 +164,7 @@ export const adminComponents = [
     channelId: string,
     channelKind: { type: ["string", "null"], enum: ["slack", "webhook", null] },
     channelName: string,
-    eventType: { type: "string", enum: ["alert.created", "alert.reopened", "alert.resolved"] },
+    eventType: { type: "string", enum: ["alert.created", "alert.reopened", "alert.resolved", "channel.disabled"] },
     eventId: string,
     status: { type: ["string", "null"], enum: ["pending", "delivered", "failed", "cancelled", null] },
     attempts: integer,

@@ -33,6 +33,8 @@ export function channelJson(channel: alerts.Channel) {
     name: channel.name,
     maskedUrl: channel.maskedUrl,
     enabled: channel.enabled,
+    disabledReason: channel.disabledReason === "" ? null : channel.disabledReason,
+    disabledAt: iso(channel.disabledAt),
     createdAt: iso(channel.createdAt),
     updatedAt: iso(channel.updatedAt),
   };

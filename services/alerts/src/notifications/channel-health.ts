@@ -1,0 +1,99 @@
+import type { EntityManager, Orm } from "@pulsegate/db";
+import { type ChannelRow, channelFromRow } from "./channel.ts";
+import { CHANNEL_DISABLED, channelNoticePayload } from "./channel-notice.ts";
+import type { DeliveryStatus } from "./delivery-store.ts";
+
+export type ChannelHealthOptions = {
+  /** Every delivery has failed for at least this long (NOTIFY_DISABLE_AFTER_MS, 24 h)… */
+  disableAfterMs: number;
+  /** …and at least this many deliveries failed for good (NOTIFY_DISABLE_MIN_FAILURES, 5). */
+  minFailures: number;
+};
+
+export type AttemptResult = { delivered: true } | { delivered: false; status: DeliveryStatus | null; gone: boolean };
+
+/**
+ * The delivery policy's memory of a channel: a success clears its run of
+ * failures; a failed attempt starts the run (failing_since) and a delivery
+ * failed for good counts in it. A 410 Gone, or a run as long as
+ * `disableAfterMs` with at least `minFailures` failed deliveries, disables the
+ * channel with a reason (shown in the admin API), cancels what was pending for
+ * it and tells the team's other channels once. Returns the reason when this
+ * call disabled it.
+ */
+export async function recordChannelHealth(
+  orm: Orm,
+  channelId: string,
+  result: AttemptResult,
+  options: ChannelHealthOptions,
+): Promise<string | null> {
+  const em = orm.em.fork() as EntityManager;
+  if (result.delivered) {
+    await em.execute(
+      `UPDATE alerts.channels SET failing_since = NULL, failed_deliveries = 0
+        WHERE id = ? AND (failing_since IS NOT NULL OR failed_deliveries > 0)`,
+      [channelId],
+    );
+    return null;
+  }
+  if (result.gone) return disableChannel(orm, channelId, "the receiver answered 410 Gone");
+  const failedForGood = result.status === "failed";
+  const [run] = await em.execute<{ failing_ms: number; failed_deliveries: number }[]>(
+    `UPDATE alerts.channels
+        SET failing_since = coalesce(failing_since, now()), failed_deliveries = failed_deliveries + ?
+      WHERE id = ? AND enabled AND deleted_at IS NULL
+      RETURNING (extract(epoch FROM now() - failing_since) * 1000)::float8 AS failing_ms, failed_deliveries`,
+    [failedForGood ? 1 : 0, channelId],
+  );
+  if (!run || !failedForGood) return null;
+  if (run.failed_deliveries < options.minFailures || run.failing_ms < options.disableAfterMs) return null;
+  return disableChannel(
+    orm,
+    channelId,
+    `every delivery failed for ${describeSpan(run.failing_ms)} (${run.failed_deliveries} events)`,
+  );
+}
+
+/** Disables an enabled channel once (concurrent callers: the first wins), with its notice. */
+async function disableChannel(orm: Orm, channelId: string, reason: string): Promise<string | null> {
+  return orm.em.fork().transactional(async (tx) => {
+    const em = tx as EntityManager;
+    const [row] = await em.execute<ChannelRow[]>(
+      `UPDATE alerts.channels SET enabled = false, disabled_reason = ?, disabled_at = now(), updated_at = now()
+        WHERE id = ? AND enabled AND deleted_at IS NULL
+        RETURNING id, team_id, kind, name, masked_url, enabled, disabled_reason, disabled_at, created_at, updated_at`,
+      [reason, channelId],
+    );
+    if (!row) return null;
+    const channel = channelFromRow(row);
+    await em.execute(
+      `UPDATE alerts.deliveries SET status = 'cancelled', last_error = ?, locked_until = NULL, lease_token = NULL,
+              updated_at = now()
+        WHERE channel_id = ? AND status = 'pending'`,
+      [`channel disabled: ${reason}`, channelId],
+    );
+    await em.execute(
+      "INSERT INTO alerts.outbox (team_id, alert_id, event_type, payload, created_at) VALUES (?, NULL, ?, ?::jsonb, now())",
+      [
+        channel.teamId,
+        CHANNEL_DISABLED,
+        channelNoticePayload({
+          id: channel.id,
+          teamId: channel.teamId,
+          kind: channel.kind,
+          name: channel.name,
+          maskedUrl: channel.maskedUrl,
+          disabledReason: reason,
+          disabledAt: (channel.disabledAt ?? new Date()).toISOString(),
+        }),
+      ],
+    );
+    return reason;
+  });
+}
+
+function describeSpan(ms: number): string {
+  if (ms >= 3_600_000) return `${Math.floor(ms / 3_600_000)} h`;
+  if (ms >= 60_000) return `${Math.floor(ms / 60_000)} min`;
+  return `${Math.max(1, Math.floor(ms / 1000))} s`;
+}
