@@ -441,3 +441,34 @@ describe("trigger batches through triggerAlerts", () => {
     expect(await once()).toBe("source_not_found");
   });
 });
+
+describe("trace context on the outbox", () => {
+  it("keeps each created or reopened alert's trigger traceparent on its outbox row, none for folds", async () => {
+    const tp = (n: number) => `00-${String(n).padStart(32, "a")}-${String(n).padStart(16, "b")}-01`;
+    const alertService = new AlertService(orm);
+    const [first] = await foldTriggers(pool, [input(teamId, "reopen-me", { traceparent: tp(1) })]);
+    if (first?.outcome !== "created") throw new Error(`expected created, got ${first?.outcome}`);
+    await alertService.resolve(first.alertId);
+    // One batch: a reopen, a fold into it, a create with a traceparent and one without.
+    const results = await foldTriggers(pool, [
+      input(teamId, "reopen-me", { traceparent: tp(2) }),
+      input(teamId, "reopen-me", { traceparent: tp(3) }),
+      input(teamId, "new-key", { traceparent: tp(4) }),
+      input(teamId, null),
+    ]);
+    expect(results.map((result) => result.outcome)).toEqual(["reopened", "occurrence_added", "created", "created"]);
+    const rows = await query<{ event_type: string; traceparent: string | null; group_key: string | null }>(
+      `SELECT o.event_type, o.traceparent, a.group_key FROM alerts.outbox o JOIN alerts.alerts a ON a.id = o.alert_id
+        WHERE o.team_id = $1 ORDER BY o.id`,
+      [teamId],
+    );
+    expect(rows).toEqual([
+      { event_type: "alert.created", traceparent: tp(1), group_key: "reopen-me" },
+      // Resolved through the admin path outside any span: no trace to continue.
+      { event_type: "alert.resolved", traceparent: null, group_key: "reopen-me" },
+      { event_type: "alert.reopened", traceparent: tp(2), group_key: "reopen-me" },
+      { event_type: "alert.created", traceparent: tp(4), group_key: "new-key" },
+      { event_type: "alert.created", traceparent: null, group_key: null },
+    ]);
+  });
+});
