@@ -137,6 +137,16 @@ export class Stack {
     return stack;
   }
 
+  /**
+   * Changes the environment of every service for its next start (e.g. a new
+   * SECRET_KEK); processes already running keep theirs until restarted.
+   */
+  configure(env: NodeJS.ProcessEnv): void {
+    for (const name of ["auth", "alerts", "monitors", "gateway"] as const) {
+      this.#env[name] = { ...this.#env[name], ...env };
+    }
+  }
+
   start(name: ServiceName): void {
     this.#spawn(name, name, this.#env[name]);
   }

@@ -8,6 +8,7 @@ import { authServiceBinding } from "./grpc/auth-server.ts";
 import { migrations } from "./migrations/index.ts";
 import { parseKeyring } from "./secrets/index.ts";
 import { TeamSchema } from "./teams/team.entity.ts";
+import { TeamDirectory } from "./teams/team-directory.ts";
 import { TeamKeys } from "./teams/team-keys.ts";
 import { TeamService } from "./teams/team-service.ts";
 
@@ -32,7 +33,12 @@ export async function buildAuthService(config: AuthConfig, log: Logger) {
   const keyring = parseKeyring(config.SECRET_KEK, config.SECRET_KEK_PREVIOUS, config.NODE_ENV);
   const orm = await openAuthDatabase(config, log);
   const teams = new TeamService(orm, keyring);
-  const keys = new TeamKeys(orm, keyring, log, config.VERIFIER_CACHE_MS);
+  // Before serving: a ping that comes while PostgreSQL is away can be verified for any team.
+  const directory = new TeamDirectory(orm, log);
+  const loaded = await directory.loadAll();
+  log.info({ teams: loaded }, "team directory loaded");
+  directory.start(config.TEAM_DIRECTORY_REFRESH_MS);
+  const keys = new TeamKeys(orm, keyring, log, config.VERIFIER_CACHE_MS, directory);
   const apiKeys = new ApiKeyService(orm, log);
   const audit = new AuditLog(orm);
   const grpc = createGrpcServer([authServiceBinding(log, teams, keys, "main", apiKeys, audit)]);
@@ -42,8 +48,10 @@ export async function buildAuthService(config: AuthConfig, log: Logger) {
     grpc,
     signingGrpc,
     orm,
+    directory,
     close: async () => {
       await Promise.all([grpc.close(), signingGrpc.close()]);
+      await directory.stop();
       await orm.close();
     },
   };

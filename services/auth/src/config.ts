@@ -12,11 +12,15 @@ export function loadAuthConfig(source: NodeJS.ProcessEnv = process.env) {
       DB_POOL_MAX: env.int(10, 1, 100),
       DATABASE_URL: env.string("postgres://postgres@127.0.0.1:5432/pulsegate"),
       AUTH_DATABASE_URL: env.optionalString(),
-      // Base64 of 32 bytes. Development falls back to a fixed, publicly known key.
+      // Base64 of 32 bytes, or a comma-separated list: the newest first, then older KEKs
+      // still able to open sealed values. Development falls back to a fixed, publicly known key.
       SECRET_KEK: env.optionalString(),
-      // Earlier KEKs still able to open sealed states, as "id:base64,id:base64".
+      // More older KEKs, as "id:base64,id:base64" (kept for existing setups).
       SECRET_KEK_PREVIOUS: env.optionalString(),
       VERIFIER_CACHE_MS: env.int(5_000, 0, 60_000),
+      // Every team's sealed keys are held in memory, so signatures verify while PostgreSQL is
+      // away; changes made through other replicas are read this often.
+      TEAM_DIRECTORY_REFRESH_MS: env.int(30_000, 100, 3_600_000),
     },
     source,
   );

@@ -18,6 +18,12 @@ closeOnSignals(log, [
   // The gateway and alerts finish their own in-flight work first, calling auth.
   waitForCallers(callers, drainMs, log),
   { name: "grpc", close: () => Promise.all([service.grpc.close(), service.signingGrpc.close()]) },
-  { name: "database", close: () => service.orm.close() },
+  {
+    name: "database",
+    close: async () => {
+      await service.directory.stop();
+      await service.orm.close();
+    },
+  },
   { name: "telemetry", close: shutdownTelemetry },
 ]);

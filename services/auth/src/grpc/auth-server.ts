@@ -46,6 +46,7 @@ export function authServiceBinding(
         alertQuotaMonthly: request.alertQuotaMonthly,
         heartbeatQuotaMonthly: request.heartbeatQuotaMonthly,
       });
+      keys.learn(team);
       return { team: toProtoTeam(team), webhookSecret: secret };
     }),
     getTeam: unary(log, async (request) => ({ team: toProtoTeam(await teams.get(request.teamId)) })),
@@ -56,12 +57,12 @@ export function authServiceBinding(
         alertQuotaMonthly: request.alertQuotaMonthly,
         heartbeatQuotaMonthly: request.heartbeatQuotaMonthly,
       });
-      keys.forget(team.id);
+      keys.learn(team);
       return { team: toProtoTeam(team) };
     }),
     rotateSecret: unary(log, async (request) => {
       const { team, secret, previousValidUntil } = await teams.rotate(request.teamId, request.graceSeconds);
-      keys.forget(team.id);
+      keys.learn(team);
       return { team: toProtoTeam(team), webhookSecret: secret, previousValidUntil };
     }),
     verifySignature: unary(log, async (request) => {

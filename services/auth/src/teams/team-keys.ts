@@ -9,6 +9,7 @@ import {
   type VerifierKey,
 } from "../secrets/index.ts";
 import { type Team, TeamSchema } from "./team.entity.ts";
+import type { SealedTeamKeys, TeamDirectory } from "./team-directory.ts";
 import { sealingContext } from "./team-service.ts";
 
 export type VerifyItem = { teamId: string; payload: Uint8Array; signature: string };
@@ -60,13 +61,22 @@ export class TeamKeys {
   readonly #now: () => number;
   readonly #cache = new Map<string, Keys>();
   readonly #lastUsedWrites = new Map<string, number>();
+  readonly #directory: TeamDirectory;
   #databaseRetryAt = 0;
 
-  constructor(orm: Orm, keyring: Keyring, log: Logger, cacheMs: number, now: () => number = Date.now) {
+  constructor(
+    orm: Orm,
+    keyring: Keyring,
+    log: Logger,
+    cacheMs: number,
+    directory: TeamDirectory,
+    now: () => number = Date.now,
+  ) {
     this.#orm = orm;
     this.#keyring = keyring;
     this.#log = log;
     this.#cacheMs = cacheMs;
+    this.#directory = directory;
     this.#now = now;
   }
 
@@ -114,6 +124,12 @@ export class TeamKeys {
     this.#cache.delete(teamId);
   }
 
+  /** A team this process just created, changed or rotated: the directory takes it, opened keys are dropped. */
+  learn(team: Team): void {
+    this.#cache.delete(team.id);
+    this.#directory.put(team);
+  }
+
   #match(keys: Keys, item: VerifyItem): "valid_current" | "valid_previous" | "invalid" {
     const expected = parseSignatureHeader(item.signature);
     if (!expected) return "invalid";
@@ -130,20 +146,28 @@ export class TeamKeys {
 
   async #load(teamIds: string[]): Promise<void> {
     const now = this.#now();
-    const staleUsable = teamIds.every((id) => {
+    const inMemory = (id: string) => {
       const cached = this.#cache.get(id);
-      return cached !== undefined && now - cached.loadedAt <= STALE_KEYS_MAX_MS;
-    });
-    if (staleUsable && now < this.#databaseRetryAt) return;
+      return (
+        (cached !== undefined && now - cached.loadedAt <= STALE_KEYS_MAX_MS) || this.#directory.get(id) !== undefined
+      );
+    };
+    const usable = teamIds.every(inMemory);
+    if (usable && now < this.#databaseRetryAt) {
+      this.#fromDirectory(teamIds, now);
+      return;
+    }
     let teams: Team[];
     try {
       const em = this.#orm.em.fork() as EntityManager;
       teams = await em.find(TeamSchema, { id: { $in: teamIds } });
     } catch (error) {
-      // On load failure keep using the cached entries: a database outage must not stop verification.
+      // A database outage must not stop verification: keys already opened, else the
+      // directory's sealed keys of every team (loaded at start, kept fresh), still verify.
       this.#databaseRetryAt = now + DATABASE_RETRY_MS;
-      if (!staleUsable) throw error;
-      this.#log.warn({ err: error, teams: teamIds.length }, "team keys could not be reloaded; using cached keys");
+      if (!usable) throw error;
+      this.#log.warn({ err: error, teams: teamIds.length }, "team keys could not be reloaded; using keys in memory");
+      this.#fromDirectory(teamIds, now);
       return;
     }
     this.#databaseRetryAt = 0;
@@ -151,10 +175,24 @@ export class TeamKeys {
     // A bound on memory; entries are cheap to reload.
     if (this.#cache.size > MAX_CACHED_TEAMS) this.#cache.clear();
     for (const id of teamIds) this.#cache.delete(id);
-    for (const team of teams) this.#cache.set(team.id, this.#open(team, loadedAt));
+    for (const team of teams) {
+      this.#directory.put(team);
+      this.#cache.set(team.id, this.#open(team, loadedAt));
+    }
   }
 
-  #open(team: Team, loadedAt: number): Keys {
+  /** Opens, from the directory, the keys of teams that have none usable in the cache. */
+  #fromDirectory(teamIds: string[], now: number): void {
+    for (const id of teamIds) {
+      const cached = this.#cache.get(id);
+      if (cached !== undefined && now - cached.loadedAt <= STALE_KEYS_MAX_MS) continue;
+      const sealed = this.#directory.get(id);
+      // Marked as loaded long ago: the database is asked again as soon as it answers.
+      if (sealed) this.#cache.set(id, this.#open(sealed, now - this.#cacheMs - 1));
+    }
+  }
+
+  #open(team: SealedTeamKeys, loadedAt: number): Keys {
     const previous =
       team.previousSecretSealed && team.previousSecretFingerprint && team.previousSecretValidUntil
         ? {

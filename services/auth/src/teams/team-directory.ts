@@ -1,0 +1,173 @@
+import type { Orm } from "@pulsegate/db";
+import type { Logger } from "@pulsegate/logger";
+
+/**
+ * What verifying a team's signatures needs, as stored: the access fields and
+ * the sealed HMAC states with the fingerprints they are bound to. Nothing in
+ * it is usable without the KEK, which never leaves auth either.
+ */
+export type SealedTeamKeys = {
+  id: string;
+  subscriptionExpiresAt?: Date | null | undefined;
+  alertQuotaMonthly: number;
+  heartbeatQuotaMonthly: number;
+  secretFingerprint: string;
+  secretSealed: Uint8Array;
+  previousSecretFingerprint?: string | null | undefined;
+  previousSecretSealed?: Uint8Array | null | undefined;
+  previousSecretValidUntil?: Date | null | undefined;
+};
+
+/** Timestamps are read as epoch milliseconds: the ORM's connection may hand timestamptz back as text. */
+type Millis = number | string;
+
+function dateOf(value: Millis): Date;
+function dateOf(value: Millis | null): Date | null;
+function dateOf(value: Millis | null): Date | null {
+  return value === null ? null : new Date(Number(value));
+}
+
+type Row = {
+  id: string;
+  subscription_expires_at: Millis | null;
+  alert_quota_monthly: number;
+  heartbeat_quota_monthly: number;
+  secret_fingerprint: string;
+  secret_sealed: Buffer;
+  previous_secret_fingerprint: string | null;
+  previous_secret_sealed: Buffer | null;
+  previous_secret_valid_until: Millis | null;
+  updated_at: Millis;
+};
+
+const millis = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8 AS ${column}`;
+const COLUMNS = `id, ${millis("subscription_expires_at")}, alert_quota_monthly, heartbeat_quota_monthly,
+  secret_fingerprint, secret_sealed, previous_secret_fingerprint, previous_secret_sealed,
+  ${millis("previous_secret_valid_until")}, ${millis("updated_at")}`;
+const PAGE = 5_000;
+/** Re-read what changed this long before the newest change seen: a transaction may commit late. */
+const OVERLAP_MS = 60_000;
+
+/**
+ * Every team's sealed keys, held by auth so that signatures still verify when
+ * PostgreSQL is away (issue 15, DESIGN §5: pings are spooled, not refused):
+ * loaded in full at start, refreshed by `updated_at` every `refreshMs`, and
+ * replaced at once when this process creates, changes or rotates a team. Only
+ * auth holds it; the gateway never sees key material. About 0.6 KB a team
+ * (docs/secrets.md: 100,000 teams measured).
+ */
+export class TeamDirectory {
+  readonly #orm: Orm;
+  readonly #log: Logger;
+  readonly #teams = new Map<string, SealedTeamKeys>();
+  #newestChange = 0;
+  #timer: NodeJS.Timeout | undefined;
+  #refreshing: Promise<void> | undefined;
+
+  constructor(orm: Orm, log: Logger) {
+    this.#orm = orm;
+    this.#log = log;
+  }
+
+  get size(): number {
+    return this.#teams.size;
+  }
+
+  get(teamId: string): SealedTeamKeys | undefined {
+    return this.#teams.get(teamId);
+  }
+
+  /** A team as just read or written by this process. */
+  put(team: SealedTeamKeys & { updatedAt?: Date }): void {
+    this.#teams.set(team.id, compact(team));
+  }
+
+  /** Every team, in pages by id. */
+  async loadAll(): Promise<number> {
+    let after = "";
+    for (;;) {
+      const rows = await this.#query(`SELECT ${COLUMNS} FROM auth.teams WHERE id > ? ORDER BY id LIMIT ?`, [
+        after,
+        PAGE,
+      ]);
+      this.#take(rows);
+      const last = rows.at(-1);
+      if (!last || rows.length < PAGE) break;
+      after = last.id;
+    }
+    return this.#teams.size;
+  }
+
+  /** Teams changed since the newest change seen (by any replica), with some overlap. */
+  async refresh(): Promise<number> {
+    let since = new Date(this.#newestChange - OVERLAP_MS);
+    let seen = 0;
+    for (;;) {
+      const rows = await this.#query(
+        `SELECT ${COLUMNS} FROM auth.teams WHERE updated_at > ? ORDER BY updated_at, id LIMIT ?`,
+        [since, PAGE],
+      );
+      this.#take(rows);
+      seen += rows.length;
+      const last = rows.at(-1);
+      if (!last || rows.length < PAGE) return seen;
+      since = dateOf(last.updated_at);
+    }
+  }
+
+  /** Refreshes every `refreshMs` (one at a time; a failure waits for the next turn). */
+  start(refreshMs: number): void {
+    this.#timer ??= setInterval(() => {
+      this.#refreshing ??= this.refresh()
+        .then(() => undefined)
+        .catch((error: unknown) => this.#log.warn({ err: error }, "team directory could not be refreshed"))
+        .finally(() => {
+          this.#refreshing = undefined;
+        });
+    }, refreshMs);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.#refreshing;
+  }
+
+  async #query(sql: string, params: unknown[]): Promise<Row[]> {
+    return (await this.#orm.em.getConnection().execute(sql, params)) as Row[];
+  }
+
+  #take(rows: Row[]): void {
+    for (const row of rows) {
+      this.#teams.set(row.id, {
+        id: row.id,
+        subscriptionExpiresAt: dateOf(row.subscription_expires_at),
+        alertQuotaMonthly: row.alert_quota_monthly,
+        heartbeatQuotaMonthly: row.heartbeat_quota_monthly,
+        secretFingerprint: row.secret_fingerprint,
+        secretSealed: Uint8Array.from(row.secret_sealed),
+        previousSecretFingerprint: row.previous_secret_fingerprint,
+        previousSecretSealed: row.previous_secret_sealed ? Uint8Array.from(row.previous_secret_sealed) : null,
+        previousSecretValidUntil: dateOf(row.previous_secret_valid_until),
+      });
+      this.#newestChange = Math.max(this.#newestChange, dateOf(row.updated_at).getTime());
+    }
+  }
+}
+
+/** Own copies of exactly the fields needed (an ORM entity drags its whole row and context along). */
+function compact(team: SealedTeamKeys): SealedTeamKeys {
+  const previous = team.previousSecretSealed && team.previousSecretFingerprint && team.previousSecretValidUntil;
+  return {
+    id: team.id,
+    subscriptionExpiresAt: team.subscriptionExpiresAt ?? null,
+    alertQuotaMonthly: team.alertQuotaMonthly,
+    heartbeatQuotaMonthly: team.heartbeatQuotaMonthly,
+    secretFingerprint: team.secretFingerprint,
+    secretSealed: Uint8Array.from(team.secretSealed),
+    previousSecretFingerprint: previous ? team.previousSecretFingerprint : null,
+    previousSecretSealed: previous ? Uint8Array.from(team.previousSecretSealed as Uint8Array) : null,
+    previousSecretValidUntil: previous ? team.previousSecretValidUntil : null,
+  };
+}
