@@ -50,6 +50,8 @@ beforeAll(async () => {
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
   page = await context.newPage();
+  // Under the test timeout, so a step that never comes names its locator.
+  page.setDefaultTimeout(15_000);
   page.on("dialog", (dialog) => dialog.accept());
   // Fails the first 8 attempts (every attempt of the first delivery), then accepts.
   receiver = await Receiver.start((_request, index) => (index < 8 ? 500 : 200));

@@ -27,10 +27,10 @@ export const teamPath = (teamId: string, rest = "") => `/dashboard/teams/${encod
 /** The hidden field every POST form carries (session-bound CSRF token). */
 export const csrfField = (session: Session) => html`<input type="hidden" name="_csrf" value=${session.csrfToken} />`;
 
-/** A one-button POST form (acknowledge, pause, retry…). */
-export function actionButton(session: Session, action: string, label: string, className = "button") {
+/** A one-button POST form (acknowledge, pause, retry…); `name` tells screen readers what it acts on. */
+export function actionButton(session: Session, action: string, label: string, className = "button", name?: string) {
   return html`<form method="post" action=${action} class="inline">
-    ${csrfField(session)}<button type="submit" class=${className}>${label}</button>
+    ${csrfField(session)}<button type="submit" class=${className} aria-label=${name}>${label}</button>
   </form>`;
 }
 

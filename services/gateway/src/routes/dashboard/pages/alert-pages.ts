@@ -35,19 +35,19 @@ function alertTable(ctx: PageContext, team: Team, status: Status, alerts: Alert[
         : null;
     return html`<p class="empty">${EMPTY[status]}${hint}</p>`;
   }
-  return html`<div class="table-wrap"><table>
+  return html`<div class="table-wrap"><table class="cards">
     <caption>${status} alerts, newest first</caption>
     <thead><tr><th scope="col">Alert</th><th scope="col">Severity</th><th scope="col">Status</th><th scope="col">Count</th><th scope="col">Source</th><th scope="col">Last seen</th><th scope="col"><span class="offscreen">Actions</span></th></tr></thead>
     <tbody>
       ${alerts.map(
         (alert) => html`<tr>
           <td><a href=${alertPath(alert)}>${alert.title}</a>${alert.groupKey ? html`<div class="hint">key <code>${alert.groupKey}</code></div>` : null}</td>
-          <td>${badge(alert.severity)}</td>
-          <td>${badge(alert.status)}</td>
-          <td>${alert.occurrenceCount}</td>
-          <td>${alert.source ?? "—"}</td>
-          <td>${time(alert.lastSeenAt)}</td>
-          <td>${alertActions(ctx, alert)}</td>
+          <td data-label="Severity">${badge(alert.severity)}</td>
+          <td data-label="Status">${badge(alert.status)}</td>
+          <td data-label="Occurrences">${alert.occurrenceCount}</td>
+          <td data-label="Source">${alert.source ?? "—"}</td>
+          <td data-label="Last seen">${time(alert.lastSeenAt)}</td>
+          <td class="row-actions">${alertActions(ctx, alert)}</td>
         </tr>`,
       )}
     </tbody>

@@ -41,8 +41,14 @@ function expected(monitor: Monitor) {
 function pauseOrResume(ctx: PageContext, monitor: Monitor) {
   if (!ctx.canWrite) return null;
   return monitor.status === "paused"
-    ? actionButton(ctx.session, monitorPath(monitor, "/resume"), `Resume ${monitor.name}`, "button small")
-    : actionButton(ctx.session, monitorPath(monitor, "/pause"), `Pause ${monitor.name}`, "button small secondary");
+    ? actionButton(ctx.session, monitorPath(monitor, "/resume"), "Resume", "button small", `Resume ${monitor.name}`)
+    : actionButton(
+        ctx.session,
+        monitorPath(monitor, "/pause"),
+        "Pause",
+        "button small secondary",
+        `Pause ${monitor.name}`,
+      );
 }
 
 function monitorTable(ctx: PageContext, team: Team, monitors: Monitor[]) {
@@ -50,18 +56,18 @@ function monitorTable(ctx: PageContext, team: Team, monitors: Monitor[]) {
     return html`<p class="empty">No monitors yet. Create one below for each cron job or worker that should check in,
       then ping its URL at the end of every run.</p>`;
   }
-  return html`<div class="table-wrap"><table>
+  return html`<div class="table-wrap"><table class="cards">
     <caption>Heartbeat monitors of ${team.name}</caption>
     <thead><tr><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Last ping</th><th scope="col">Next due</th><th scope="col">Expected</th><th scope="col"><span class="offscreen">Actions</span></th></tr></thead>
     <tbody>
       ${monitors.map(
         (monitor) => html`<tr>
           <td><a href=${monitorPath(monitor)}>${monitor.name}</a></td>
-          <td>${badge(monitor.status)}${monitor.lastReason && monitor.status === "down" ? html`<div class="hint">${monitor.lastReason}</div>` : null}</td>
-          <td>${time(monitor.lastPingAt)}</td>
-          <td>${nextDue(monitor)}</td>
-          <td>${expected(monitor)} <span class="muted">+ ${duration(monitor.graceSeconds)} grace</span></td>
-          <td>${pauseOrResume(ctx, monitor)}</td>
+          <td data-label="Status">${badge(monitor.status)}${monitor.lastReason && monitor.status === "down" ? html`<div class="hint">${monitor.lastReason}</div>` : null}</td>
+          <td data-label="Last ping">${time(monitor.lastPingAt)}</td>
+          <td data-label="Next due">${nextDue(monitor)}</td>
+          <td data-label="Expected">${expected(monitor)} <span class="muted">+ ${duration(monitor.graceSeconds)} grace</span></td>
+          <td class="row-actions">${pauseOrResume(ctx, monitor)}</td>
         </tr>`,
       )}
     </tbody>
