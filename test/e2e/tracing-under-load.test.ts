@@ -166,6 +166,51 @@ describe("one trace per request, under load", () => {
   });
 });
 
+describe("background work", () => {
+  it("traces a sweep that took a monitor down, its incident and the incident's notification, with trace ids in their logs", async () => {
+    const client = new Client(stack.info);
+    const { teamId, secret, pingUrl, monitorId } = await client.setupMonitor(
+      {},
+      { intervalSeconds: 1, graceSeconds: 1 },
+    );
+    await createChannel(client, teamId, { kind: "webhook", url: hooks.url("/hooks/incidents") });
+    const before = hooks.requests.length;
+    expect((await client.ping(pingUrl, undefined, { secret })).status).toBe(200);
+    // The sweeper marks it down, the incident worker raises the alert, the dispatcher notifies.
+    await hooks.waitFor(
+      (requests) => requests.slice(before).some((request) => request.path === "/hooks/incidents"),
+      "the incident's notification",
+    );
+    const incident = (
+      await otlp.waitFor(
+        (spans) =>
+          spans.some(
+            (span) =>
+              span.name === "incident raise" &&
+              span.attributes["pulsegate.monitor.id"] === monitorId &&
+              otlp.trace(span.traceId).some((other) => other.name === "deliver alert.created"),
+          ),
+        "the incident's trace, down to its delivery",
+      )
+    ).find((span) => span.name === "incident raise" && span.attributes["pulsegate.monitor.id"] === monitorId);
+    if (!incident) throw new Error("no incident span");
+    const spans = otlp.trace(incident.traceId);
+    expect(incident.parentSpanId).toBe("");
+    expect(
+      spans.some((span) => span.name === "alerts.v1.AlertsService/TriggerAlert" && span.service === "pulsegate-alerts"),
+    ).toBe(true);
+    const sweep = await otlp.waitFor(
+      (all) => all.some((span) => span.name === "missed-heartbeat sweep"),
+      "the sweep's span",
+    );
+    const swept = sweep.find((span) => span.name === "missed-heartbeat sweep");
+    const output = stack.output();
+    expect(output).toMatch(new RegExp(`"trace_id":"${swept?.traceId}"[^\\n]*"msg":"missed heartbeat: monitors down"`));
+    expect(output).toMatch(new RegExp(`"trace_id":"${incident.traceId}"[^\\n]*"msg":"notification delivered"`));
+    expect(await scrape("monitors")).toMatch(/^pulsegate_monitors_missed_heartbeats_total(\{[^}]*\})? [1-9]/m);
+  });
+});
+
 describe("metrics and failed-call logs", () => {
   it("exports every catalogued metric of each service, with bounded labels", async () => {
     // A ping, so that the monitors service has served a RecordPing.
@@ -229,6 +274,7 @@ const EXERCISED = new Set([
   "pulsegate_alerts_triggers_total",
   "pulsegate_alerts_deliveries_total",
   "pulsegate_monitors_sweeps_total",
+  "pulsegate_monitors_missed_heartbeats_total",
 ]);
 
 /** Roots of traces that did work: requests, coalesced calls, and pollers' spans once they found work. */

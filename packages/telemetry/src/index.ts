@@ -1,4 +1,4 @@
-export { type Context, context, metrics, SpanStatusCode, trace } from "@opentelemetry/api";
+export { type Context, context, metrics, ROOT_CONTEXT, SpanStatusCode, trace } from "@opentelemetry/api";
 export { inBackgroundSpan } from "./background-work.ts";
 export { BatchAwareSampler, samplerFromEnv } from "./batch-aware-sampler.ts";
 export { serveMetrics } from "./metrics-server.ts";

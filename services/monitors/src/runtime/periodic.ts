@@ -1,4 +1,5 @@
 import type { Logger } from "@pulsegate/logger";
+import { context, ROOT_CONTEXT } from "@pulsegate/telemetry";
 import { isDatabaseUnavailable } from "./database-unavailable.ts";
 
 export type Periodic = {
@@ -23,7 +24,9 @@ export function startPeriodic(name: string, intervalMs: number, task: () => Prom
   const schedule = (delay: number) => {
     if (stopped) return;
     clearTimeout(timer);
-    timer = setTimeout(run, delay);
+    // In no trace: a kick from inside a span (a sweep that found work) must not make every later
+    // run, and the statements of every idle pass, part of that trace.
+    timer = setTimeout(() => context.with(ROOT_CONTEXT, run), delay);
     timer.unref();
   };
 
