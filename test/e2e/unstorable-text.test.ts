@@ -116,6 +116,7 @@ describe("the services' own backstop", () => {
       alertQuotaMonthly: 0,
       reopenWindowSeconds: 0,
       traceparent: "",
+      repeatIntervalSeconds: 0,
     });
     const { results } = await callUnary(
       alertsClient,

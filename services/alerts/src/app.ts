@@ -14,6 +14,7 @@ import { DeliveryStore } from "./notifications/delivery-store.ts";
 import { Dispatcher } from "./notifications/dispatcher.ts";
 import { PolicyService } from "./notifications/policy-service.ts";
 import { createHttpSender } from "./notifications/send-http.ts";
+import { reminderSchedule } from "./reminders/send-reminders.ts";
 import { notificationRetention } from "./retention/notification-retention.ts";
 import { WebhookSchema } from "./webhooks/webhook.entity.ts";
 import { WebhookService } from "./webhooks/webhook-service.ts";
@@ -93,6 +94,11 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
     intervalMs: config.RETENTION_INTERVAL_MS,
   });
 
+  const reminders = reminderSchedule(pool, log, {
+    intervalMs: config.REMINDER_INTERVAL_MS,
+    onOutboxWritten: () => dispatcher.nudge(),
+  });
+
   const grpc = createGrpcServer([
     alertsServiceBinding(log, pool, webhooks, alertService, {
       channels,
@@ -120,11 +126,13 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
     alertService,
     dispatcher,
     retention,
+    reminders,
     stopNotifications,
     closeDatabase,
     close: async () => {
       await grpc.close();
       await retention.stop();
+      await reminders.stop();
       await stopNotifications();
       await closeDatabase();
     },

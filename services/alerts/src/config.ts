@@ -34,6 +34,8 @@ export function loadAlertsConfig(source: NodeJS.ProcessEnv = process.env) {
       // (alerts and occurrences never are). Deliveries show in the admin API, so keep a while.
       NOTIFY_RETENTION_DAYS: env.int(30, 1, 36_500),
       RETENTION_INTERVAL_MS: env.int(3_600_000, 1_000, 86_400_000),
+      // How often due reminders (alert.reminder) are looked for.
+      REMINDER_INTERVAL_MS: env.int(5_000, 100, 600_000),
     },
     source,
   );

@@ -21,6 +21,10 @@ export type AlertView = {
   acknowledgedAt: Date | null;
   resolvedAt: Date | null;
   createdAt: Date;
+  /** Reminders (issue 13): the interval, when the next goes out (null: none will), how many went. */
+  repeatIntervalSeconds?: number | null;
+  nextReminderAt?: Date | null;
+  remindersSent?: number;
 };
 
 /** A raw `alerts` row as MikroORM's raw queries return it (timestamps may come back as text). */
@@ -41,6 +45,9 @@ export type AlertRow = {
   acknowledged_at: Date | string | null;
   resolved_at: Date | string | null;
   created_at: Date | string;
+  repeat_interval_seconds?: number | null;
+  next_reminder_at?: Date | string | null;
+  reminders_sent?: number;
 };
 
 export function alertFromRow(row: AlertRow): AlertView {
@@ -61,6 +68,9 @@ export function alertFromRow(row: AlertRow): AlertView {
     acknowledgedAt: row.acknowledged_at === null ? null : toDate(row.acknowledged_at),
     resolvedAt: row.resolved_at === null ? null : toDate(row.resolved_at),
     createdAt: toDate(row.created_at),
+    repeatIntervalSeconds: row.repeat_interval_seconds ?? null,
+    nextReminderAt: row.next_reminder_at ? toDate(row.next_reminder_at) : null,
+    remindersSent: row.reminders_sent ?? 0,
   };
 }
 

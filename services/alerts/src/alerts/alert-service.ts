@@ -102,7 +102,7 @@ export class AlertService {
       if (row.status === "resolved") throw alertsErrors.alertResolved();
       if (row.status === "acknowledged") return alertFromRow(row);
       const [updated] = await (tx as EntityManager).execute<AlertRow[]>(
-        "UPDATE alerts.alerts SET status = 'acknowledged', acknowledged_at = ? WHERE id = ? RETURNING *",
+        "UPDATE alerts.alerts SET status = 'acknowledged', acknowledged_at = ?, next_reminder_at = NULL WHERE id = ? RETURNING *",
         [this.#now(), id],
       );
       return alertFromRow(updated as AlertRow);
@@ -117,7 +117,7 @@ export class AlertService {
       if (row.status === "resolved") return alertFromRow(row);
       const now = this.#now();
       const [updated] = await em.execute<AlertRow[]>(
-        "UPDATE alerts.alerts SET status = 'resolved', resolved_at = ? WHERE id = ? RETURNING *",
+        "UPDATE alerts.alerts SET status = 'resolved', resolved_at = ?, next_reminder_at = NULL WHERE id = ? RETURNING *",
         [now, id],
       );
       const alert = alertFromRow(updated as AlertRow);

@@ -129,13 +129,15 @@ export const WRITE_BATCH = statement(
   "alerts-trigger-write",
   `WITH created AS (
      INSERT INTO alerts.alerts (id, team_id, status, group_key, title, description, severity, occurrence_count,
-                                source, source_id, metadata, first_seen_at, last_seen_at, created_at)
+                                source, source_id, metadata, first_seen_at, last_seen_at, created_at,
+                                repeat_interval_seconds, next_reminder_at)
      SELECT c.id, c.team_id, 'open', c.group_key, c.title, c.description, c.severity, c.occurrence_count,
-            c.source, c.source_id, c.metadata, c.first_seen_at, c.last_seen_at, c.first_seen_at
+            c.source, c.source_id, c.metadata, c.first_seen_at, c.last_seen_at, c.first_seen_at,
+            c.repeat, c.first_seen_at + make_interval(secs => c.repeat)
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[],
-                   $9::text[], $10::jsonb[], $11::timestamptz[], $12::timestamptz[])
+                   $9::text[], $10::jsonb[], $11::timestamptz[], $12::timestamptz[], $36::int[])
             AS c(id, team_id, group_key, title, description, severity, occurrence_count, source, source_id, metadata,
-                 first_seen_at, last_seen_at)
+                 first_seen_at, last_seen_at, repeat)
      RETURNING 1
    ), bumped AS (
      UPDATE alerts.alerts a
@@ -143,8 +145,14 @@ export const WRITE_BATCH = statement(
             last_seen_at = CASE WHEN b.reopen THEN b.last_seen_at ELSE GREATEST(a.last_seen_at, b.last_seen_at) END,
             status = CASE WHEN b.reopen THEN 'open' ELSE a.status END,
             acknowledged_at = CASE WHEN b.reopen THEN NULL ELSE a.acknowledged_at END,
-            resolved_at = CASE WHEN b.reopen THEN NULL ELSE a.resolved_at END
-       FROM unnest($13::text[], $14::int[], $15::bool[], $16::timestamptz[]) AS b(id, added, reopen, last_seen_at)
+            resolved_at = CASE WHEN b.reopen THEN NULL ELSE a.resolved_at END,
+            -- A reopened alert reminds afresh, at its reopening trigger's interval.
+            repeat_interval_seconds = CASE WHEN b.reopen THEN b.repeat ELSE a.repeat_interval_seconds END,
+            next_reminder_at = CASE WHEN b.reopen THEN b.last_seen_at + make_interval(secs => b.repeat)
+                                    ELSE a.next_reminder_at END,
+            reminders_sent = CASE WHEN b.reopen THEN 0 ELSE a.reminders_sent END
+       FROM unnest($13::text[], $14::int[], $15::bool[], $16::timestamptz[], $37::int[])
+            AS b(id, added, reopen, last_seen_at, repeat)
       WHERE a.id = b.id AND (a.status = 'resolved') = b.reopen AND a.id = ANY ($13::text[])
      RETURNING a.id, a.occurrence_count
    ), occurred AS (
@@ -300,6 +308,8 @@ export async function writeBatch(
     quota.map((row) => row.month),
     quota.map((row) => row.count),
     events.map((row) => row.traceparent),
+    creates.map((alert) => alert.repeatIntervalSeconds),
+    bumps.map((bump) => bump.repeatIntervalSeconds),
   ]);
   const countAfter = new Map<string, number>();
   let created = 0;

@@ -93,7 +93,9 @@ describe("planBatch", () => {
   it("folds into an open alert found by classify; counts come from the write", () => {
     const states = new Map<string, KeyState>([[keyOf("team_a", "cpu"), { kind: "open", alertId: "alert_open" }]]);
     const plan = planBatch([input("team_a", "cpu"), input("team_a", "cpu")], states, new Map(), ids());
-    expect(plan.bumps).toEqual([{ alertId: "alert_open", added: 2, reopen: false, lastSeenAt: at }]);
+    expect(plan.bumps).toEqual([
+      { alertId: "alert_open", added: 2, reopen: false, lastSeenAt: at, repeatIntervalSeconds: null },
+    ]);
     expect(plan.events).toEqual([]);
     expect(plan.quota).toEqual([]);
     expect(resolveResults(plan, new Map([["alert_open", 9]]))).toEqual([
@@ -105,7 +107,9 @@ describe("planBatch", () => {
   it("reopens with the first trigger, folds the rest, and writes the event as the reopen leaves the alert", () => {
     const states = new Map<string, KeyState>([[keyOf("team_a", "api"), { kind: "resolved", alert: resolvedAlert }]]);
     const plan = planBatch([input("team_a", "api"), input("team_a", "api")], states, new Map(), ids());
-    expect(plan.bumps).toEqual([{ alertId: "alert_old", added: 2, reopen: true, lastSeenAt: at }]);
+    expect(plan.bumps).toEqual([
+      { alertId: "alert_old", added: 2, reopen: true, lastSeenAt: at, repeatIntervalSeconds: null },
+    ]);
     expect(resolveResults(plan, new Map([["alert_old", 6]]))).toEqual([
       { outcome: "reopened", alertId: "alert_old", occurrenceCount: 5 },
       { outcome: "occurrence_added", alertId: "alert_old", occurrenceCount: 6 },
@@ -123,6 +127,9 @@ describe("planBatch", () => {
         lastSeenAt: at.toISOString(),
         acknowledgedAt: null,
         resolvedAt: null,
+        repeatIntervalSeconds: null,
+        nextReminderAt: null,
+        remindersSent: 0,
       },
     });
   });
@@ -149,6 +156,9 @@ describe("planBatch", () => {
         acknowledgedAt: null,
         resolvedAt: null,
         createdAt: at.toISOString(),
+        repeatIntervalSeconds: null,
+        nextReminderAt: null,
+        remindersSent: 0,
       },
     });
   });
@@ -190,5 +200,27 @@ describe("planBatch", () => {
 
   it("refuses to guess a quota whose usage was not read", () => {
     expect(() => planBatch([input("team_a", null, { alertQuotaMonthly: 1 })], new Map(), new Map(), ids())).toThrow();
+  });
+
+  it("gives created and reopened alerts their trigger's reminder interval; folds keep the alert's", () => {
+    const reminding = { repeatIntervalSeconds: 600 };
+    const states = new Map<string, KeyState>([
+      [keyOf("team_a", "old"), { kind: "resolved", alert: resolvedAlert }],
+      [keyOf("team_a", "open"), { kind: "open", alertId: "alert_open" }],
+    ]);
+    const plan = planBatch(
+      [input("team_a", "new", reminding), input("team_a", "old", reminding), input("team_a", "open", reminding)],
+      states,
+      new Map(),
+      ids(),
+    );
+    expect(plan.creates.map((alert) => alert.repeatIntervalSeconds)).toEqual([600]);
+    expect(plan.bumps.map((bump) => [bump.alertId, bump.reopen, bump.repeatIntervalSeconds])).toEqual([
+      ["alert_old", true, 600],
+      ["alert_open", false, null],
+    ]);
+    const created = JSON.parse(plan.events[0]?.payload ?? "{}").alert;
+    expect(created).toMatchObject({ repeatIntervalSeconds: 600, remindersSent: 0 });
+    expect(Date.parse(created.nextReminderAt) - at.getTime()).toBe(600_000);
   });
 });

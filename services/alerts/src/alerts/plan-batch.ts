@@ -20,6 +20,8 @@ export type FoldInput = {
   receivedAt: Date;
   /** The W3C traceparent of the request the trigger came from: its notifications continue that trace. */
   traceparent?: string | null;
+  /** Reminders while the alert it creates or reopens stays open and unacknowledged; null or absent: none. */
+  repeatIntervalSeconds?: number | null;
 };
 
 export type FoldResult =
@@ -46,10 +48,18 @@ export type NewAlert = {
   metadataJson: string | null;
   firstSeenAt: Date;
   lastSeenAt: Date;
+  repeatIntervalSeconds: number | null;
 };
 
 /** Triggers added to an existing alert; `reopen`: it was resolved and opens again. */
-export type Bump = { alertId: string; added: number; reopen: boolean; lastSeenAt: Date };
+export type Bump = {
+  alertId: string;
+  added: number;
+  reopen: boolean;
+  lastSeenAt: Date;
+  /** For a reopen: the reopening trigger's reminder interval. */
+  repeatIntervalSeconds: number | null;
+};
 
 export type OccurrenceRow = {
   alertId: string;
@@ -155,14 +165,15 @@ export function planBatch(
       metadataJson: input.metadataJson,
       firstSeenAt: input.receivedAt,
       lastSeenAt: input.receivedAt,
+      repeatIntervalSeconds: input.repeatIntervalSeconds ?? null,
     };
     plan.creates.push(alert);
     plan.events.push(event("alert.created", createdView(alert, input.metadata), input));
     return alert;
   };
 
-  const bump = (alertId: string, reopen: boolean, at: Date): Bump => {
-    const bumped: Bump = { alertId, added: 0, reopen, lastSeenAt: at };
+  const bump = (alertId: string, reopen: boolean, at: Date, repeatIntervalSeconds: number | null = null): Bump => {
+    const bumped: Bump = { alertId, added: 0, reopen, lastSeenAt: at, repeatIntervalSeconds };
     plan.bumps.push(bumped);
     return bumped;
   };
@@ -172,8 +183,9 @@ export function planBatch(
     if (state.kind === "open") return { kind: "bumped", bump: bump(state.alertId, false, input.receivedAt) };
     if (!takeQuota(input)) return { kind: "refused" };
     if (state.kind === "none") return { kind: "created", alert: create(input) };
-    plan.events.push(event("alert.reopened", reopenedView(state.alert, input.receivedAt), input));
-    return { kind: "bumped", bump: bump(state.alert.id, true, input.receivedAt) };
+    const repeat = input.repeatIntervalSeconds ?? null;
+    plan.events.push(event("alert.reopened", reopenedView(state.alert, input.receivedAt, repeat), input));
+    return { kind: "bumped", bump: bump(state.alert.id, true, input.receivedAt, repeat) };
   };
 
   for (const input of inputs) {
@@ -254,11 +266,18 @@ function createdView(alert: NewAlert, metadata: unknown): AlertView {
     acknowledgedAt: null,
     resolvedAt: null,
     createdAt: alert.firstSeenAt,
+    repeatIntervalSeconds: alert.repeatIntervalSeconds,
+    nextReminderAt: reminderAfter(alert.firstSeenAt, alert.repeatIntervalSeconds),
+    remindersSent: 0,
   };
 }
 
+function reminderAfter(at: Date, repeatIntervalSeconds: number | null): Date | null {
+  return repeatIntervalSeconds === null ? null : new Date(at.getTime() + repeatIntervalSeconds * 1000);
+}
+
 /** The alert as the reopening trigger leaves it (it keeps its first title and severity). */
-function reopenedView(alert: AlertView, at: Date): AlertView {
+function reopenedView(alert: AlertView, at: Date, repeatIntervalSeconds: number | null): AlertView {
   return {
     ...alert,
     status: "open",
@@ -266,5 +285,8 @@ function reopenedView(alert: AlertView, at: Date): AlertView {
     lastSeenAt: at,
     acknowledgedAt: null,
     resolvedAt: null,
+    repeatIntervalSeconds,
+    nextReminderAt: reminderAfter(at, repeatIntervalSeconds),
+    remindersSent: 0,
   };
 }

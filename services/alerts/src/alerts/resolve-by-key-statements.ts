@@ -41,7 +41,7 @@ export const RESOLVE_KEYS = statement(
       ) t
    ), resolved AS (
      UPDATE alerts.alerts a
-        SET status = 'resolved', resolved_at = $3
+        SET status = 'resolved', resolved_at = $3, next_reminder_at = NULL
        FROM targets t
       WHERE a.ctid = t.tid AND a.id = t.id AND a.status <> 'resolved'
      RETURNING t.ord, to_jsonb(a) AS alert

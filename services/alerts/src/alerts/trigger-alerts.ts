@@ -23,6 +23,8 @@ export type TriggerItem = {
   reopenWindowSeconds: number;
   /** The W3C traceparent of the request the trigger came from ("" or absent: none). */
   traceparent?: string;
+  /** Reminder interval for monitor sources (0 or absent: none); a webhook's own setting applies to webhook sources. */
+  repeatIntervalSeconds?: number;
 };
 
 export type TriggerResult =
@@ -105,6 +107,7 @@ async function acceptTriggers(
     const { metadata } = checked;
     let severity: Severity = item.severity ?? WEBHOOK_LIMITS.defaultSeverity;
     let reopenWindowSeconds = item.reopenWindowSeconds;
+    let repeatIntervalSeconds: number | null = item.repeatIntervalSeconds ? item.repeatIntervalSeconds : null;
     if (item.source === "webhook") {
       const webhook = byId.get(item.sourceId);
       if (!webhook || webhook.teamId !== item.teamId || !webhook.enabled) {
@@ -113,6 +116,7 @@ async function acceptTriggers(
       }
       severity = item.severity ?? webhook.defaultSeverity;
       reopenWindowSeconds = webhook.reopenWindowSeconds;
+      repeatIntervalSeconds = webhook.repeatIntervalSeconds ?? null;
       const verdict = evaluateFilterRules(webhook.filterRules, { title: item.title, severity, metadata });
       if (!verdict.accepted) {
         results[index] = { outcome: "filtered", reason: verdict.reason };
@@ -135,6 +139,7 @@ async function acceptTriggers(
         alertQuotaMonthly: item.alertQuotaMonthly,
         receivedAt,
         traceparent: item.traceparent,
+        repeatIntervalSeconds,
       },
     });
   });

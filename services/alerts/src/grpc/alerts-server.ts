@@ -44,6 +44,7 @@ export function alertsServiceBinding(
         filterRules: filterRulesFromProto(request.filterRules),
         rateLimitPerMinute: request.rateLimitPerMinute,
         reopenWindowSeconds: request.reopenWindowSeconds,
+        repeatIntervalSeconds: request.repeatIntervalSeconds,
       });
       return { webhook: webhookToProto(webhook) };
     }),
@@ -56,6 +57,7 @@ export function alertsServiceBinding(
         filterRules: request.replaceFilterRules ? filterRulesFromProto(request.filterRules) : undefined,
         rateLimitPerMinute: request.rateLimitPerMinute,
         reopenWindowSeconds: request.reopenWindowSeconds,
+        repeatIntervalSeconds: request.repeatIntervalSeconds,
       });
       return { webhook: webhookToProto(webhook) };
     }),
@@ -138,6 +140,7 @@ function triggerItemsFromProto(items: alerts.TriggerAlertItem[]): TriggerItem[] 
       reopenWindowSeconds: item.reopenWindowSeconds,
       // Its request's trace; a caller without one (a monitor's incident) is this call's.
       traceparent: item.traceparent || traceparentOf(),
+      repeatIntervalSeconds: item.repeatIntervalSeconds,
     };
   });
 }

@@ -68,6 +68,7 @@ export function webhookToProto(webhook: Webhook): alerts.Webhook {
     filterRules: filterRulesToProto(webhook.filterRules),
     rateLimitPerMinute: webhook.rateLimitPerMinute,
     reopenWindowSeconds: webhook.reopenWindowSeconds,
+    repeatIntervalSeconds: webhook.repeatIntervalSeconds ?? 0,
     createdAt: webhook.createdAt,
     updatedAt: webhook.updatedAt,
   };
@@ -90,6 +91,9 @@ export function alertToProto(alert: AlertView): alerts.Alert {
     lastSeenAt: alert.lastSeenAt,
     acknowledgedAt: alert.acknowledgedAt ?? undefined,
     resolvedAt: alert.resolvedAt ?? undefined,
+    repeatIntervalSeconds: alert.repeatIntervalSeconds ?? 0,
+    nextReminderAt: alert.nextReminderAt ?? undefined,
+    remindersSent: alert.remindersSent ?? 0,
   };
 }
 

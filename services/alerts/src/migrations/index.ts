@@ -5,6 +5,7 @@ import { OpenKeyIndexCollation } from "./0004-open-key-index-collation.ts";
 import { TeamListIndex } from "./0005-team-list-index.ts";
 import { SealChannelCredentials } from "./0006-seal-channel-credentials.ts";
 import { OutboxTraceContext } from "./0007-outbox-trace-context.ts";
+import { Reminders } from "./0008-reminders.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   { name: "0005-team-list-index", class: TeamListIndex },
   { name: "0006-seal-channel-credentials", class: SealChannelCredentials },
   { name: "0007-outbox-trace-context", class: OutboxTraceContext },
+  { name: "0008-reminders", class: Reminders },
 ];

@@ -12,6 +12,7 @@ const EVENT_WORDS: Record<string, string> = {
   "alert.created": "Alert created",
   "alert.reopened": "Alert reopened",
   "alert.resolved": "Alert resolved",
+  "alert.reminder": "Still open (reminder)",
 };
 
 const METADATA_ENTRIES = 10;

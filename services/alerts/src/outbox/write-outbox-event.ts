@@ -2,7 +2,8 @@ import type { EntityManager } from "@pulsegate/db";
 import { traceparentOf } from "@pulsegate/telemetry";
 import type { AlertView } from "../alerts/alert-row.ts";
 
-export type AlertEventType = "alert.created" | "alert.reopened" | "alert.resolved";
+/** alert.reminder (issue 13): repeated while an alert with a reminder interval stays open and unacknowledged. */
+export type AlertEventType = "alert.created" | "alert.reopened" | "alert.resolved" | "alert.reminder";
 
 /**
  * Writes the event for a created, reopened or resolved alert into the outbox,

@@ -9,6 +9,8 @@ export type TriggerWebhook = {
   defaultSeverity: Severity;
   filterRules: FilterRule[];
   reopenWindowSeconds: number;
+  /** null or absent: no reminders. */
+  repeatIntervalSeconds?: number | null;
 };
 
 type Entry = { webhook: TriggerWebhook | null; expiresAt: number };

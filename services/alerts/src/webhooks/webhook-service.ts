@@ -52,6 +52,7 @@ export class WebhookService {
       filterRules: settings.filterRules ?? [],
       rateLimitPerMinute: settings.rateLimitPerMinute ?? WEBHOOK_LIMITS.defaultRateLimitPerMinute,
       reopenWindowSeconds: settings.reopenWindowSeconds ?? WEBHOOK_LIMITS.defaultReopenWindowSeconds,
+      repeatIntervalSeconds: settings.repeatIntervalSeconds ?? null,
       createdAt: now,
       updatedAt: now,
     });
@@ -111,5 +112,6 @@ function forTriggers(webhook: Webhook): TriggerWebhook {
     defaultSeverity: webhook.defaultSeverity,
     filterRules: webhook.filterRules,
     reopenWindowSeconds: webhook.reopenWindowSeconds,
+    repeatIntervalSeconds: webhook.repeatIntervalSeconds ?? null,
   };
 }

@@ -10,6 +10,8 @@ export const WEBHOOK_LIMITS = {
   maxRateLimitPerMinute: 100_000,
   defaultReopenWindowSeconds: 3_600,
   maxReopenWindowSeconds: 30 * 86_400,
+  minRepeatIntervalSeconds: 60,
+  maxRepeatIntervalSeconds: 7 * 86_400,
 } as const;
 
 export type WebhookSettingsInput = {
@@ -19,6 +21,8 @@ export type WebhookSettingsInput = {
   filterRules?: unknown;
   rateLimitPerMinute?: number | undefined;
   reopenWindowSeconds?: number | undefined;
+  /** 0: no reminders. */
+  repeatIntervalSeconds?: number | undefined;
 };
 
 export type WebhookSettings = {
@@ -28,6 +32,8 @@ export type WebhookSettings = {
   filterRules?: FilterRule[];
   rateLimitPerMinute?: number;
   reopenWindowSeconds?: number;
+  /** null: no reminders. */
+  repeatIntervalSeconds?: number | null;
 };
 
 /** Checks the given settings; absent ones stay absent (the caller applies defaults). */
@@ -76,5 +82,24 @@ export function checkWebhookSettings(input: WebhookSettingsInput): {
       });
     }
   }
+  if (input.repeatIntervalSeconds !== undefined) {
+    const checked = checkRepeatInterval(input.repeatIntervalSeconds);
+    if (checked === undefined) errors.push(repeatIntervalError());
+    else settings.repeatIntervalSeconds = checked;
+  }
   return { settings, errors };
+}
+
+/** 0 turns reminders off (null); otherwise 60 s to 7 days; undefined when out of range. */
+export function checkRepeatInterval(value: number): number | null | undefined {
+  if (value === 0) return null;
+  const { minRepeatIntervalSeconds: min, maxRepeatIntervalSeconds: max } = WEBHOOK_LIMITS;
+  return Number.isInteger(value) && value >= min && value <= max ? value : undefined;
+}
+
+function repeatIntervalError(): ErrorDetail {
+  return {
+    field: "repeatIntervalSeconds",
+    message: `repeatIntervalSeconds must be 0 (no reminders) or a whole number from ${WEBHOOK_LIMITS.minRepeatIntervalSeconds} to ${WEBHOOK_LIMITS.maxRepeatIntervalSeconds}.`,
+  };
 }

@@ -15,6 +15,8 @@ export const WebhookSchema = defineEntity({
     filterRules: p.json<FilterRule[]>(),
     rateLimitPerMinute: p.integer(),
     reopenWindowSeconds: p.integer(),
+    /** Reminders while an alert of this webhook stays open and unacknowledged; null: none. */
+    repeatIntervalSeconds: p.integer().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

@@ -49,6 +49,7 @@ export function monitorsServiceBinding(
           schedule: request.schedule,
           timezone: request.timezone,
           maxDurationSeconds: request.maxDurationSeconds,
+          repeatIntervalSeconds: request.repeatIntervalSeconds,
         });
         return { monitor: monitorToProto(monitor) };
       }),

@@ -66,6 +66,7 @@ export function monitorToProto(monitor: MonitorView): monitors.Monitor {
     lastDurationMs: monitor.lastDurationMs ?? undefined,
     maxDurationSeconds: monitor.maxDurationSeconds ?? 0,
     badgeToken: monitor.badgeToken,
+    repeatIntervalSeconds: monitor.repeatIntervalSeconds ?? 0,
   };
 }
 

@@ -20,6 +20,8 @@ export type IncidentActionRow = {
   /** JSON text, or null for a resolve. */
   metadata: string | null;
   reopenWindowSeconds: number;
+  /** Reminders of the incident's alert; null: none. */
+  repeatIntervalSeconds: number | null;
   alertQuotaMonthly: number;
   createdAt: Date;
 };
@@ -49,6 +51,7 @@ export function incidentActionRow(
     groupKey: incidentGroupKey(monitor.id, cause.groupKey),
     metadata: kind === "raise" ? JSON.stringify(incidentMetadata(monitor, cause.reason, cause.metadata)) : null,
     reopenWindowSeconds: monitor.reopenWindowSeconds,
+    repeatIntervalSeconds: monitor.repeatIntervalSeconds,
     alertQuotaMonthly: monitor.alertQuotaMonthly,
     createdAt: now,
   };

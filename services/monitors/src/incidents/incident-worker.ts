@@ -17,6 +17,7 @@ type ActionRow = {
   metadata: unknown;
   reopen_window_seconds: number;
   alert_quota_monthly: number;
+  repeat_interval_seconds: number | null;
   attempts: number;
 };
 
@@ -166,6 +167,7 @@ export class IncidentWorker {
             groupKey: action.group_key,
             alertQuotaMonthly: action.alert_quota_monthly,
             reopenWindowSeconds: action.reopen_window_seconds,
+            repeatIntervalSeconds: action.repeat_interval_seconds ?? 0,
             // This action's span (see #process): the alert's notifications continue its trace.
             traceparent: traceparentOf(),
           },

@@ -2,6 +2,7 @@ import { CreateMonitors } from "./0001-create-monitors.ts";
 import { PingsRetentionIndex } from "./0002-pings-retention-index.ts";
 import { Jsonb } from "./0003-jsonb.ts";
 import { SchedulesRunsBadges } from "./0004-schedules-runs-badges.ts";
+import { Reminders } from "./0005-reminders.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
 export const migrations = [
@@ -9,4 +10,5 @@ export const migrations = [
   { name: "0002-pings-retention-index", class: PingsRetentionIndex },
   { name: "0003-jsonb", class: Jsonb },
   { name: "0004-schedules-runs-badges", class: SchedulesRunsBadges },
+  { name: "0005-reminders", class: Reminders },
 ];

@@ -29,6 +29,8 @@ export type MonitorView = {
   lastDurationMs: number | null;
   /** The path token of the public status badge. */
   badgeToken: string;
+  /** Reminders while the incident's alert stays open and unacknowledged; null: none. */
+  repeatIntervalSeconds: number | null;
   createdAt: Date;
 };
 
@@ -57,6 +59,7 @@ export type MonitorRow = {
   run_started_at: Date | string | null;
   last_duration_ms: number | string | null;
   badge_token: string;
+  repeat_interval_seconds?: number | null;
   created_at: Date | string;
 };
 
@@ -100,6 +103,7 @@ export function monitorFromRow(row: MonitorRow): MonitorView {
     lastDurationMs:
       row.last_duration_ms === null || row.last_duration_ms === undefined ? null : Number(row.last_duration_ms),
     badgeToken: row.badge_token,
+    repeatIntervalSeconds: row.repeat_interval_seconds ?? null,
     createdAt: toDate(row.created_at),
   };
 }

@@ -56,8 +56,8 @@ export class MonitorService {
     const [row] = await this.#em().execute<MonitorRow[]>(
       `INSERT INTO monitors.monitors (id, team_id, ping_url, name, status, monitoring_active, interval_seconds,
                                       grace_seconds, severity, reopen_window_seconds, schedule, timezone,
-                                      max_duration_seconds, badge_token, created_at, updated_at)
-       VALUES (?, ?, ?, ?, 'idle', false, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+                                      max_duration_seconds, badge_token, repeat_interval_seconds, created_at, updated_at)
+       VALUES (?, ?, ?, ?, 'idle', false, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
       [
         `mon_${randomUUID().replaceAll("-", "")}`,
         teamId,
@@ -71,6 +71,7 @@ export class MonitorService {
         settings.schedule?.timezone ?? null,
         settings.maxDurationSeconds,
         newPingUrl(),
+        settings.repeatIntervalSeconds,
         now,
         now,
       ],

@@ -13,6 +13,8 @@ export const MONITOR_LIMITS = {
   maxGraceSeconds: 31_536_000,
   maxReopenWindowSeconds: 31_536_000,
   maxMaxDurationSeconds: 31_536_000,
+  minRepeatIntervalSeconds: 60,
+  maxRepeatIntervalSeconds: 7 * 86_400,
 } as const;
 
 export type MonitorSettingsInput = {
@@ -28,6 +30,8 @@ export type MonitorSettingsInput = {
   timezone?: string | undefined;
   /** 0 or undefined: no maximum. */
   maxDurationSeconds?: number | undefined;
+  /** 0 or undefined: no reminders. */
+  repeatIntervalSeconds?: number | undefined;
 };
 
 export type MonitorSettings = {
@@ -38,6 +42,7 @@ export type MonitorSettings = {
   reopenWindowSeconds: number;
   schedule: Schedule | null;
   maxDurationSeconds: number | null;
+  repeatIntervalSeconds: number | null;
 };
 
 function codePoints(value: string): number {
@@ -125,6 +130,21 @@ export function checkMonitorSettings(input: MonitorSettingsInput): {
     ),
     schedule,
     maxDurationSeconds: maxDuration > 0 ? maxDuration : null,
+    repeatIntervalSeconds: checkRepeatInterval(input.repeatIntervalSeconds, errors),
   };
   return { settings, errors };
+}
+
+/** 0 or absent: no reminders (null); otherwise 60 s to 7 days. */
+function checkRepeatInterval(value: number | undefined, errors: ErrorDetail[]): number | null {
+  if (value === undefined || value === 0) return null;
+  const { minRepeatIntervalSeconds: min, maxRepeatIntervalSeconds: max } = MONITOR_LIMITS;
+  if (!Number.isInteger(value) || value < min || value > max) {
+    errors.push({
+      field: "repeatIntervalSeconds",
+      message: `repeatIntervalSeconds must be 0 (no reminders) or a whole number from ${min} to ${max}.`,
+    });
+    return null;
+  }
+  return value;
 }

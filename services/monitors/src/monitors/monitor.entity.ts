@@ -32,6 +32,7 @@ export const MonitorSchema = defineEntity({
     runStartedAt: p.datetime().nullable(),
     lastDurationMs: p.bigint().nullable(),
     badgeToken: p.string().unique(),
+    repeatIntervalSeconds: p.integer().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

@@ -193,6 +193,7 @@ class BatchWrite {
       group_key: row.groupKey,
       metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as unknown),
       reopen_window_seconds: row.reopenWindowSeconds,
+      repeat_interval_seconds: row.repeatIntervalSeconds,
       alert_quota_monthly: row.alertQuotaMonthly,
       created_at: row.createdAt,
     });

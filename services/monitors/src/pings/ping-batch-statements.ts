@@ -75,14 +75,14 @@ export const WRITE_PING_BATCH = statement(
    ), actions AS (
      INSERT INTO monitors.incident_actions (monitor_id, team_id, kind, title, description, severity, group_key,
                                             metadata, reopen_window_seconds, alert_quota_monthly, created_at,
-                                            next_attempt_at)
+                                            next_attempt_at, repeat_interval_seconds)
      SELECT a.monitor_id, a.team_id, a.kind, a.title, a.description, a.severity, a.group_key, a.metadata,
-            a.reopen_window_seconds, a.alert_quota_monthly, a.created_at, a.created_at
+            a.reopen_window_seconds, a.alert_quota_monthly, a.created_at, a.created_at, a.repeat_interval_seconds
        FROM batch, jsonb_array_elements(batch.doc->'actions') WITH ORDINALITY AS e(action, ordinal),
             jsonb_to_record(e.action)
             AS a(monitor_id text, team_id text, kind text, title text, description text, severity text,
                  group_key text, metadata jsonb, reopen_window_seconds integer, alert_quota_monthly integer,
-                 created_at timestamptz)
+                 created_at timestamptz, repeat_interval_seconds integer)
       ORDER BY e.ordinal
      RETURNING id
    )

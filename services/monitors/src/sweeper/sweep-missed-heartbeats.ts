@@ -16,13 +16,14 @@ export const SELECT_DUE_MONITORS = `
 
 const INSERT_ACTIONS = `
   INSERT INTO monitors.incident_actions (monitor_id, team_id, kind, title, description, severity, group_key, metadata,
-                                         reopen_window_seconds, alert_quota_monthly, created_at, next_attempt_at)
+                                         reopen_window_seconds, alert_quota_monthly, created_at, next_attempt_at,
+                                         repeat_interval_seconds)
   SELECT a."monitorId", a."teamId", a.kind, a.title, a.description, a.severity, a."groupKey", a.metadata::jsonb,
-         a."reopenWindowSeconds", a."alertQuotaMonthly", a."createdAt", a."createdAt"
+         a."reopenWindowSeconds", a."alertQuotaMonthly", a."createdAt", a."createdAt", a."repeatIntervalSeconds"
     FROM jsonb_to_recordset(?::jsonb)
          AS a("monitorId" text, "teamId" text, kind text, title text, description text, severity text,
               "groupKey" text, metadata text, "reopenWindowSeconds" integer, "alertQuotaMonthly" integer,
-              "createdAt" timestamptz)`;
+              "createdAt" timestamptz, "repeatIntervalSeconds" integer)`;
 
 /**
  * One sweep batch (DESIGN §5 "missed heartbeat"): every monitor whose

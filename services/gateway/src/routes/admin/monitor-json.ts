@@ -43,6 +43,7 @@ export function monitorJson(monitor: monitors.Monitor, baseUrl: string) {
     nextDueAt: iso(monitor.nextDueAt),
     runStartedAt: iso(monitor.runStartedAt),
     lastDurationMs: monitor.lastDurationMs ?? null,
+    repeatIntervalSeconds: monitor.repeatIntervalSeconds > 0 ? monitor.repeatIntervalSeconds : null,
     badgeUrl: `${baseUrl}/badge/${encodeURIComponent(monitor.badgeToken)}.svg`,
     createdAt: iso(monitor.createdAt),
   };

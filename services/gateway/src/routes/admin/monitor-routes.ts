@@ -20,6 +20,7 @@ type MonitorBody = {
   schedule?: string;
   timezone?: string;
   maxDurationSeconds?: number;
+  repeatIntervalSeconds?: number;
 };
 type PageQuery = { cursor?: string; limit?: string };
 
@@ -54,6 +55,13 @@ export const createMonitorBody = {
       minimum: 0,
       maximum: YEAR_SECONDS,
       description: "A run (start signal to up ping) longer than this makes the monitor down; 0: no maximum.",
+    },
+    repeatIntervalSeconds: {
+      type: "integer",
+      minimum: 0,
+      maximum: 604_800,
+      description:
+        "Reminders: while the monitor's incident alert stays open and unacknowledged, its notification is repeated this often; 0: never (default). At least 60.",
     },
   },
 } as const;
@@ -100,6 +108,7 @@ export async function monitorRoutes(
           schedule: body.schedule ?? "",
           timezone: body.timezone ?? "",
           maxDurationSeconds: body.maxDurationSeconds,
+          repeatIntervalSeconds: body.repeatIntervalSeconds,
         },
         peers.timeoutMs,
       );

@@ -28,6 +28,13 @@ const webhookFields = {
   filterRules: { type: "array", maxItems: 50, items: filterRule },
   rateLimitPerMinute: { type: "integer", minimum: 1, maximum: 1_000_000 },
   reopenWindowSeconds: { type: "integer", minimum: 0, maximum: INT32_MAX },
+  repeatIntervalSeconds: {
+    type: "integer",
+    minimum: 0,
+    maximum: 604_800,
+    description:
+      "Reminders: while an alert of this webhook stays open and unacknowledged, its notification is repeated this often (alert.reminder); 0: never (default). At least 60.",
+  },
 } as const;
 
 export const createTeamBody = {

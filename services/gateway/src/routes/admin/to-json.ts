@@ -59,6 +59,7 @@ export function webhookJson(webhook: alerts.Webhook, baseUrl: string) {
     filterRules: webhook.filterRules.map(filterRuleJson),
     rateLimitPerMinute: webhook.rateLimitPerMinute,
     reopenWindowSeconds: webhook.reopenWindowSeconds,
+    repeatIntervalSeconds: webhook.repeatIntervalSeconds > 0 ? webhook.repeatIntervalSeconds : null,
     createdAt: iso(webhook.createdAt),
     updatedAt: iso(webhook.updatedAt),
   };
@@ -86,6 +87,9 @@ export function alertJson(alert: alerts.Alert) {
     lastSeenAt: iso(alert.lastSeenAt),
     acknowledgedAt: iso(alert.acknowledgedAt),
     resolvedAt: iso(alert.resolvedAt),
+    repeatIntervalSeconds: alert.repeatIntervalSeconds > 0 ? alert.repeatIntervalSeconds : null,
+    nextReminderAt: iso(alert.nextReminderAt),
+    remindersSent: alert.remindersSent,
   };
 }
 

@@ -19,6 +19,7 @@ type WebhookBody = {
   filterRules?: FilterRuleJson[];
   rateLimitPerMinute?: number;
   reopenWindowSeconds?: number;
+  repeatIntervalSeconds?: number;
 };
 
 const tags = ["webhooks"];
@@ -58,6 +59,7 @@ export async function webhookRoutes(
           filterRules: (body.filterRules ?? []).map(filterRuleToProto),
           rateLimitPerMinute: body.rateLimitPerMinute,
           reopenWindowSeconds: body.reopenWindowSeconds,
+          repeatIntervalSeconds: body.repeatIntervalSeconds,
         },
         peers.timeoutMs,
       );
@@ -134,6 +136,7 @@ export async function webhookRoutes(
           replaceFilterRules: body.filterRules !== undefined,
           rateLimitPerMinute: body.rateLimitPerMinute,
           reopenWindowSeconds: body.reopenWindowSeconds,
+          repeatIntervalSeconds: body.repeatIntervalSeconds,
         },
         peers.timeoutMs,
       );

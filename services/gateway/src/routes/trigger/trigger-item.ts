@@ -20,6 +20,8 @@ export function toTriggerItem(
     alertQuotaMonthly: access.alertQuotaMonthly,
     // Webhooks carry their own reopen window; this field is for monitor sources.
     reopenWindowSeconds: 0,
+    // Likewise the reminder interval.
+    repeatIntervalSeconds: 0,
     // Set from the request's trace context when the item is sent (coalesced-calls.ts).
     traceparent: "",
   };
