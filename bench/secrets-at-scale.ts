@@ -13,7 +13,10 @@ import { loadAlertsConfig } from "../services/alerts/src/config.ts";
 import { ChannelSealer } from "../services/alerts/src/notifications/channel-credentials.ts";
 import { maskUrl } from "../services/alerts/src/notifications/mask-url.ts";
 import { resealChannels } from "../services/alerts/src/notifications/reseal-channels.ts";
+import { openAuthDatabase } from "../services/auth/src/app.ts";
+import { loadAuthConfig } from "../services/auth/src/config.ts";
 import { deriveHmacStates, generateSecret, openStates, sealStates } from "../services/auth/src/secrets/index.ts";
+import { resealTeams } from "../services/auth/src/secrets/reseal-teams.ts";
 import { TeamDirectory } from "../services/auth/src/teams/team-directory.ts";
 import { sealingContext } from "../services/auth/src/teams/team-service.ts";
 import { dropDatabase, recreateDatabase, TEST_DATABASE_SERVER } from "../test/support/database.ts";
@@ -33,13 +36,28 @@ function used(): number {
 
 // 1. The directory: what auth holds per team (access fields, fingerprints, sealed states), half
 //    the teams with a previous secret still in its grace window, as after a rotation.
-const OLD = parseKeyring(randomBytes(32).toString("base64"), undefined, "test");
+const OLD_TEXT = randomBytes(32).toString("base64");
+const OLD = parseKeyring(OLD_TEXT, undefined, "test");
 const NEW = randomBytes(32).toString("base64");
 const blobs = Array.from({ length: 2 * TEAMS }, (_, i) => {
   const { secret, fingerprint } = generateSecret();
   const id = `team_${randomBytes(16).toString("hex")}`;
   return { id, fingerprint, sealed: sealStates(deriveHmacStates(secret), OLD, sealingContext(id, fingerprint)), i };
 });
+// For comparison: the same teams' keys opened (two resumable SHA-256 states each), as the
+// per-team cache holds them for VERIFIER_CACHE_MS.
+const sample = Math.min(TEAMS, 20_000);
+const openedBefore = used();
+const opened = [];
+for (let i = 0; i < sample; i++) {
+  const current = blobs[2 * i] as (typeof blobs)[number];
+  opened.push(openStates(current.sealed, OLD, sealingContext(current.id, current.fingerprint)));
+}
+const openedAfter = used();
+process.stdout.write(
+  `opened keys, for comparison: ${((openedAfter - openedBefore) / opened.length).toFixed(0)} bytes a team (${opened.length} opened)\n`,
+);
+opened.length = 0;
 const before = used();
 const directory = new TeamDirectory({} as Orm, log);
 for (let i = 0; i < TEAMS; i++) {
@@ -62,20 +80,6 @@ const perTeam = (after - before) / TEAMS;
 process.stdout.write(
   `team directory: ${directory.size} teams (half with a previous secret) take ${((after - before) / 1024 / 1024).toFixed(1)} MiB, ${perTeam.toFixed(0)} bytes a team\n`,
 );
-// For comparison: the same teams' keys opened (two resumable SHA-256 states each), as the
-// per-team cache holds them for VERIFIER_CACHE_MS.
-const sample = Math.min(TEAMS, 20_000);
-const openedBefore = used();
-const opened = [];
-for (let i = 0; i < sample; i++) {
-  const current = blobs[2 * i] as (typeof blobs)[number];
-  opened.push(openStates(current.sealed, OLD, sealingContext(current.id, current.fingerprint)));
-}
-const openedAfter = used();
-process.stdout.write(
-  `opened keys, for comparison: ${((openedAfter - openedBefore) / opened.length).toFixed(0)} bytes a team (${opened.length} opened)\n`,
-);
-opened.length = 0;
 blobs.length = 0;
 
 // 2. Re-sealing channel credentials.
@@ -109,6 +113,32 @@ try {
   process.stdout.write(
     `re-seal: ${counts.resealed} channels under the new KEK in ${seconds.toFixed(2)} s (${((seconds * 1e6) / CHANNELS).toFixed(0)} µs a channel)\n`,
   );
+
+  // The same for teams' webhook secrets (auth), as many teams as channels.
+  const authOrm = await openAuthDatabase(loadAuthConfig({ DATABASE_URL: url, NODE_ENV: "test" }), log);
+  await authOrm.close();
+  const teamRows = Array.from({ length: CHANNELS }, (_, i) => {
+    const { secret, fingerprint } = generateSecret();
+    const id = `team_${String(i).padStart(8, "0")}${randomBytes(8).toString("hex")}`;
+    return {
+      id,
+      fingerprint,
+      sealed: sealStates(deriveHmacStates(secret), OLD, sealingContext(id, fingerprint)).toString("hex"),
+    };
+  });
+  for (let at = 0; at < teamRows.length; at += 1_000) {
+    await pool.query(
+      `INSERT INTO auth.teams (id, name, alert_quota_monthly, heartbeat_quota_monthly, created_at, updated_at,
+                               secret_fingerprint, secret_sealed, secret_rotated_at)
+       SELECT v.id, v.id, 0, 0, now(), now(), v.fingerprint, decode(v.sealed, 'hex'), now()
+         FROM jsonb_to_recordset($1::jsonb) AS v(id text, fingerprint text, sealed text)`,
+      [JSON.stringify(teamRows.slice(at, at + 1_000))],
+    );
+  }
+  const teamsStarted = performance.now();
+  const teamCounts = await resealTeams(pool, parseKeyring(`${NEW},${OLD_TEXT}`, undefined, "test"));
+  const teamSeconds = (performance.now() - teamsStarted) / 1000;
+  process.stdout.write(`re-seal: ${teamCounts.resealed} teams under the new KEK in ${teamSeconds.toFixed(2)} s\n`);
 } finally {
   await pool.end();
   await dropDatabase(databaseName);

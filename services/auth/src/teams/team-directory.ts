@@ -59,7 +59,7 @@ const OVERLAP_MS = 60_000;
 export class TeamDirectory {
   readonly #orm: Orm;
   readonly #log: Logger;
-  readonly #teams = new Map<string, SealedTeamKeys>();
+  readonly #teams = new Map<string, StoredTeam>();
   #newestChange = 0;
   #timer: NodeJS.Timeout | undefined;
   #refreshing: Promise<void> | undefined;
@@ -74,12 +74,13 @@ export class TeamDirectory {
   }
 
   get(teamId: string): SealedTeamKeys | undefined {
-    return this.#teams.get(teamId);
+    const stored = this.#teams.get(teamId);
+    return stored ? unpack(stored) : undefined;
   }
 
   /** A team as just read or written by this process. */
   put(team: SealedTeamKeys & { updatedAt?: Date }): void {
-    this.#teams.set(team.id, compact(team));
+    this.#teams.set(team.id, pack(team));
   }
 
   /** Every team, in pages by id. */
@@ -140,34 +141,74 @@ export class TeamDirectory {
 
   #take(rows: Row[]): void {
     for (const row of rows) {
-      this.#teams.set(row.id, {
-        id: row.id,
-        subscriptionExpiresAt: dateOf(row.subscription_expires_at),
-        alertQuotaMonthly: row.alert_quota_monthly,
-        heartbeatQuotaMonthly: row.heartbeat_quota_monthly,
-        secretFingerprint: row.secret_fingerprint,
-        secretSealed: Uint8Array.from(row.secret_sealed),
-        previousSecretFingerprint: row.previous_secret_fingerprint,
-        previousSecretSealed: row.previous_secret_sealed ? Uint8Array.from(row.previous_secret_sealed) : null,
-        previousSecretValidUntil: dateOf(row.previous_secret_valid_until),
-      });
+      this.#teams.set(
+        row.id,
+        pack({
+          id: row.id,
+          subscriptionExpiresAt: dateOf(row.subscription_expires_at),
+          alertQuotaMonthly: row.alert_quota_monthly,
+          heartbeatQuotaMonthly: row.heartbeat_quota_monthly,
+          secretFingerprint: row.secret_fingerprint,
+          secretSealed: row.secret_sealed,
+          previousSecretFingerprint: row.previous_secret_fingerprint,
+          previousSecretSealed: row.previous_secret_sealed,
+          previousSecretValidUntil: dateOf(row.previous_secret_valid_until),
+        }),
+      );
       this.#newestChange = Math.max(this.#newestChange, dateOf(row.updated_at).getTime());
     }
   }
 }
 
-/** Own copies of exactly the fields needed (an ORM entity drags its whole row and context along). */
-function compact(team: SealedTeamKeys): SealedTeamKeys {
+/**
+ * One team as held: sealed blobs as one-byte strings and times as numbers,
+ * which V8 keeps smaller than a Buffer (with its ArrayBuffer) or a Date each.
+ * Own copies of exactly the fields needed: an ORM entity would drag its whole
+ * row and context along.
+ */
+type StoredTeam = {
+  id: string;
+  /** Epoch ms, -1 for none. */
+  subscriptionExpiresAt: number;
+  alertQuotaMonthly: number;
+  heartbeatQuotaMonthly: number;
+  secretFingerprint: string;
+  secretSealed: string;
+  previousSecretFingerprint: string | null;
+  previousSecretSealed: string | null;
+  /** Epoch ms, -1 for none. */
+  previousSecretValidUntil: number;
+};
+
+function pack(team: SealedTeamKeys): StoredTeam {
   const previous = team.previousSecretSealed && team.previousSecretFingerprint && team.previousSecretValidUntil;
   return {
     id: team.id,
-    subscriptionExpiresAt: team.subscriptionExpiresAt ?? null,
+    subscriptionExpiresAt: team.subscriptionExpiresAt ? team.subscriptionExpiresAt.getTime() : -1,
     alertQuotaMonthly: team.alertQuotaMonthly,
     heartbeatQuotaMonthly: team.heartbeatQuotaMonthly,
     secretFingerprint: team.secretFingerprint,
-    secretSealed: Uint8Array.from(team.secretSealed),
-    previousSecretFingerprint: previous ? team.previousSecretFingerprint : null,
-    previousSecretSealed: previous ? Uint8Array.from(team.previousSecretSealed as Uint8Array) : null,
-    previousSecretValidUntil: previous ? team.previousSecretValidUntil : null,
+    secretSealed: latin1(team.secretSealed),
+    previousSecretFingerprint: previous ? (team.previousSecretFingerprint as string) : null,
+    previousSecretSealed: previous ? latin1(team.previousSecretSealed as Uint8Array) : null,
+    previousSecretValidUntil: previous ? (team.previousSecretValidUntil as Date).getTime() : -1,
   };
+}
+
+function unpack(team: StoredTeam): SealedTeamKeys {
+  return {
+    id: team.id,
+    subscriptionExpiresAt: team.subscriptionExpiresAt < 0 ? null : new Date(team.subscriptionExpiresAt),
+    alertQuotaMonthly: team.alertQuotaMonthly,
+    heartbeatQuotaMonthly: team.heartbeatQuotaMonthly,
+    secretFingerprint: team.secretFingerprint,
+    secretSealed: Buffer.from(team.secretSealed, "latin1"),
+    previousSecretFingerprint: team.previousSecretFingerprint,
+    previousSecretSealed: team.previousSecretSealed === null ? null : Buffer.from(team.previousSecretSealed, "latin1"),
+    previousSecretValidUntil: team.previousSecretValidUntil < 0 ? null : new Date(team.previousSecretValidUntil),
+  };
+}
+
+function latin1(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
 }
