@@ -446,6 +446,11 @@ export interface Webhook {
    * notification is repeated this often (alert.reminder); 0: never.
    */
   repeatIntervalSeconds: number;
+  /**
+   * Triggers and resolves must carry X-Webhook-Timestamp and sign
+   * "<timestamp>.<body>" (replay protection, 300 s tolerance).
+   */
+  requireTimestamp: boolean;
 }
 
 export interface CreateWebhookRequest {
@@ -460,6 +465,7 @@ export interface CreateWebhookRequest {
     | undefined;
   /** 0 or unset: no reminders. */
   repeatIntervalSeconds?: number | undefined;
+  requireTimestamp?: boolean | undefined;
 }
 
 export interface CreateWebhookResponse {
@@ -490,6 +496,7 @@ export interface UpdateWebhookRequest {
     | undefined;
   /** 0: no reminders. */
   repeatIntervalSeconds?: number | undefined;
+  requireTimestamp?: boolean | undefined;
 }
 
 export interface UpdateWebhookResponse {
@@ -971,6 +978,7 @@ function createBaseWebhook(): Webhook {
     createdAt: undefined,
     updatedAt: undefined,
     repeatIntervalSeconds: 0,
+    requireTimestamp: false,
   };
 }
 
@@ -1011,6 +1019,9 @@ export const Webhook: MessageFns<Webhook> = {
     }
     if (message.repeatIntervalSeconds !== 0) {
       writer.uint32(96).int32(message.repeatIntervalSeconds);
+    }
+    if (message.requireTimestamp !== false) {
+      writer.uint32(104).bool(message.requireTimestamp);
     }
     return writer;
   },
@@ -1124,6 +1135,14 @@ export const Webhook: MessageFns<Webhook> = {
             message.repeatIntervalSeconds = reader.int32();
             continue;
           }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.requireTimestamp = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1186,6 +1205,11 @@ export const Webhook: MessageFns<Webhook> = {
         : isSet(object.repeat_interval_seconds)
         ? globalThis.Number(object.repeat_interval_seconds)
         : 0,
+      requireTimestamp: isSet(object.requireTimestamp)
+        ? globalThis.Boolean(object.requireTimestamp)
+        : isSet(object.require_timestamp)
+        ? globalThis.Boolean(object.require_timestamp)
+        : false,
     };
   },
 
@@ -1227,6 +1251,9 @@ export const Webhook: MessageFns<Webhook> = {
     if (message.repeatIntervalSeconds !== 0) {
       obj.repeatIntervalSeconds = Math.round(message.repeatIntervalSeconds);
     }
+    if (message.requireTimestamp !== false) {
+      obj.requireTimestamp = message.requireTimestamp;
+    }
     return obj;
   },
 
@@ -1247,6 +1274,7 @@ export const Webhook: MessageFns<Webhook> = {
     message.createdAt = object.createdAt ?? undefined;
     message.updatedAt = object.updatedAt ?? undefined;
     message.repeatIntervalSeconds = object.repeatIntervalSeconds ?? 0;
+    message.requireTimestamp = object.requireTimestamp ?? false;
     return message;
   },
 };
@@ -1261,6 +1289,7 @@ function createBaseCreateWebhookRequest(): CreateWebhookRequest {
     rateLimitPerMinute: undefined,
     reopenWindowSeconds: undefined,
     repeatIntervalSeconds: undefined,
+    requireTimestamp: undefined,
   };
 }
 
@@ -1289,6 +1318,9 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
     }
     if (message.repeatIntervalSeconds !== undefined) {
       writer.uint32(64).int32(message.repeatIntervalSeconds);
+    }
+    if (message.requireTimestamp !== undefined) {
+      writer.uint32(72).bool(message.requireTimestamp);
     }
     return writer;
   },
@@ -1370,6 +1402,14 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
             message.repeatIntervalSeconds = reader.int32();
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.requireTimestamp = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1416,6 +1456,11 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
         : isSet(object.repeat_interval_seconds)
         ? globalThis.Number(object.repeat_interval_seconds)
         : undefined,
+      requireTimestamp: isSet(object.requireTimestamp)
+        ? globalThis.Boolean(object.requireTimestamp)
+        : isSet(object.require_timestamp)
+        ? globalThis.Boolean(object.require_timestamp)
+        : undefined,
     };
   },
 
@@ -1445,6 +1490,9 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
     if (message.repeatIntervalSeconds !== undefined) {
       obj.repeatIntervalSeconds = Math.round(message.repeatIntervalSeconds);
     }
+    if (message.requireTimestamp !== undefined) {
+      obj.requireTimestamp = message.requireTimestamp;
+    }
     return obj;
   },
 
@@ -1461,6 +1509,7 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
     message.rateLimitPerMinute = object.rateLimitPerMinute ?? undefined;
     message.reopenWindowSeconds = object.reopenWindowSeconds ?? undefined;
     message.repeatIntervalSeconds = object.repeatIntervalSeconds ?? undefined;
+    message.requireTimestamp = object.requireTimestamp ?? undefined;
     return message;
   },
 };
@@ -1681,6 +1730,7 @@ function createBaseUpdateWebhookRequest(): UpdateWebhookRequest {
     rateLimitPerMinute: undefined,
     reopenWindowSeconds: undefined,
     repeatIntervalSeconds: undefined,
+    requireTimestamp: undefined,
   };
 }
 
@@ -1712,6 +1762,9 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
     }
     if (message.repeatIntervalSeconds !== undefined) {
       writer.uint32(72).int32(message.repeatIntervalSeconds);
+    }
+    if (message.requireTimestamp !== undefined) {
+      writer.uint32(80).bool(message.requireTimestamp);
     }
     return writer;
   },
@@ -1801,6 +1854,14 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
             message.repeatIntervalSeconds = reader.int32();
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.requireTimestamp = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1848,6 +1909,11 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
         : isSet(object.repeat_interval_seconds)
         ? globalThis.Number(object.repeat_interval_seconds)
         : undefined,
+      requireTimestamp: isSet(object.requireTimestamp)
+        ? globalThis.Boolean(object.requireTimestamp)
+        : isSet(object.require_timestamp)
+        ? globalThis.Boolean(object.require_timestamp)
+        : undefined,
     };
   },
 
@@ -1880,6 +1946,9 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
     if (message.repeatIntervalSeconds !== undefined) {
       obj.repeatIntervalSeconds = Math.round(message.repeatIntervalSeconds);
     }
+    if (message.requireTimestamp !== undefined) {
+      obj.requireTimestamp = message.requireTimestamp;
+    }
     return obj;
   },
 
@@ -1897,6 +1966,7 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
     message.rateLimitPerMinute = object.rateLimitPerMinute ?? undefined;
     message.reopenWindowSeconds = object.reopenWindowSeconds ?? undefined;
     message.repeatIntervalSeconds = object.repeatIntervalSeconds ?? undefined;
+    message.requireTimestamp = object.requireTimestamp ?? undefined;
     return message;
   },
 };

@@ -352,6 +352,11 @@ export interface Monitor {
    * notification is repeated this often; 0: never.
    */
   repeatIntervalSeconds: number;
+  /**
+   * Pings must carry X-Webhook-Timestamp and sign "<timestamp>.<body>"
+   * (replay protection, 300 s tolerance).
+   */
+  requireTimestamp: boolean;
 }
 
 export interface Ping {
@@ -391,6 +396,7 @@ export interface CreateMonitorRequest {
     | undefined;
   /** Reminders while the incident alert stays open and unacknowledged (0 or unset: none). */
   repeatIntervalSeconds?: number | undefined;
+  requireTimestamp?: boolean | undefined;
 }
 
 export interface CreateMonitorResponse {
@@ -585,6 +591,7 @@ function createBaseMonitor(): Monitor {
     maxDurationSeconds: 0,
     badgeToken: "",
     repeatIntervalSeconds: 0,
+    requireTimestamp: false,
   };
 }
 
@@ -655,6 +662,9 @@ export const Monitor: MessageFns<Monitor> = {
     }
     if (message.repeatIntervalSeconds !== 0) {
       writer.uint32(176).int32(message.repeatIntervalSeconds);
+    }
+    if (message.requireTimestamp !== false) {
+      writer.uint32(184).bool(message.requireTimestamp);
     }
     return writer;
   },
@@ -848,6 +858,14 @@ export const Monitor: MessageFns<Monitor> = {
             message.repeatIntervalSeconds = reader.int32();
             continue;
           }
+          case 23: {
+            if (tag !== 184) {
+              break;
+            }
+
+            message.requireTimestamp = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -948,6 +966,11 @@ export const Monitor: MessageFns<Monitor> = {
         : isSet(object.repeat_interval_seconds)
         ? globalThis.Number(object.repeat_interval_seconds)
         : 0,
+      requireTimestamp: isSet(object.requireTimestamp)
+        ? globalThis.Boolean(object.requireTimestamp)
+        : isSet(object.require_timestamp)
+        ? globalThis.Boolean(object.require_timestamp)
+        : false,
     };
   },
 
@@ -1019,6 +1042,9 @@ export const Monitor: MessageFns<Monitor> = {
     if (message.repeatIntervalSeconds !== 0) {
       obj.repeatIntervalSeconds = Math.round(message.repeatIntervalSeconds);
     }
+    if (message.requireTimestamp !== false) {
+      obj.requireTimestamp = message.requireTimestamp;
+    }
     return obj;
   },
 
@@ -1049,6 +1075,7 @@ export const Monitor: MessageFns<Monitor> = {
     message.maxDurationSeconds = object.maxDurationSeconds ?? 0;
     message.badgeToken = object.badgeToken ?? "";
     message.repeatIntervalSeconds = object.repeatIntervalSeconds ?? 0;
+    message.requireTimestamp = object.requireTimestamp ?? false;
     return message;
   },
 };
@@ -1271,6 +1298,7 @@ function createBaseCreateMonitorRequest(): CreateMonitorRequest {
     timezone: "",
     maxDurationSeconds: undefined,
     repeatIntervalSeconds: undefined,
+    requireTimestamp: undefined,
   };
 }
 
@@ -1305,6 +1333,9 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
     }
     if (message.repeatIntervalSeconds !== undefined) {
       writer.uint32(80).int32(message.repeatIntervalSeconds);
+    }
+    if (message.requireTimestamp !== undefined) {
+      writer.uint32(88).bool(message.requireTimestamp);
     }
     return writer;
   },
@@ -1402,6 +1433,14 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
             message.repeatIntervalSeconds = reader.int32();
             continue;
           }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.requireTimestamp = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1450,6 +1489,11 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
         : isSet(object.repeat_interval_seconds)
         ? globalThis.Number(object.repeat_interval_seconds)
         : undefined,
+      requireTimestamp: isSet(object.requireTimestamp)
+        ? globalThis.Boolean(object.requireTimestamp)
+        : isSet(object.require_timestamp)
+        ? globalThis.Boolean(object.require_timestamp)
+        : undefined,
     };
   },
 
@@ -1485,6 +1529,9 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
     if (message.repeatIntervalSeconds !== undefined) {
       obj.repeatIntervalSeconds = Math.round(message.repeatIntervalSeconds);
     }
+    if (message.requireTimestamp !== undefined) {
+      obj.requireTimestamp = message.requireTimestamp;
+    }
     return obj;
   },
 
@@ -1503,6 +1550,7 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
     message.timezone = object.timezone ?? "";
     message.maxDurationSeconds = object.maxDurationSeconds ?? undefined;
     message.repeatIntervalSeconds = object.repeatIntervalSeconds ?? undefined;
+    message.requireTimestamp = object.requireTimestamp ?? undefined;
     return message;
   },
 };
