@@ -93,6 +93,19 @@ try {
   const team = `/dashboard/teams/${teamId}`;
   await shoot(page, "/dashboard/teams", "teams");
   await shoot(page, `${team}/alerts`, "alerts");
+  const timing = await page.evaluate(() => {
+    const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+    const assets = performance
+      .getEntriesByType("resource")
+      .reduce((sum, entry) => sum + (entry as PerformanceResourceTiming).decodedBodySize, 0);
+    return {
+      firstByteMs: Math.round(navigation.responseStart - navigation.requestStart),
+      loadMs: Math.round(navigation.loadEventEnd - navigation.startTime),
+      pageBytes: navigation.decodedBodySize,
+      assetBytes: assets,
+    };
+  });
+  console.log(`alerts page on localhost: ${JSON.stringify(timing)}`);
   await shoot(page, `${team}/alerts/${(await send(ci.webhookUrl, checkout)).body.alertId}`, "alert");
   await shoot(page, `${team}/monitors`, "monitors");
   await shoot(page, `${team}/monitors/${backup.id}`, "monitor");

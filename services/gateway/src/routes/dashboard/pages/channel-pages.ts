@@ -35,8 +35,9 @@ function channelTable(ctx: PageContext, team: Team, channels: Channel[]) {
                     team.id,
                     `/channels/${encodeURIComponent(channel.id)}/${channel.enabled ? "disable" : "enable"}`,
                   ),
-                  `${channel.enabled ? "Disable" : "Enable"} ${channel.name}`,
+                  channel.enabled ? "Disable" : "Enable",
                   channel.enabled ? "button small secondary" : "button small",
+                  `${channel.enabled ? "Disable" : "Enable"} ${channel.name}`,
                 )
               : null
           }</td>
