@@ -859,6 +859,18 @@ export interface PreviewTriggersResponse {
   results: TriggerAlertResult[];
 }
 
+export interface ResealChannelCredentialsRequest {
+}
+
+export interface ResealChannelCredentialsResponse {
+  /** Channels whose credentials were re-sealed by this call. */
+  resealed: number;
+  /** Channels already sealed under the current KEK. */
+  alreadyCurrent: number;
+  /** Id of the current KEK (never key material). */
+  kekId: string;
+}
+
 function createBaseFilterRule(): FilterRule {
   return { field: "", op: "", valueJson: "" };
 }
@@ -7478,6 +7490,171 @@ export const PreviewTriggersResponse: MessageFns<PreviewTriggersResponse> = {
   },
 };
 
+function createBaseResealChannelCredentialsRequest(): ResealChannelCredentialsRequest {
+  return {};
+}
+
+export const ResealChannelCredentialsRequest: MessageFns<ResealChannelCredentialsRequest> = {
+  encode(_: ResealChannelCredentialsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResealChannelCredentialsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResealChannelCredentialsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ResealChannelCredentialsRequest {
+    return {};
+  },
+
+  toJSON(_: ResealChannelCredentialsRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResealChannelCredentialsRequest>, I>>(base?: I): ResealChannelCredentialsRequest {
+    return ResealChannelCredentialsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResealChannelCredentialsRequest>, I>>(_: I): ResealChannelCredentialsRequest {
+    const message = createBaseResealChannelCredentialsRequest();
+    return message;
+  },
+};
+
+function createBaseResealChannelCredentialsResponse(): ResealChannelCredentialsResponse {
+  return { resealed: 0, alreadyCurrent: 0, kekId: "" };
+}
+
+export const ResealChannelCredentialsResponse: MessageFns<ResealChannelCredentialsResponse> = {
+  encode(message: ResealChannelCredentialsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.resealed !== 0) {
+      writer.uint32(8).int32(message.resealed);
+    }
+    if (message.alreadyCurrent !== 0) {
+      writer.uint32(16).int32(message.alreadyCurrent);
+    }
+    if (message.kekId !== "") {
+      writer.uint32(26).string(message.kekId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResealChannelCredentialsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResealChannelCredentialsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.resealed = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.alreadyCurrent = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.kekId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResealChannelCredentialsResponse {
+    return {
+      resealed: isSet(object.resealed) ? globalThis.Number(object.resealed) : 0,
+      alreadyCurrent: isSet(object.alreadyCurrent)
+        ? globalThis.Number(object.alreadyCurrent)
+        : isSet(object.already_current)
+        ? globalThis.Number(object.already_current)
+        : 0,
+      kekId: isSet(object.kekId)
+        ? globalThis.String(object.kekId)
+        : isSet(object.kek_id)
+        ? globalThis.String(object.kek_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ResealChannelCredentialsResponse): unknown {
+    const obj: any = {};
+    if (message.resealed !== 0) {
+      obj.resealed = Math.round(message.resealed);
+    }
+    if (message.alreadyCurrent !== 0) {
+      obj.alreadyCurrent = Math.round(message.alreadyCurrent);
+    }
+    if (message.kekId !== "") {
+      obj.kekId = message.kekId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResealChannelCredentialsResponse>, I>>(
+    base?: I,
+  ): ResealChannelCredentialsResponse {
+    return ResealChannelCredentialsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResealChannelCredentialsResponse>, I>>(
+    object: I,
+  ): ResealChannelCredentialsResponse {
+    const message = createBaseResealChannelCredentialsResponse();
+    message.resealed = object.resealed ?? 0;
+    message.alreadyCurrent = object.alreadyCurrent ?? 0;
+    message.kekId = object.kekId ?? "";
+    return message;
+  },
+};
+
 /**
  * AlertsService owns webhooks, filter rules, alerts, their occurrences and the
  * notification outbox.
@@ -7750,6 +7927,23 @@ export const AlertsServiceService = {
       Buffer.from(PreviewTriggersResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): PreviewTriggersResponse => PreviewTriggersResponse.decode(value),
   },
+  /**
+   * KEK rotation (docs/secrets.md): re-seals every channel's credentials under the first key of
+   * alerts' SECRET_KEK. Idempotent.
+   */
+  resealChannelCredentials: {
+    path: "/alerts.v1.AlertsService/ResealChannelCredentials" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResealChannelCredentialsRequest): Buffer =>
+      Buffer.from(ResealChannelCredentialsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResealChannelCredentialsRequest =>
+      ResealChannelCredentialsRequest.decode(value),
+    responseSerialize: (value: ResealChannelCredentialsResponse): Buffer =>
+      Buffer.from(ResealChannelCredentialsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResealChannelCredentialsResponse =>
+      ResealChannelCredentialsResponse.decode(value),
+  },
 } as const;
 
 export interface AlertsServiceServer extends UntypedServiceImplementation {
@@ -7795,6 +7989,11 @@ export interface AlertsServiceServer extends UntypedServiceImplementation {
   resolveAlertsByKey: handleUnaryCall<ResolveAlertsByKeyRequest, ResolveAlertsByKeyResponse>;
   /** What TriggerAlert would answer for each item, without writing anything (dry run). */
   previewTriggers: handleUnaryCall<PreviewTriggersRequest, PreviewTriggersResponse>;
+  /**
+   * KEK rotation (docs/secrets.md): re-seals every channel's credentials under the first key of
+   * alerts' SECRET_KEK. Idempotent.
+   */
+  resealChannelCredentials: handleUnaryCall<ResealChannelCredentialsRequest, ResealChannelCredentialsResponse>;
 }
 
 export interface AlertsServiceClient extends Client {
@@ -8175,6 +8374,25 @@ export interface AlertsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: PreviewTriggersResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * KEK rotation (docs/secrets.md): re-seals every channel's credentials under the first key of
+   * alerts' SECRET_KEK. Idempotent.
+   */
+  resealChannelCredentials(
+    request: ResealChannelCredentialsRequest,
+    callback: (error: ServiceError | null, response: ResealChannelCredentialsResponse) => void,
+  ): ClientUnaryCall;
+  resealChannelCredentials(
+    request: ResealChannelCredentialsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResealChannelCredentialsResponse) => void,
+  ): ClientUnaryCall;
+  resealChannelCredentials(
+    request: ResealChannelCredentialsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResealChannelCredentialsResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -422,6 +422,18 @@ export interface ListAuditEntriesResponse {
   nextCursor: string;
 }
 
+export interface ResealSecretsRequest {
+}
+
+export interface ResealSecretsResponse {
+  /** Teams whose sealed values were re-sealed by this call. */
+  resealed: number;
+  /** Teams already sealed under the current KEK. */
+  alreadyCurrent: number;
+  /** Id of the current KEK (never key material). */
+  kekId: string;
+}
+
 function createBaseTeam(): Team {
   return {
     id: "",
@@ -3870,6 +3882,167 @@ export const ListAuditEntriesResponse: MessageFns<ListAuditEntriesResponse> = {
   },
 };
 
+function createBaseResealSecretsRequest(): ResealSecretsRequest {
+  return {};
+}
+
+export const ResealSecretsRequest: MessageFns<ResealSecretsRequest> = {
+  encode(_: ResealSecretsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResealSecretsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResealSecretsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ResealSecretsRequest {
+    return {};
+  },
+
+  toJSON(_: ResealSecretsRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResealSecretsRequest>, I>>(base?: I): ResealSecretsRequest {
+    return ResealSecretsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResealSecretsRequest>, I>>(_: I): ResealSecretsRequest {
+    const message = createBaseResealSecretsRequest();
+    return message;
+  },
+};
+
+function createBaseResealSecretsResponse(): ResealSecretsResponse {
+  return { resealed: 0, alreadyCurrent: 0, kekId: "" };
+}
+
+export const ResealSecretsResponse: MessageFns<ResealSecretsResponse> = {
+  encode(message: ResealSecretsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.resealed !== 0) {
+      writer.uint32(8).int32(message.resealed);
+    }
+    if (message.alreadyCurrent !== 0) {
+      writer.uint32(16).int32(message.alreadyCurrent);
+    }
+    if (message.kekId !== "") {
+      writer.uint32(26).string(message.kekId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResealSecretsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResealSecretsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.resealed = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.alreadyCurrent = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.kekId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResealSecretsResponse {
+    return {
+      resealed: isSet(object.resealed) ? globalThis.Number(object.resealed) : 0,
+      alreadyCurrent: isSet(object.alreadyCurrent)
+        ? globalThis.Number(object.alreadyCurrent)
+        : isSet(object.already_current)
+        ? globalThis.Number(object.already_current)
+        : 0,
+      kekId: isSet(object.kekId)
+        ? globalThis.String(object.kekId)
+        : isSet(object.kek_id)
+        ? globalThis.String(object.kek_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ResealSecretsResponse): unknown {
+    const obj: any = {};
+    if (message.resealed !== 0) {
+      obj.resealed = Math.round(message.resealed);
+    }
+    if (message.alreadyCurrent !== 0) {
+      obj.alreadyCurrent = Math.round(message.alreadyCurrent);
+    }
+    if (message.kekId !== "") {
+      obj.kekId = message.kekId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResealSecretsResponse>, I>>(base?: I): ResealSecretsResponse {
+    return ResealSecretsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResealSecretsResponse>, I>>(object: I): ResealSecretsResponse {
+    const message = createBaseResealSecretsResponse();
+    message.resealed = object.resealed ?? 0;
+    message.alreadyCurrent = object.alreadyCurrent ?? 0;
+    message.kekId = object.kekId ?? "";
+    return message;
+  },
+};
+
 /**
  * AuthService owns teams and their webhook secrets. The secret text is returned
  * once (CreateTeam, RotateSecret) and never stored: see docs/secrets.md.
@@ -4023,6 +4196,20 @@ export const AuthServiceService = {
       Buffer.from(ListAuditEntriesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListAuditEntriesResponse => ListAuditEntriesResponse.decode(value),
   },
+  /**
+   * KEK rotation (docs/secrets.md): re-seals every team's sealed HMAC states under the first key
+   * of auth's SECRET_KEK. Idempotent.
+   */
+  resealSecrets: {
+    path: "/auth.v1.AuthService/ResealSecrets" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResealSecretsRequest): Buffer => Buffer.from(ResealSecretsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResealSecretsRequest => ResealSecretsRequest.decode(value),
+    responseSerialize: (value: ResealSecretsResponse): Buffer =>
+      Buffer.from(ResealSecretsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResealSecretsResponse => ResealSecretsResponse.decode(value),
+  },
 } as const;
 
 export interface AuthServiceServer extends UntypedServiceImplementation {
@@ -4050,6 +4237,11 @@ export interface AuthServiceServer extends UntypedServiceImplementation {
   /** The audit log of admin actions: appended by the gateway, read per team, newest first. */
   recordAuditEntries: handleUnaryCall<RecordAuditEntriesRequest, RecordAuditEntriesResponse>;
   listAuditEntries: handleUnaryCall<ListAuditEntriesRequest, ListAuditEntriesResponse>;
+  /**
+   * KEK rotation (docs/secrets.md): re-seals every team's sealed HMAC states under the first key
+   * of auth's SECRET_KEK. Idempotent.
+   */
+  resealSecrets: handleUnaryCall<ResealSecretsRequest, ResealSecretsResponse>;
 }
 
 export interface AuthServiceClient extends Client {
@@ -4269,6 +4461,25 @@ export interface AuthServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListAuditEntriesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * KEK rotation (docs/secrets.md): re-seals every team's sealed HMAC states under the first key
+   * of auth's SECRET_KEK. Idempotent.
+   */
+  resealSecrets(
+    request: ResealSecretsRequest,
+    callback: (error: ServiceError | null, response: ResealSecretsResponse) => void,
+  ): ClientUnaryCall;
+  resealSecrets(
+    request: ResealSecretsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResealSecretsResponse) => void,
+  ): ClientUnaryCall;
+  resealSecrets(
+    request: ResealSecretsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResealSecretsResponse) => void,
   ): ClientUnaryCall;
 }
 
