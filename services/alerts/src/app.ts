@@ -13,6 +13,7 @@ import { ChannelService } from "./notifications/channel-service.ts";
 import { DeliveryStore } from "./notifications/delivery-store.ts";
 import { Dispatcher } from "./notifications/dispatcher.ts";
 import { PolicyService } from "./notifications/policy-service.ts";
+import { resealChannels } from "./notifications/reseal-channels.ts";
 import { createHttpSender } from "./notifications/send-http.ts";
 import { reminderSchedule } from "./reminders/send-reminders.ts";
 import { notificationRetention } from "./retention/notification-retention.ts";
@@ -105,6 +106,7 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
       policies,
       deliveries,
       onOutboxWritten: () => dispatcher.nudge(),
+      resealChannels: async () => ({ ...(await resealChannels(pool, sealer)), kekId: sealer.currentKekId }),
       maxAttempts: config.NOTIFY_MAX_ATTEMPTS,
     }),
   ]);

@@ -1,4 +1,4 @@
-import { openServiceDatabase } from "@pulsegate/db";
+import { createPgPool, openServiceDatabase } from "@pulsegate/db";
 import { createGrpcServer } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { ApiKeyService } from "./api-keys/api-key-service.ts";
@@ -7,6 +7,7 @@ import type { AuthConfig } from "./config.ts";
 import { authServiceBinding } from "./grpc/auth-server.ts";
 import { migrations } from "./migrations/index.ts";
 import { parseKeyring } from "./secrets/index.ts";
+import { resealTeams } from "./secrets/reseal-teams.ts";
 import { TeamSchema } from "./teams/team.entity.ts";
 import { TeamDirectory } from "./teams/team-directory.ts";
 import { TeamKeys } from "./teams/team-keys.ts";
@@ -41,9 +42,20 @@ export async function buildAuthService(config: AuthConfig, log: Logger) {
   const keys = new TeamKeys(orm, keyring, log, config.VERIFIER_CACHE_MS, directory);
   const apiKeys = new ApiKeyService(orm, log);
   const audit = new AuditLog(orm);
-  const grpc = createGrpcServer([authServiceBinding(log, teams, keys, "main", apiKeys, audit)]);
+  // KEK rotation through the admin API (`pulsegate kek reseal`): a short-lived plain pg pool.
+  const resealSecrets = async () => {
+    const pool = createPgPool({ url: config.databaseUrl, max: 1 });
+    try {
+      return { ...(await resealTeams(pool, keyring)), kekId: keyring.current.id };
+    } finally {
+      await pool.end();
+    }
+  };
+  const grpc = createGrpcServer([authServiceBinding(log, teams, keys, "main", apiKeys, audit, resealSecrets)]);
   // Sign only, on SIGNING_GRPC_LISTEN_ADDR (alerts alone may reach it); with its own grpc.health.v1.
-  const signingGrpc = createGrpcServer([authServiceBinding(log, teams, keys, "signing", apiKeys, audit)]);
+  const signingGrpc = createGrpcServer([
+    authServiceBinding(log, teams, keys, "signing", apiKeys, audit, resealSecrets),
+  ]);
   return {
     grpc,
     signingGrpc,

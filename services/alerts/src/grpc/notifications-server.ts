@@ -21,6 +21,8 @@ export type NotificationDeps = {
   onOutboxWritten: () => void;
   /** Attempts a retried delivery gets (NOTIFY_MAX_ATTEMPTS). */
   maxAttempts: number;
+  /** KEK rotation: re-seals every channel's credentials under the current KEK. */
+  resealChannels: () => Promise<{ resealed: number; alreadyCurrent: number; kekId: string }>;
 };
 
 type NotificationMethods = Pick<
@@ -36,6 +38,7 @@ type NotificationMethods = Pick<
   | "listDeliveries"
   | "getDelivery"
   | "retryDelivery"
+  | "resealChannelCredentials"
 >;
 
 /** The notification RPCs of alerts.v1: translation only. */
@@ -92,5 +95,6 @@ export function notificationMethods(
       deps.onOutboxWritten();
       return { delivery: deliveryToProto(delivery) };
     }),
+    resealChannelCredentials: unary(log, async () => deps.resealChannels()),
   };
 }

@@ -32,9 +32,12 @@ export function authServiceBinding(
   listener: AuthListener,
   apiKeys: ApiKeyService,
   audit: AuditLog,
+  /** KEK rotation: re-seals every team's sealed states under the current KEK. */
+  resealSecrets: () => Promise<{ resealed: number; alreadyCurrent: number; kekId: string }>,
 ): ServiceBinding {
   const all: auth.AuthServiceServer = {
     ...apiKeyMethods(log, apiKeys, audit),
+    resealSecrets: unary(log, async () => resealSecrets()),
     listTeams: unary(log, async (request) => {
       const page = await teams.list(request.limit, request.cursor);
       return { teams: page.teams.map(toProtoTeam), nextCursor: page.nextCursor };
