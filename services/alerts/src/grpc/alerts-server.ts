@@ -45,6 +45,7 @@ export function alertsServiceBinding(
         rateLimitPerMinute: request.rateLimitPerMinute,
         reopenWindowSeconds: request.reopenWindowSeconds,
         repeatIntervalSeconds: request.repeatIntervalSeconds,
+        requireTimestamp: request.requireTimestamp,
       });
       return { webhook: webhookToProto(webhook) };
     }),
@@ -58,6 +59,7 @@ export function alertsServiceBinding(
         rateLimitPerMinute: request.rateLimitPerMinute,
         reopenWindowSeconds: request.reopenWindowSeconds,
         repeatIntervalSeconds: request.repeatIntervalSeconds,
+        requireTimestamp: request.requireTimestamp,
       });
       return { webhook: webhookToProto(webhook) };
     }),

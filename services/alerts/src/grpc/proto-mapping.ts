@@ -69,6 +69,7 @@ export function webhookToProto(webhook: Webhook): alerts.Webhook {
     rateLimitPerMinute: webhook.rateLimitPerMinute,
     reopenWindowSeconds: webhook.reopenWindowSeconds,
     repeatIntervalSeconds: webhook.repeatIntervalSeconds ?? 0,
+    requireTimestamp: webhook.requireTimestamp ?? false,
     createdAt: webhook.createdAt,
     updatedAt: webhook.updatedAt,
   };

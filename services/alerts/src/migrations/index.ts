@@ -6,6 +6,7 @@ import { TeamListIndex } from "./0005-team-list-index.ts";
 import { SealChannelCredentials } from "./0006-seal-channel-credentials.ts";
 import { OutboxTraceContext } from "./0007-outbox-trace-context.ts";
 import { Reminders } from "./0008-reminders.ts";
+import { ReplayProtection } from "./0009-replay-protection.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   { name: "0006-seal-channel-credentials", class: SealChannelCredentials },
   { name: "0007-outbox-trace-context", class: OutboxTraceContext },
   { name: "0008-reminders", class: Reminders },
+  { name: "0009-replay-protection", class: ReplayProtection },
 ];

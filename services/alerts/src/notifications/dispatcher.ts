@@ -234,7 +234,16 @@ export class Dispatcher {
       ? channelNoticeBody(eventId, notice)
       : webhookBody(eventId, delivery.payload as NotificationEvent);
     try {
-      headers["x-webhook-signature"] = await this.#options.sign(delivery.teamId, body);
+      // The interface's scheme (the body), and beside it a timestamped one for receivers that
+      // refuse replays: HMAC of "<X-Webhook-Timestamp>.<body>" with the same secret (issue 13).
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const [signature, timestamped] = await Promise.all([
+        this.#options.sign(delivery.teamId, body),
+        this.#options.sign(delivery.teamId, Buffer.concat([Buffer.from(`${timestamp}.`), body])),
+      ]);
+      headers["x-webhook-signature"] = signature;
+      headers["x-webhook-timestamp"] = timestamp;
+      headers["x-webhook-timestamp-signature"] = timestamped;
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       throw new OwnSideError(

@@ -53,6 +53,7 @@ export class WebhookService {
       rateLimitPerMinute: settings.rateLimitPerMinute ?? WEBHOOK_LIMITS.defaultRateLimitPerMinute,
       reopenWindowSeconds: settings.reopenWindowSeconds ?? WEBHOOK_LIMITS.defaultReopenWindowSeconds,
       repeatIntervalSeconds: settings.repeatIntervalSeconds ?? null,
+      requireTimestamp: settings.requireTimestamp ?? false,
       createdAt: now,
       updatedAt: now,
     });

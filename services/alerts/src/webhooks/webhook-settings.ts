@@ -23,6 +23,7 @@ export type WebhookSettingsInput = {
   reopenWindowSeconds?: number | undefined;
   /** 0: no reminders. */
   repeatIntervalSeconds?: number | undefined;
+  requireTimestamp?: boolean | undefined;
 };
 
 export type WebhookSettings = {
@@ -34,6 +35,7 @@ export type WebhookSettings = {
   reopenWindowSeconds?: number;
   /** null: no reminders. */
   repeatIntervalSeconds?: number | null;
+  requireTimestamp?: boolean;
 };
 
 /** Checks the given settings; absent ones stay absent (the caller applies defaults). */
@@ -82,6 +84,7 @@ export function checkWebhookSettings(input: WebhookSettingsInput): {
       });
     }
   }
+  if (input.requireTimestamp !== undefined) settings.requireTimestamp = input.requireTimestamp;
   if (input.repeatIntervalSeconds !== undefined) {
     const checked = checkRepeatInterval(input.repeatIntervalSeconds);
     if (checked === undefined) errors.push(repeatIntervalError());

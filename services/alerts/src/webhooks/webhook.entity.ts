@@ -17,6 +17,8 @@ export const WebhookSchema = defineEntity({
     reopenWindowSeconds: p.integer(),
     /** Reminders while an alert of this webhook stays open and unacknowledged; null: none. */
     repeatIntervalSeconds: p.integer().nullable(),
+    /** Replay protection: signatures cover "<X-Webhook-Timestamp>.<body>", within 300 s. */
+    requireTimestamp: p.boolean().default(false),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

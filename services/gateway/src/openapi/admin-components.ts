@@ -63,6 +63,10 @@ export const adminComponents = [
     rateLimitPerMinute: integer,
     reopenWindowSeconds: integer,
     repeatIntervalSeconds: { type: ["integer", "null"], description: "Reminder interval; null: no reminders." },
+    requireTimestamp: {
+      type: "boolean",
+      description: "Signatures cover '<X-Webhook-Timestamp>.<body>' (replay protection).",
+    },
     createdAt: time,
     updatedAt: nullableTime,
   }),
@@ -122,6 +126,10 @@ export const adminComponents = [
     runStartedAt: { ...nullableTime, description: "When the open run started (a start signal not closed yet)." },
     lastDurationMs: { type: ["integer", "null"], description: "How long the last finished run took." },
     repeatIntervalSeconds: { type: ["integer", "null"], description: "Reminder interval; null: no reminders." },
+    requireTimestamp: {
+      type: "boolean",
+      description: "Signatures cover '<X-Webhook-Timestamp>.<body>' (replay protection).",
+    },
     badgeUrl: { ...string, format: "uri", description: "A public, read-only SVG status badge (unguessable token)." },
     createdAt: nullableTime,
   }),

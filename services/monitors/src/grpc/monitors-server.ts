@@ -50,6 +50,7 @@ export function monitorsServiceBinding(
           timezone: request.timezone,
           maxDurationSeconds: request.maxDurationSeconds,
           repeatIntervalSeconds: request.repeatIntervalSeconds,
+          requireTimestamp: request.requireTimestamp,
         });
         return { monitor: monitorToProto(monitor) };
       }),

@@ -67,6 +67,7 @@ export function monitorToProto(monitor: MonitorView): monitors.Monitor {
     maxDurationSeconds: monitor.maxDurationSeconds ?? 0,
     badgeToken: monitor.badgeToken,
     repeatIntervalSeconds: monitor.repeatIntervalSeconds ?? 0,
+    requireTimestamp: monitor.requireTimestamp,
   };
 }
 

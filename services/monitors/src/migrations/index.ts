@@ -3,6 +3,7 @@ import { PingsRetentionIndex } from "./0002-pings-retention-index.ts";
 import { Jsonb } from "./0003-jsonb.ts";
 import { SchedulesRunsBadges } from "./0004-schedules-runs-badges.ts";
 import { Reminders } from "./0005-reminders.ts";
+import { ReplayProtection } from "./0006-replay-protection.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
 export const migrations = [
@@ -11,4 +12,5 @@ export const migrations = [
   { name: "0003-jsonb", class: Jsonb },
   { name: "0004-schedules-runs-badges", class: SchedulesRunsBadges },
   { name: "0005-reminders", class: Reminders },
+  { name: "0006-replay-protection", class: ReplayProtection },
 ];

@@ -31,6 +31,8 @@ export type MonitorView = {
   badgeToken: string;
   /** Reminders while the incident's alert stays open and unacknowledged; null: none. */
   repeatIntervalSeconds: number | null;
+  /** Replay protection: pings sign "<X-Webhook-Timestamp>.<body>", within 300 s. */
+  requireTimestamp: boolean;
   createdAt: Date;
 };
 
@@ -60,6 +62,7 @@ export type MonitorRow = {
   last_duration_ms: number | string | null;
   badge_token: string;
   repeat_interval_seconds?: number | null;
+  require_timestamp?: boolean;
   created_at: Date | string;
 };
 
@@ -104,6 +107,7 @@ export function monitorFromRow(row: MonitorRow): MonitorView {
       row.last_duration_ms === null || row.last_duration_ms === undefined ? null : Number(row.last_duration_ms),
     badgeToken: row.badge_token,
     repeatIntervalSeconds: row.repeat_interval_seconds ?? null,
+    requireTimestamp: row.require_timestamp ?? false,
     createdAt: toDate(row.created_at),
   };
 }

@@ -56,8 +56,9 @@ export class MonitorService {
     const [row] = await this.#em().execute<MonitorRow[]>(
       `INSERT INTO monitors.monitors (id, team_id, ping_url, name, status, monitoring_active, interval_seconds,
                                       grace_seconds, severity, reopen_window_seconds, schedule, timezone,
-                                      max_duration_seconds, badge_token, repeat_interval_seconds, created_at, updated_at)
-       VALUES (?, ?, ?, ?, 'idle', false, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+                                      max_duration_seconds, badge_token, repeat_interval_seconds, require_timestamp,
+                                      created_at, updated_at)
+       VALUES (?, ?, ?, ?, 'idle', false, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
       [
         `mon_${randomUUID().replaceAll("-", "")}`,
         teamId,
@@ -72,6 +73,7 @@ export class MonitorService {
         settings.maxDurationSeconds,
         newPingUrl(),
         settings.repeatIntervalSeconds,
+        settings.requireTimestamp,
         now,
         now,
       ],

@@ -32,6 +32,7 @@ export type MonitorSettingsInput = {
   maxDurationSeconds?: number | undefined;
   /** 0 or undefined: no reminders. */
   repeatIntervalSeconds?: number | undefined;
+  requireTimestamp?: boolean | undefined;
 };
 
 export type MonitorSettings = {
@@ -43,6 +44,7 @@ export type MonitorSettings = {
   schedule: Schedule | null;
   maxDurationSeconds: number | null;
   repeatIntervalSeconds: number | null;
+  requireTimestamp: boolean;
 };
 
 function codePoints(value: string): number {
@@ -131,6 +133,7 @@ export function checkMonitorSettings(input: MonitorSettingsInput): {
     schedule,
     maxDurationSeconds: maxDuration > 0 ? maxDuration : null,
     repeatIntervalSeconds: checkRepeatInterval(input.repeatIntervalSeconds, errors),
+    requireTimestamp: input.requireTimestamp ?? false,
   };
   return { settings, errors };
 }

@@ -33,6 +33,7 @@ export const MonitorSchema = defineEntity({
     lastDurationMs: p.bigint().nullable(),
     badgeToken: p.string().unique(),
     repeatIntervalSeconds: p.integer().nullable(),
+    requireTimestamp: p.boolean(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

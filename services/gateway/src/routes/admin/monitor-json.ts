@@ -44,6 +44,7 @@ export function monitorJson(monitor: monitors.Monitor, baseUrl: string) {
     runStartedAt: iso(monitor.runStartedAt),
     lastDurationMs: monitor.lastDurationMs ?? null,
     repeatIntervalSeconds: monitor.repeatIntervalSeconds > 0 ? monitor.repeatIntervalSeconds : null,
+    requireTimestamp: monitor.requireTimestamp,
     badgeUrl: `${baseUrl}/badge/${encodeURIComponent(monitor.badgeToken)}.svg`,
     createdAt: iso(monitor.createdAt),
   };

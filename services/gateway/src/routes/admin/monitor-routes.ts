@@ -21,6 +21,7 @@ type MonitorBody = {
   timezone?: string;
   maxDurationSeconds?: number;
   repeatIntervalSeconds?: number;
+  requireTimestamp?: boolean;
 };
 type PageQuery = { cursor?: string; limit?: string };
 
@@ -55,6 +56,11 @@ export const createMonitorBody = {
       minimum: 0,
       maximum: YEAR_SECONDS,
       description: "A run (start signal to up ping) longer than this makes the monitor down; 0: no maximum.",
+    },
+    requireTimestamp: {
+      type: "boolean",
+      description:
+        "Replay protection: pings must send X-Webhook-Timestamp (Unix seconds, within 300 s) and sign '<timestamp>.<body>'. Default false.",
     },
     repeatIntervalSeconds: {
       type: "integer",
@@ -109,6 +115,7 @@ export async function monitorRoutes(
           timezone: body.timezone ?? "",
           maxDurationSeconds: body.maxDurationSeconds,
           repeatIntervalSeconds: body.repeatIntervalSeconds,
+          requireTimestamp: body.requireTimestamp,
         },
         peers.timeoutMs,
       );

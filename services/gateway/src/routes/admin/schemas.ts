@@ -28,6 +28,11 @@ const webhookFields = {
   filterRules: { type: "array", maxItems: 50, items: filterRule },
   rateLimitPerMinute: { type: "integer", minimum: 1, maximum: 1_000_000 },
   reopenWindowSeconds: { type: "integer", minimum: 0, maximum: INT32_MAX },
+  requireTimestamp: {
+    type: "boolean",
+    description:
+      "Replay protection: triggers and resolves must send X-Webhook-Timestamp (Unix seconds, within 300 s) and sign '<timestamp>.<body>'. Default false (the interface's scheme).",
+  },
   repeatIntervalSeconds: {
     type: "integer",
     minimum: 0,

@@ -60,6 +60,7 @@ export function webhookJson(webhook: alerts.Webhook, baseUrl: string) {
     rateLimitPerMinute: webhook.rateLimitPerMinute,
     reopenWindowSeconds: webhook.reopenWindowSeconds,
     repeatIntervalSeconds: webhook.repeatIntervalSeconds > 0 ? webhook.repeatIntervalSeconds : null,
+    requireTimestamp: webhook.requireTimestamp,
     createdAt: iso(webhook.createdAt),
     updatedAt: iso(webhook.updatedAt),
   };

@@ -20,6 +20,7 @@ type WebhookBody = {
   rateLimitPerMinute?: number;
   reopenWindowSeconds?: number;
   repeatIntervalSeconds?: number;
+  requireTimestamp?: boolean;
 };
 
 const tags = ["webhooks"];
@@ -60,6 +61,7 @@ export async function webhookRoutes(
           rateLimitPerMinute: body.rateLimitPerMinute,
           reopenWindowSeconds: body.reopenWindowSeconds,
           repeatIntervalSeconds: body.repeatIntervalSeconds,
+          requireTimestamp: body.requireTimestamp,
         },
         peers.timeoutMs,
       );
@@ -137,6 +139,7 @@ export async function webhookRoutes(
           rateLimitPerMinute: body.rateLimitPerMinute,
           reopenWindowSeconds: body.reopenWindowSeconds,
           repeatIntervalSeconds: body.repeatIntervalSeconds,
+          requireTimestamp: body.requireTimestamp,
         },
         peers.timeoutMs,
       );

@@ -6,7 +6,7 @@ import { createLookupCache } from "../../pipeline/lookup-cache.ts";
 import { isUrlToken } from "../../pipeline/url-token.ts";
 
 /** What the ping route needs of a monitor; kept small, since every active monitor is cached. */
-export type CachedMonitor = Pick<monitors.Monitor, "id" | "teamId" | "name" | "status">;
+export type CachedMonitor = Pick<monitors.Monitor, "id" | "teamId" | "name" | "status" | "requireTimestamp">;
 
 export type MonitorLookup = {
   /** Step 2: the monitor behind a ping URL, or undefined when there is none. */
@@ -48,7 +48,15 @@ export function createMonitorLookup(peers: Peers, options: MonitorLookupOptions)
     load: async (pingUrl) => {
       if (!isUrlToken(pingUrl)) return undefined;
       const found = (await resolveMany(pingUrl)).monitor;
-      return found ? { id: found.id, teamId: found.teamId, name: found.name, status: found.status } : undefined;
+      return found
+        ? {
+            id: found.id,
+            teamId: found.teamId,
+            name: found.name,
+            status: found.status,
+            requireTimestamp: found.requireTimestamp,
+          }
+        : undefined;
     },
   });
   return {

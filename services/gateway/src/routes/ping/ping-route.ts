@@ -18,6 +18,7 @@ import { readDryRun } from "../../pipeline/dry-run.ts";
 import { isJsonContentType, parseJsonBody } from "../../pipeline/json-body.ts";
 import { contentTypeOf, rawBodyOf } from "../../pipeline/raw-body.ts";
 import { requireSignature } from "../../pipeline/require-signature.ts";
+import { signedPayload } from "../../pipeline/timestamped-payload.ts";
 import { requireActiveSubscription, verifySignature } from "../../pipeline/verify-signature.ts";
 import { createPingRateLimiter } from "../../rate-limit/ping-rate-limiter.ts";
 import { rateLimitHeaders } from "../../rate-limit/rate-limit-headers.ts";
@@ -76,7 +77,11 @@ export async function pingRoute(app: FastifyInstance, options: PingRouteOptions)
     if (!monitor || monitor.status === monitors.MonitorStatus.MONITOR_STATUS_PAUSED) throw errors.monitorNotFound();
 
     const payload = rawBodyOf(request);
-    const access = await verifySignature(calls, { teamId: monitor.teamId, payload, signature }, errors.monitorNotFound);
+    const access = await verifySignature(
+      calls,
+      { teamId: monitor.teamId, payload: signedPayload(request, payload, monitor.requireTimestamp), signature },
+      errors.monitorNotFound,
+    );
 
     requireActiveSubscription(access);
 

@@ -11,6 +11,7 @@ import { parseJsonBody } from "../../pipeline/json-body.ts";
 import type { LookupCache } from "../../pipeline/lookup-cache.ts";
 import { contentTypeOf, rawBodyOf } from "../../pipeline/raw-body.ts";
 import { requireSignature } from "../../pipeline/require-signature.ts";
+import { signedPayload } from "../../pipeline/timestamped-payload.ts";
 import { requireActiveSubscription, verifySignature } from "../../pipeline/verify-signature.ts";
 import { rateLimitHeaders } from "../../rate-limit/rate-limit-headers.ts";
 import type { RateLimiter } from "../../rate-limit/webhook-rate-limiter.ts";
@@ -51,7 +52,7 @@ export function resolveRoute(app: FastifyInstance, options: ResolveRouteOptions)
       const payload = rawBodyOf(request);
       const access = await verifySignature(
         calls,
-        { teamId: webhook.teamId, payload, signature },
+        { teamId: webhook.teamId, payload: signedPayload(request, payload, webhook.requireTimestamp), signature },
         errors.webhookNotFound,
       );
       requireActiveSubscription(access);

@@ -11,6 +11,7 @@ import { parseJsonBody } from "../../pipeline/json-body.ts";
 import { createLookupCache } from "../../pipeline/lookup-cache.ts";
 import { contentTypeOf, rawBodyOf } from "../../pipeline/raw-body.ts";
 import { requireSignature } from "../../pipeline/require-signature.ts";
+import { signedPayload } from "../../pipeline/timestamped-payload.ts";
 import { isUrlToken } from "../../pipeline/url-token.ts";
 import { requireActiveSubscription, verifySignature } from "../../pipeline/verify-signature.ts";
 import { rateLimitHeaders } from "../../rate-limit/rate-limit-headers.ts";
@@ -54,7 +55,7 @@ export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOp
       const payload = rawBodyOf(request);
       const access = await verifySignature(
         calls,
-        { teamId: webhook.teamId, payload, signature },
+        { teamId: webhook.teamId, payload: signedPayload(request, payload, webhook.requireTimestamp), signature },
         errors.webhookNotFound,
       );
 
