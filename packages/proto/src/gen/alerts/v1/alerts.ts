@@ -596,6 +596,11 @@ export interface Alert {
   /** When the next reminder goes out; unset when none will. */
   nextReminderAt: Date | undefined;
   remindersSent: number;
+  /**
+   * The silence that matched when the alert was created or last reopened
+   * (its notifications are not sent); empty when none.
+   */
+  silencedBy: string;
 }
 
 export interface Occurrence {
@@ -869,6 +874,62 @@ export interface ResealChannelCredentialsResponse {
   alreadyCurrent: number;
   /** Id of the current KEK (never key material). */
   kekId: string;
+}
+
+/** All given matchers must hold; an empty matcher set matches every alert of the team. */
+export interface SilenceMatchers {
+  /** Webhook or monitor ids; the alert's source must be one of them. */
+  sourceIds: string[];
+  groupKeyPrefix: string;
+  /** A JSON object: each top-level key must equal the alert's metadata value. */
+  metadataJson: string;
+}
+
+export interface Silence {
+  id: string;
+  teamId: string;
+  name: string;
+  startsAt: Date | undefined;
+  endsAt:
+    | Date
+    | undefined;
+  /** "", "daily" or "weekly": the window repeats every day or week from starts_at. */
+  recurrence: string;
+  matchers: SilenceMatchers | undefined;
+  createdAt:
+    | Date
+    | undefined;
+  /** The window is open now. */
+  active: boolean;
+}
+
+export interface CreateSilenceRequest {
+  teamId: string;
+  name: string;
+  startsAt: Date | undefined;
+  endsAt: Date | undefined;
+  recurrence: string;
+  matchers: SilenceMatchers | undefined;
+}
+
+export interface CreateSilenceResponse {
+  silence: Silence | undefined;
+}
+
+export interface ListSilencesRequest {
+  teamId: string;
+}
+
+export interface ListSilencesResponse {
+  silences: Silence[];
+}
+
+export interface DeleteSilenceRequest {
+  teamId: string;
+  id: string;
+}
+
+export interface DeleteSilenceResponse {
 }
 
 function createBaseFilterRule(): FilterRule {
@@ -3010,6 +3071,7 @@ function createBaseAlert(): Alert {
     repeatIntervalSeconds: 0,
     nextReminderAt: undefined,
     remindersSent: 0,
+    silencedBy: "",
   };
 }
 
@@ -3068,6 +3130,9 @@ export const Alert: MessageFns<Alert> = {
     }
     if (message.remindersSent !== 0) {
       writer.uint32(144).int32(message.remindersSent);
+    }
+    if (message.silencedBy !== "") {
+      writer.uint32(154).string(message.silencedBy);
     }
     return writer;
   },
@@ -3229,6 +3294,14 @@ export const Alert: MessageFns<Alert> = {
             message.remindersSent = reader.int32();
             continue;
           }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.silencedBy = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3309,6 +3382,11 @@ export const Alert: MessageFns<Alert> = {
         : isSet(object.reminders_sent)
         ? globalThis.Number(object.reminders_sent)
         : 0,
+      silencedBy: isSet(object.silencedBy)
+        ? globalThis.String(object.silencedBy)
+        : isSet(object.silenced_by)
+        ? globalThis.String(object.silenced_by)
+        : "",
     };
   },
 
@@ -3368,6 +3446,9 @@ export const Alert: MessageFns<Alert> = {
     if (message.remindersSent !== 0) {
       obj.remindersSent = Math.round(message.remindersSent);
     }
+    if (message.silencedBy !== "") {
+      obj.silencedBy = message.silencedBy;
+    }
     return obj;
   },
 
@@ -3394,6 +3475,7 @@ export const Alert: MessageFns<Alert> = {
     message.repeatIntervalSeconds = object.repeatIntervalSeconds ?? 0;
     message.nextReminderAt = object.nextReminderAt ?? undefined;
     message.remindersSent = object.remindersSent ?? 0;
+    message.silencedBy = object.silencedBy ?? "";
     return message;
   },
 };
@@ -7655,6 +7737,859 @@ export const ResealChannelCredentialsResponse: MessageFns<ResealChannelCredentia
   },
 };
 
+function createBaseSilenceMatchers(): SilenceMatchers {
+  return { sourceIds: [], groupKeyPrefix: "", metadataJson: "" };
+}
+
+export const SilenceMatchers: MessageFns<SilenceMatchers> = {
+  encode(message: SilenceMatchers, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.sourceIds) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.groupKeyPrefix !== "") {
+      writer.uint32(18).string(message.groupKeyPrefix);
+    }
+    if (message.metadataJson !== "") {
+      writer.uint32(26).string(message.metadataJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SilenceMatchers {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSilenceMatchers();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sourceIds.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.groupKeyPrefix = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.metadataJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SilenceMatchers {
+    return {
+      sourceIds: globalThis.Array.isArray(object?.sourceIds)
+        ? object.sourceIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.source_ids)
+        ? object.source_ids.map((e: any) => globalThis.String(e))
+        : [],
+      groupKeyPrefix: isSet(object.groupKeyPrefix)
+        ? globalThis.String(object.groupKeyPrefix)
+        : isSet(object.group_key_prefix)
+        ? globalThis.String(object.group_key_prefix)
+        : "",
+      metadataJson: isSet(object.metadataJson)
+        ? globalThis.String(object.metadataJson)
+        : isSet(object.metadata_json)
+        ? globalThis.String(object.metadata_json)
+        : "",
+    };
+  },
+
+  toJSON(message: SilenceMatchers): unknown {
+    const obj: any = {};
+    if (message.sourceIds?.length) {
+      obj.sourceIds = message.sourceIds;
+    }
+    if (message.groupKeyPrefix !== "") {
+      obj.groupKeyPrefix = message.groupKeyPrefix;
+    }
+    if (message.metadataJson !== "") {
+      obj.metadataJson = message.metadataJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SilenceMatchers>, I>>(base?: I): SilenceMatchers {
+    return SilenceMatchers.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SilenceMatchers>, I>>(object: I): SilenceMatchers {
+    const message = createBaseSilenceMatchers();
+    message.sourceIds = object.sourceIds?.map((e) => e) || [];
+    message.groupKeyPrefix = object.groupKeyPrefix ?? "";
+    message.metadataJson = object.metadataJson ?? "";
+    return message;
+  },
+};
+
+function createBaseSilence(): Silence {
+  return {
+    id: "",
+    teamId: "",
+    name: "",
+    startsAt: undefined,
+    endsAt: undefined,
+    recurrence: "",
+    matchers: undefined,
+    createdAt: undefined,
+    active: false,
+  };
+}
+
+export const Silence: MessageFns<Silence> = {
+  encode(message: Silence, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.teamId !== "") {
+      writer.uint32(18).string(message.teamId);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.startsAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.startsAt), writer.uint32(34).fork()).join();
+    }
+    if (message.endsAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.endsAt), writer.uint32(42).fork()).join();
+    }
+    if (message.recurrence !== "") {
+      writer.uint32(50).string(message.recurrence);
+    }
+    if (message.matchers !== undefined) {
+      SilenceMatchers.encode(message.matchers, writer.uint32(58).fork()).join();
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(66).fork()).join();
+    }
+    if (message.active !== false) {
+      writer.uint32(72).bool(message.active);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Silence {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSilence();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.teamId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.startsAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.endsAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.recurrence = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.matchers = SilenceMatchers.decode(reader, reader.uint32());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.active = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Silence {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      teamId: isSet(object.teamId)
+        ? globalThis.String(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.String(object.team_id)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      startsAt: isSet(object.startsAt)
+        ? fromJsonTimestamp(object.startsAt)
+        : isSet(object.starts_at)
+        ? fromJsonTimestamp(object.starts_at)
+        : undefined,
+      endsAt: isSet(object.endsAt)
+        ? fromJsonTimestamp(object.endsAt)
+        : isSet(object.ends_at)
+        ? fromJsonTimestamp(object.ends_at)
+        : undefined,
+      recurrence: isSet(object.recurrence) ? globalThis.String(object.recurrence) : "",
+      matchers: isSet(object.matchers) ? SilenceMatchers.fromJSON(object.matchers) : undefined,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+      active: isSet(object.active) ? globalThis.Boolean(object.active) : false,
+    };
+  },
+
+  toJSON(message: Silence): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.teamId !== "") {
+      obj.teamId = message.teamId;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.startsAt !== undefined) {
+      obj.startsAt = message.startsAt.toISOString();
+    }
+    if (message.endsAt !== undefined) {
+      obj.endsAt = message.endsAt.toISOString();
+    }
+    if (message.recurrence !== "") {
+      obj.recurrence = message.recurrence;
+    }
+    if (message.matchers !== undefined) {
+      obj.matchers = SilenceMatchers.toJSON(message.matchers);
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    if (message.active !== false) {
+      obj.active = message.active;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Silence>, I>>(base?: I): Silence {
+    return Silence.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Silence>, I>>(object: I): Silence {
+    const message = createBaseSilence();
+    message.id = object.id ?? "";
+    message.teamId = object.teamId ?? "";
+    message.name = object.name ?? "";
+    message.startsAt = object.startsAt ?? undefined;
+    message.endsAt = object.endsAt ?? undefined;
+    message.recurrence = object.recurrence ?? "";
+    message.matchers = (object.matchers !== undefined && object.matchers !== null)
+      ? SilenceMatchers.fromPartial(object.matchers)
+      : undefined;
+    message.createdAt = object.createdAt ?? undefined;
+    message.active = object.active ?? false;
+    return message;
+  },
+};
+
+function createBaseCreateSilenceRequest(): CreateSilenceRequest {
+  return { teamId: "", name: "", startsAt: undefined, endsAt: undefined, recurrence: "", matchers: undefined };
+}
+
+export const CreateSilenceRequest: MessageFns<CreateSilenceRequest> = {
+  encode(message: CreateSilenceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.teamId !== "") {
+      writer.uint32(10).string(message.teamId);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.startsAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.startsAt), writer.uint32(26).fork()).join();
+    }
+    if (message.endsAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.endsAt), writer.uint32(34).fork()).join();
+    }
+    if (message.recurrence !== "") {
+      writer.uint32(42).string(message.recurrence);
+    }
+    if (message.matchers !== undefined) {
+      SilenceMatchers.encode(message.matchers, writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateSilenceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateSilenceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.teamId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.startsAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.endsAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.recurrence = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.matchers = SilenceMatchers.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateSilenceRequest {
+    return {
+      teamId: isSet(object.teamId)
+        ? globalThis.String(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.String(object.team_id)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      startsAt: isSet(object.startsAt)
+        ? fromJsonTimestamp(object.startsAt)
+        : isSet(object.starts_at)
+        ? fromJsonTimestamp(object.starts_at)
+        : undefined,
+      endsAt: isSet(object.endsAt)
+        ? fromJsonTimestamp(object.endsAt)
+        : isSet(object.ends_at)
+        ? fromJsonTimestamp(object.ends_at)
+        : undefined,
+      recurrence: isSet(object.recurrence) ? globalThis.String(object.recurrence) : "",
+      matchers: isSet(object.matchers) ? SilenceMatchers.fromJSON(object.matchers) : undefined,
+    };
+  },
+
+  toJSON(message: CreateSilenceRequest): unknown {
+    const obj: any = {};
+    if (message.teamId !== "") {
+      obj.teamId = message.teamId;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.startsAt !== undefined) {
+      obj.startsAt = message.startsAt.toISOString();
+    }
+    if (message.endsAt !== undefined) {
+      obj.endsAt = message.endsAt.toISOString();
+    }
+    if (message.recurrence !== "") {
+      obj.recurrence = message.recurrence;
+    }
+    if (message.matchers !== undefined) {
+      obj.matchers = SilenceMatchers.toJSON(message.matchers);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateSilenceRequest>, I>>(base?: I): CreateSilenceRequest {
+    return CreateSilenceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateSilenceRequest>, I>>(object: I): CreateSilenceRequest {
+    const message = createBaseCreateSilenceRequest();
+    message.teamId = object.teamId ?? "";
+    message.name = object.name ?? "";
+    message.startsAt = object.startsAt ?? undefined;
+    message.endsAt = object.endsAt ?? undefined;
+    message.recurrence = object.recurrence ?? "";
+    message.matchers = (object.matchers !== undefined && object.matchers !== null)
+      ? SilenceMatchers.fromPartial(object.matchers)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCreateSilenceResponse(): CreateSilenceResponse {
+  return { silence: undefined };
+}
+
+export const CreateSilenceResponse: MessageFns<CreateSilenceResponse> = {
+  encode(message: CreateSilenceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.silence !== undefined) {
+      Silence.encode(message.silence, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateSilenceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateSilenceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.silence = Silence.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateSilenceResponse {
+    return { silence: isSet(object.silence) ? Silence.fromJSON(object.silence) : undefined };
+  },
+
+  toJSON(message: CreateSilenceResponse): unknown {
+    const obj: any = {};
+    if (message.silence !== undefined) {
+      obj.silence = Silence.toJSON(message.silence);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateSilenceResponse>, I>>(base?: I): CreateSilenceResponse {
+    return CreateSilenceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateSilenceResponse>, I>>(object: I): CreateSilenceResponse {
+    const message = createBaseCreateSilenceResponse();
+    message.silence = (object.silence !== undefined && object.silence !== null)
+      ? Silence.fromPartial(object.silence)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListSilencesRequest(): ListSilencesRequest {
+  return { teamId: "" };
+}
+
+export const ListSilencesRequest: MessageFns<ListSilencesRequest> = {
+  encode(message: ListSilencesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.teamId !== "") {
+      writer.uint32(10).string(message.teamId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSilencesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSilencesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.teamId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSilencesRequest {
+    return {
+      teamId: isSet(object.teamId)
+        ? globalThis.String(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.String(object.team_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListSilencesRequest): unknown {
+    const obj: any = {};
+    if (message.teamId !== "") {
+      obj.teamId = message.teamId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSilencesRequest>, I>>(base?: I): ListSilencesRequest {
+    return ListSilencesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSilencesRequest>, I>>(object: I): ListSilencesRequest {
+    const message = createBaseListSilencesRequest();
+    message.teamId = object.teamId ?? "";
+    return message;
+  },
+};
+
+function createBaseListSilencesResponse(): ListSilencesResponse {
+  return { silences: [] };
+}
+
+export const ListSilencesResponse: MessageFns<ListSilencesResponse> = {
+  encode(message: ListSilencesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.silences) {
+      Silence.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSilencesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSilencesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.silences.push(Silence.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSilencesResponse {
+    return {
+      silences: globalThis.Array.isArray(object?.silences) ? object.silences.map((e: any) => Silence.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListSilencesResponse): unknown {
+    const obj: any = {};
+    if (message.silences?.length) {
+      obj.silences = message.silences.map((e) => Silence.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSilencesResponse>, I>>(base?: I): ListSilencesResponse {
+    return ListSilencesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSilencesResponse>, I>>(object: I): ListSilencesResponse {
+    const message = createBaseListSilencesResponse();
+    message.silences = object.silences?.map((e) => Silence.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseDeleteSilenceRequest(): DeleteSilenceRequest {
+  return { teamId: "", id: "" };
+}
+
+export const DeleteSilenceRequest: MessageFns<DeleteSilenceRequest> = {
+  encode(message: DeleteSilenceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.teamId !== "") {
+      writer.uint32(10).string(message.teamId);
+    }
+    if (message.id !== "") {
+      writer.uint32(18).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteSilenceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteSilenceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.teamId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteSilenceRequest {
+    return {
+      teamId: isSet(object.teamId)
+        ? globalThis.String(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.String(object.team_id)
+        : "",
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+    };
+  },
+
+  toJSON(message: DeleteSilenceRequest): unknown {
+    const obj: any = {};
+    if (message.teamId !== "") {
+      obj.teamId = message.teamId;
+    }
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteSilenceRequest>, I>>(base?: I): DeleteSilenceRequest {
+    return DeleteSilenceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteSilenceRequest>, I>>(object: I): DeleteSilenceRequest {
+    const message = createBaseDeleteSilenceRequest();
+    message.teamId = object.teamId ?? "";
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteSilenceResponse(): DeleteSilenceResponse {
+  return {};
+}
+
+export const DeleteSilenceResponse: MessageFns<DeleteSilenceResponse> = {
+  encode(_: DeleteSilenceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteSilenceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteSilenceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteSilenceResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteSilenceResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteSilenceResponse>, I>>(base?: I): DeleteSilenceResponse {
+    return DeleteSilenceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteSilenceResponse>, I>>(_: I): DeleteSilenceResponse {
+    const message = createBaseDeleteSilenceResponse();
+    return message;
+  },
+};
+
 /**
  * AlertsService owns webhooks, filter rules, alerts, their occurrences and the
  * notification outbox.
@@ -7944,6 +8879,40 @@ export const AlertsServiceService = {
     responseDeserialize: (value: Buffer): ResealChannelCredentialsResponse =>
       ResealChannelCredentialsResponse.decode(value),
   },
+  /**
+   * Maintenance windows and silences of a team: while one matches, alerts are
+   * still recorded but their notifications are not sent.
+   */
+  createSilence: {
+    path: "/alerts.v1.AlertsService/CreateSilence" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateSilenceRequest): Buffer => Buffer.from(CreateSilenceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateSilenceRequest => CreateSilenceRequest.decode(value),
+    responseSerialize: (value: CreateSilenceResponse): Buffer =>
+      Buffer.from(CreateSilenceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateSilenceResponse => CreateSilenceResponse.decode(value),
+  },
+  listSilences: {
+    path: "/alerts.v1.AlertsService/ListSilences" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListSilencesRequest): Buffer => Buffer.from(ListSilencesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListSilencesRequest => ListSilencesRequest.decode(value),
+    responseSerialize: (value: ListSilencesResponse): Buffer =>
+      Buffer.from(ListSilencesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListSilencesResponse => ListSilencesResponse.decode(value),
+  },
+  deleteSilence: {
+    path: "/alerts.v1.AlertsService/DeleteSilence" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteSilenceRequest): Buffer => Buffer.from(DeleteSilenceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteSilenceRequest => DeleteSilenceRequest.decode(value),
+    responseSerialize: (value: DeleteSilenceResponse): Buffer =>
+      Buffer.from(DeleteSilenceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteSilenceResponse => DeleteSilenceResponse.decode(value),
+  },
 } as const;
 
 export interface AlertsServiceServer extends UntypedServiceImplementation {
@@ -7994,6 +8963,13 @@ export interface AlertsServiceServer extends UntypedServiceImplementation {
    * alerts' SECRET_KEK. Idempotent.
    */
   resealChannelCredentials: handleUnaryCall<ResealChannelCredentialsRequest, ResealChannelCredentialsResponse>;
+  /**
+   * Maintenance windows and silences of a team: while one matches, alerts are
+   * still recorded but their notifications are not sent.
+   */
+  createSilence: handleUnaryCall<CreateSilenceRequest, CreateSilenceResponse>;
+  listSilences: handleUnaryCall<ListSilencesRequest, ListSilencesResponse>;
+  deleteSilence: handleUnaryCall<DeleteSilenceRequest, DeleteSilenceResponse>;
 }
 
 export interface AlertsServiceClient extends Client {
@@ -8393,6 +9369,55 @@ export interface AlertsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ResealChannelCredentialsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Maintenance windows and silences of a team: while one matches, alerts are
+   * still recorded but their notifications are not sent.
+   */
+  createSilence(
+    request: CreateSilenceRequest,
+    callback: (error: ServiceError | null, response: CreateSilenceResponse) => void,
+  ): ClientUnaryCall;
+  createSilence(
+    request: CreateSilenceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateSilenceResponse) => void,
+  ): ClientUnaryCall;
+  createSilence(
+    request: CreateSilenceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateSilenceResponse) => void,
+  ): ClientUnaryCall;
+  listSilences(
+    request: ListSilencesRequest,
+    callback: (error: ServiceError | null, response: ListSilencesResponse) => void,
+  ): ClientUnaryCall;
+  listSilences(
+    request: ListSilencesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListSilencesResponse) => void,
+  ): ClientUnaryCall;
+  listSilences(
+    request: ListSilencesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListSilencesResponse) => void,
+  ): ClientUnaryCall;
+  deleteSilence(
+    request: DeleteSilenceRequest,
+    callback: (error: ServiceError | null, response: DeleteSilenceResponse) => void,
+  ): ClientUnaryCall;
+  deleteSilence(
+    request: DeleteSilenceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteSilenceResponse) => void,
+  ): ClientUnaryCall;
+  deleteSilence(
+    request: DeleteSilenceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteSilenceResponse) => void,
   ): ClientUnaryCall;
 }
 
