@@ -10,6 +10,7 @@ import { kekId, sealedValueKekId } from "@pulsegate/sealing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sealedKekId } from "../../services/auth/src/secrets/seal.ts";
+import { runCli } from "../support/cli.ts";
 import { Client } from "../support/client.ts";
 import { Receiver } from "../support/receiver.ts";
 import { Stack } from "../support/stack.ts";
@@ -76,9 +77,21 @@ describe("KEK rotation", () => {
     first.secret = rotated.body.webhookSecret as string;
 
     await restartAll(`${NEW},${OLD}`);
+    // The CLI (through the admin API) re-seals; the script then finds nothing left; both count.
+    const cli = await runCli(["kek", "reseal"], {
+      env: { PULSEGATE_URL: stack.info.baseUrl, PULSEGATE_TOKEN: stack.info.adminToken },
+    });
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(cli.stdout).toBe(
+      `teams (webhook secrets): 2 re-sealed, 0 already under KEK ${NEW_ID}\nchannels (credentials): 2 re-sealed, 0 already under KEK ${NEW_ID}\n`,
+    );
     const output = await rotateKek(`${NEW},${OLD}`);
-    expect(output).toContain(`auth.teams (webhook secrets): 2 re-sealed, 0 already under KEK ${NEW_ID}`);
-    expect(output).toContain(`alerts.channels (channel credentials): 2 re-sealed, 0 already under KEK ${NEW_ID}`);
+    expect(output).toContain(`auth.teams (webhook secrets): 0 re-sealed, 2 already under KEK ${NEW_ID}`);
+    expect(output).toContain(`alerts.channels (channel credentials): 0 re-sealed, 2 already under KEK ${NEW_ID}`);
+    // Every team at once: the admin token only, not a team's API key.
+    const key = await client.admin("POST", `/teams/${first.teamId}/api-keys`, { name: "ops", scope: "write" });
+    const refused = await client.admin("POST", "/kek/reseal", undefined, key.body.token as string);
+    expect(refused.status).toBe(403);
 
     const { rows: teamRows } = await db.query<{ secret_sealed: Buffer; previous_secret_sealed: Buffer | null }>(
       "SELECT secret_sealed, previous_secret_sealed FROM auth.teams",

@@ -4,6 +4,7 @@ import type { CliIo } from "./cli-io.ts";
 import { alertsCommand } from "./commands/alerts.ts";
 import { auditCommand } from "./commands/audit.ts";
 import { channelsCommand } from "./commands/channels.ts";
+import { kekCommand } from "./commands/kek.ts";
 import { keysCommand } from "./commands/keys.ts";
 import { monitorsCommand } from "./commands/monitors.ts";
 import { pingCommand } from "./commands/ping.ts";
@@ -47,6 +48,7 @@ export function buildProgram(io: CliIo): Command {
     channelsCommand,
     keysCommand,
     auditCommand,
+    kekCommand,
     triggerCommand,
     pingCommand,
     runCommand,

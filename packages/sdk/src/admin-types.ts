@@ -215,3 +215,7 @@ export type AuditEntry = {
 
 /** A page of a list; `nextCursor` is null on the last page. */
 export type PageQuery = { limit?: number; cursor?: string };
+
+/** What one service re-sealed under the current KEK (`POST /admin/v1/kek/reseal`). */
+export type KekResealCounts = { resealed: number; alreadyCurrent: number; kekId: string };
+export type KekResealResult = { teams: KekResealCounts; channels: KekResealCounts };

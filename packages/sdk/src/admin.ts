@@ -12,6 +12,7 @@ import type {
   CreateTeamInput,
   CreateWebhookInput,
   Delivery,
+  KekResealResult,
   Monitor,
   NotificationPolicy,
   Occurrence,
@@ -203,5 +204,10 @@ export class PulsegateAdmin {
   }
   listAuditLog(teamId: string, page: PageQuery = {}): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
     return this.request("GET", `/teams/${seg(teamId)}/audit-log${query(page)}`);
+  }
+
+  // KEK rotation (admin token only): re-seal every team secret and channel credential under the current KEK.
+  resealUnderCurrentKek(): Promise<KekResealResult> {
+    return this.request("POST", "/kek/reseal");
   }
 }

@@ -12,6 +12,7 @@ import type { ApiKeyAuthenticator } from "./api-key-authenticator.ts";
 import { apiKeyRoutes } from "./api-key-routes.ts";
 import { auditLogRoutes } from "./audit-log-routes.ts";
 import { channelRoutes } from "./channel-routes.ts";
+import { kekRoutes } from "./kek-routes.ts";
 import { monitorRoutes } from "./monitor-routes.ts";
 import { createRecordAudit } from "./record-audit.ts";
 import { createActorResolver } from "./resolve-actor.ts";
@@ -92,4 +93,5 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
     monitorLookup: options.monitorLookup,
   });
   await app.register(channelRoutes, { peers, audit });
+  await app.register(kekRoutes, { peers });
 }
