@@ -6,8 +6,13 @@
  * ('…' with '' inside, E'…'), and numbers that are not part of a name or a
  * `$1` placeholder, go; identifiers, keywords and placeholders stay.
  */
-const LITERAL = /\bE'(?:[^']|'')*'|'(?:[^']|'')*'|(?<![\w$."])-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?![\w"])/gi;
+const LITERAL =
+  /--[^\n]*|\/\*[\s\S]*?\*\/|\bE'(?:[^']|'')*'|'(?:[^']|'')*'|(?<![\w$."])-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?![\w"])/gi;
 
+/**
+ * Comments go whole (an apostrophe in one, "trigger's", would otherwise open
+ * a string that swallows the statement up to the next quote).
+ */
 export function sanitizeSql(text: string): string {
-  return text.replace(LITERAL, "?");
+  return text.replace(LITERAL, (match) => (match.startsWith("--") || match.startsWith("/*") ? "" : "?"));
 }
