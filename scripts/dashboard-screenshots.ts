@@ -4,7 +4,7 @@
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Page } from "playwright-core";
-import { launchChromium } from "../test/support/browser.ts";
+import { launchChromium, PAGE_WEIGHT, type PageWeight } from "../test/support/browser.ts";
 import { Client } from "../test/support/client.ts";
 import { Receiver } from "../test/support/receiver.ts";
 import { Stack } from "../test/support/stack.ts";
@@ -93,18 +93,7 @@ try {
   const team = `/dashboard/teams/${teamId}`;
   await shoot(page, "/dashboard/teams", "teams");
   await shoot(page, `${team}/alerts`, "alerts");
-  const timing = await page.evaluate(() => {
-    const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
-    const assets = performance
-      .getEntriesByType("resource")
-      .reduce((sum, entry) => sum + (entry as PerformanceResourceTiming).decodedBodySize, 0);
-    return {
-      firstByteMs: Math.round(navigation.responseStart - navigation.requestStart),
-      loadMs: Math.round(navigation.loadEventEnd - navigation.startTime),
-      pageBytes: navigation.decodedBodySize,
-      assetBytes: assets,
-    };
-  });
+  const timing = (await page.evaluate(PAGE_WEIGHT)) as PageWeight;
   console.log(`alerts page on localhost: ${JSON.stringify(timing)}`);
   await shoot(page, `${team}/alerts/${(await send(ci.webhookUrl, checkout)).body.alertId}`, "alert");
   await shoot(page, `${team}/monitors`, "monitors");

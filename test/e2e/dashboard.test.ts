@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchChromium } from "../support/browser.ts";
+import { launchChromium, PAGE_WEIGHT, type PageWeight } from "../support/browser.ts";
 import { Client } from "../support/client.ts";
 import { Receiver } from "../support/receiver.ts";
 
@@ -86,13 +86,7 @@ describe("dashboard", () => {
 
     // Small, not timed (timed tests flake on a shared machine; docs/dashboard.md has the measurement):
     // the page and everything it loads, scripts and styles included, under 100 KB.
-    const sizes = await page.evaluate(() => {
-      const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
-      const assets = performance
-        .getEntriesByType("resource")
-        .reduce((sum, entry) => sum + (entry as PerformanceResourceTiming).decodedBodySize, 0);
-      return { page: navigation.decodedBodySize, assets };
-    });
+    const sizes = (await page.evaluate(PAGE_WEIGHT)) as PageWeight;
     expect(sizes.page).toBeGreaterThan(0);
     expect(sizes.page + sizes.assets).toBeLessThan(100_000);
   });
@@ -118,7 +112,7 @@ describe("dashboard", () => {
 
     await page.getByRole("button", { name: "Copy the secret" }).click();
     await page.getByRole("button", { name: "Copy the secret" }).filter({ hasText: "Copied" }).waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(state.secret);
+    expect(await page.evaluate("navigator.clipboard.readText()")).toBe(state.secret);
 
     await page.reload();
     expect(await page.locator("#secret-value").count()).toBe(0);

@@ -11,3 +11,19 @@ export async function launchChromium(): Promise<Browser> {
   // --no-sandbox: CI and development containers run as root, where Chromium's sandbox cannot start.
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: ["--no-sandbox", "--disable-dev-shm-usage"] });
 }
+
+/**
+ * What a page's resources weigh (decoded bytes): the document, and everything it loaded. Browser
+ * code as a string: the project is type-checked without the DOM library.
+ */
+export const PAGE_WEIGHT = `(() => {
+  const navigation = performance.getEntriesByType("navigation")[0];
+  const assets = performance.getEntriesByType("resource").reduce((sum, entry) => sum + entry.decodedBodySize, 0);
+  return {
+    page: navigation.decodedBodySize,
+    assets,
+    firstByteMs: Math.round(navigation.responseStart - navigation.requestStart),
+    loadMs: Math.round(navigation.loadEventEnd - navigation.startTime),
+  };
+})()`;
+export type PageWeight = { page: number; assets: number; firstByteMs: number; loadMs: number };
