@@ -337,6 +337,40 @@ describe("dashboard", () => {
     expect((await page.goto(`${base}/dashboard/teams`))?.url()).toContain(`/dashboard/teams/${state.teamId}/alerts`);
   });
 
+  it("is usable from the keyboard, and labels every control on every page", async () => {
+    const keyboard = await browser.newContext();
+    const tabPage = await keyboard.newPage();
+    tabPage.setDefaultTimeout(15_000);
+    await tabPage.goto(`${base}/dashboard/login`);
+    // The token field has the focus; Enter submits.
+    await tabPage.keyboard.type(stack.adminToken);
+    await tabPage.keyboard.press("Enter");
+    await tabPage.waitForURL(/\/dashboard\/teams$/);
+    const pages = ["alerts", "alerts?status=resolved", "monitors", "webhooks", "channels", "settings"];
+    const { webhooks } = (await client.admin("GET", `/teams/${state.teamId}/webhooks`)).body as {
+      webhooks: { id: string }[];
+    };
+    const { monitors } = (await client.admin("GET", `/teams/${state.teamId}/monitors`)).body as {
+      monitors: { id: string }[];
+    };
+    pages.push(`webhooks/${webhooks[0]?.id}`, `monitors/${monitors[0]?.id}`);
+    for (const path of pages) {
+      await tabPage.goto(`${base}/dashboard/teams/${state.teamId}/${path}`);
+      const audit = (await tabPage.evaluate(`(() => ({
+        lang: document.documentElement.lang,
+        h1: document.querySelectorAll("h1").length,
+        unlabelled: [...document.querySelectorAll("input:not([type=hidden]), select, textarea, button")]
+          .filter((el) => !(el.labels?.length || el.getAttribute("aria-label") || el.textContent.trim()))
+          .map((el) => el.outerHTML),
+      }))()`)) as { lang: string; h1: number; unlabelled: string[] };
+      expect(audit, path).toEqual({ lang: "en", h1: 1, unlabelled: [] });
+    }
+    // The skip link is the first stop, and takes the focus to the content.
+    await tabPage.keyboard.press("Tab");
+    expect(await tabPage.evaluate("document.activeElement.textContent")).toBe("Skip to content");
+    await keyboard.close();
+  });
+
   it("is not part of the OpenAPI document", async () => {
     const document = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, unknown> };
     expect(Object.keys(document.paths).filter((path) => path.startsWith("/dashboard"))).toEqual([]);

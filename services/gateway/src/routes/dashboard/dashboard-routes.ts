@@ -14,7 +14,7 @@ import { loginPage } from "./pages/login-page.ts";
 import { monitorPages } from "./pages/monitor-pages.ts";
 import { teamPages } from "./pages/team-pages.ts";
 import { webhookPages } from "./pages/webhook-pages.ts";
-import { clearSessionCookie, sessionIdOf, setSessionCookie } from "./session-cookie.ts";
+import { clearSessionCookie, secureFor, sessionIdOf, setSessionCookie } from "./session-cookie.ts";
 import { createSessionStore, type SessionStore } from "./session-store.ts";
 
 export type DashboardOptions = {
@@ -160,6 +160,16 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     const actor = await resolveActor(`Bearer ${token}`, "GET").catch(() => undefined);
     if (!actor || token === "") {
       return sendPage(reply, loginPage("That is not a valid admin token or team API key."), 401);
+    }
+    if (secureFor(request) && request.protocol !== "https") {
+      // The browser would drop the Secure cookie and loop back here: say why instead.
+      return sendPage(
+        reply,
+        loginPage(
+          "Sign-in needs HTTPS away from localhost: serve the gateway behind TLS (with TRUST_PROXY), or open it as http://127.0.0.1 (an SSH tunnel will do).",
+        ),
+        400,
+      );
     }
     store.destroy(sessionIdOf(request));
     const session = store.create(token, actor);

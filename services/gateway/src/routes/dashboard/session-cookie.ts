@@ -15,7 +15,7 @@ export function sessionIdOf(request: FastifyRequest): string | undefined {
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /** Secure everywhere but plain-HTTP localhost, where browsers would drop a Secure cookie on 127.0.0.1. */
-function secureFor(request: FastifyRequest): boolean {
+export function secureFor(request: FastifyRequest): boolean {
   return request.protocol === "https" || !LOOPBACK.has(request.hostname);
 }
 
