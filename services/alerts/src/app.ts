@@ -17,6 +17,7 @@ import { resealChannels } from "./notifications/reseal-channels.ts";
 import { createHttpSender } from "./notifications/send-http.ts";
 import { reminderSchedule } from "./reminders/send-reminders.ts";
 import { notificationRetention } from "./retention/notification-retention.ts";
+import { SilenceService } from "./silences/silence-service.ts";
 import { WebhookSchema } from "./webhooks/webhook.entity.ts";
 import { WebhookService } from "./webhooks/webhook-service.ts";
 
@@ -66,6 +67,7 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
   const pool = openTriggerPool(config);
   const webhooks = new WebhookService(orm, { cacheMs: config.WEBHOOK_CACHE_MS });
   const alertService = new AlertService(orm);
+  const silences = new SilenceService(pool, { cacheMs: config.WEBHOOK_CACHE_MS });
   const allowPrivateNetworks = config.NOTIFY_ALLOW_PRIVATE_NETWORKS;
   if (allowPrivateNetworks) log.warn("NOTIFY_ALLOW_PRIVATE_NETWORKS=true: notifications may reach private addresses");
   const channels = new ChannelService(orm, { allowPrivateNetworks, sealer });
@@ -101,14 +103,21 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
   });
 
   const grpc = createGrpcServer([
-    alertsServiceBinding(log, pool, webhooks, alertService, {
-      channels,
-      policies,
-      deliveries,
-      onOutboxWritten: () => dispatcher.nudge(),
-      resealChannels: async () => ({ ...(await resealChannels(pool, sealer)), kekId: sealer.currentKekId }),
-      maxAttempts: config.NOTIFY_MAX_ATTEMPTS,
-    }),
+    alertsServiceBinding(
+      log,
+      pool,
+      webhooks,
+      alertService,
+      {
+        channels,
+        policies,
+        deliveries,
+        onOutboxWritten: () => dispatcher.nudge(),
+        resealChannels: async () => ({ ...(await resealChannels(pool, sealer)), kekId: sealer.currentKekId }),
+        maxAttempts: config.NOTIFY_MAX_ATTEMPTS,
+      },
+      silences,
+    ),
   ]);
   /** Stops the dispatcher (attempts under way finish), then its HTTP pool and auth channel. */
   const stopNotifications = async () => {

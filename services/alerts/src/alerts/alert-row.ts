@@ -25,6 +25,8 @@ export type AlertView = {
   repeatIntervalSeconds?: number | null;
   nextReminderAt?: Date | null;
   remindersSent?: number;
+  /** The silence the alert was created or last reopened under (nobody was notified); null: none. */
+  silencedBy?: string | null;
 };
 
 /** A raw `alerts` row as MikroORM's raw queries return it (timestamps may come back as text). */
@@ -48,6 +50,7 @@ export type AlertRow = {
   repeat_interval_seconds?: number | null;
   next_reminder_at?: Date | string | null;
   reminders_sent?: number;
+  silenced_by?: string | null;
 };
 
 export function alertFromRow(row: AlertRow): AlertView {
@@ -71,6 +74,7 @@ export function alertFromRow(row: AlertRow): AlertView {
     repeatIntervalSeconds: row.repeat_interval_seconds ?? null,
     nextReminderAt: row.next_reminder_at ? toDate(row.next_reminder_at) : null,
     remindersSent: row.reminders_sent ?? 0,
+    silencedBy: row.silenced_by ?? null,
   };
 }
 

@@ -121,7 +121,8 @@ export class AlertService {
         [now, id],
       );
       const alert = alertFromRow(updated as AlertRow);
-      await writeOutboxEvent(em, "alert.resolved", alert, now);
+      // An alert opened under a silence notified nobody; its resolve does not either.
+      if (!alert.silencedBy) await writeOutboxEvent(em, "alert.resolved", alert, now);
       return alert;
     });
   }

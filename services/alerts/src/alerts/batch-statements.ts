@@ -130,14 +130,15 @@ export const WRITE_BATCH = statement(
   `WITH created AS (
      INSERT INTO alerts.alerts (id, team_id, status, group_key, title, description, severity, occurrence_count,
                                 source, source_id, metadata, first_seen_at, last_seen_at, created_at,
-                                repeat_interval_seconds, next_reminder_at)
+                                repeat_interval_seconds, next_reminder_at, silenced_by)
      SELECT c.id, c.team_id, 'open', c.group_key, c.title, c.description, c.severity, c.occurrence_count,
             c.source, c.source_id, c.metadata, c.first_seen_at, c.last_seen_at, c.first_seen_at,
-            c.repeat, c.first_seen_at + make_interval(secs => c.repeat)
+            c.repeat, CASE WHEN c.silenced IS NULL THEN c.first_seen_at + make_interval(secs => c.repeat) END,
+            c.silenced
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[],
-                   $9::text[], $10::jsonb[], $11::timestamptz[], $12::timestamptz[], $36::int[])
+                   $9::text[], $10::jsonb[], $11::timestamptz[], $12::timestamptz[], $36::int[], $38::text[])
             AS c(id, team_id, group_key, title, description, severity, occurrence_count, source, source_id, metadata,
-                 first_seen_at, last_seen_at, repeat)
+                 first_seen_at, last_seen_at, repeat, silenced)
      RETURNING 1
    ), bumped AS (
      UPDATE alerts.alerts a
@@ -148,11 +149,12 @@ export const WRITE_BATCH = statement(
             resolved_at = CASE WHEN b.reopen THEN NULL ELSE a.resolved_at END,
             -- A reopened alert reminds afresh, at its reopening trigger's interval.
             repeat_interval_seconds = CASE WHEN b.reopen THEN b.repeat ELSE a.repeat_interval_seconds END,
-            next_reminder_at = CASE WHEN b.reopen THEN b.last_seen_at + make_interval(secs => b.repeat)
-                                    ELSE a.next_reminder_at END,
+            next_reminder_at = CASE WHEN NOT b.reopen THEN a.next_reminder_at
+                                    WHEN b.silenced IS NULL THEN b.last_seen_at + make_interval(secs => b.repeat) END,
+            silenced_by = CASE WHEN b.reopen THEN b.silenced ELSE a.silenced_by END,
             reminders_sent = CASE WHEN b.reopen THEN 0 ELSE a.reminders_sent END
-       FROM unnest($13::text[], $14::int[], $15::bool[], $16::timestamptz[], $37::int[])
-            AS b(id, added, reopen, last_seen_at, repeat)
+       FROM unnest($13::text[], $14::int[], $15::bool[], $16::timestamptz[], $37::int[], $39::text[])
+            AS b(id, added, reopen, last_seen_at, repeat, silenced)
       WHERE a.id = b.id AND (a.status = 'resolved') = b.reopen AND a.id = ANY ($13::text[])
      RETURNING a.id, a.occurrence_count
    ), occurred AS (
@@ -310,6 +312,8 @@ export async function writeBatch(
     events.map((row) => row.traceparent),
     creates.map((alert) => alert.repeatIntervalSeconds),
     bumps.map((bump) => bump.repeatIntervalSeconds),
+    creates.map((alert) => alert.silencedBy),
+    bumps.map((bump) => bump.silencedBy),
   ]);
   const countAfter = new Map<string, number>();
   let created = 0;

@@ -94,7 +94,7 @@ describe("planBatch", () => {
     const states = new Map<string, KeyState>([[keyOf("team_a", "cpu"), { kind: "open", alertId: "alert_open" }]]);
     const plan = planBatch([input("team_a", "cpu"), input("team_a", "cpu")], states, new Map(), ids());
     expect(plan.bumps).toEqual([
-      { alertId: "alert_open", added: 2, reopen: false, lastSeenAt: at, repeatIntervalSeconds: null },
+      { alertId: "alert_open", added: 2, reopen: false, lastSeenAt: at, repeatIntervalSeconds: null, silencedBy: null },
     ]);
     expect(plan.events).toEqual([]);
     expect(plan.quota).toEqual([]);
@@ -108,7 +108,7 @@ describe("planBatch", () => {
     const states = new Map<string, KeyState>([[keyOf("team_a", "api"), { kind: "resolved", alert: resolvedAlert }]]);
     const plan = planBatch([input("team_a", "api"), input("team_a", "api")], states, new Map(), ids());
     expect(plan.bumps).toEqual([
-      { alertId: "alert_old", added: 2, reopen: true, lastSeenAt: at, repeatIntervalSeconds: null },
+      { alertId: "alert_old", added: 2, reopen: true, lastSeenAt: at, repeatIntervalSeconds: null, silencedBy: null },
     ]);
     expect(resolveResults(plan, new Map([["alert_old", 6]]))).toEqual([
       { outcome: "reopened", alertId: "alert_old", occurrenceCount: 5 },
@@ -130,6 +130,7 @@ describe("planBatch", () => {
         repeatIntervalSeconds: null,
         nextReminderAt: null,
         remindersSent: 0,
+        silencedBy: null,
       },
     });
   });
@@ -159,6 +160,7 @@ describe("planBatch", () => {
         repeatIntervalSeconds: null,
         nextReminderAt: null,
         remindersSent: 0,
+        silencedBy: null,
       },
     });
   });
@@ -222,5 +224,20 @@ describe("planBatch", () => {
     const created = JSON.parse(plan.events[0]?.payload ?? "{}").alert;
     expect(created).toMatchObject({ repeatIntervalSeconds: 600, remindersSent: 0 });
     expect(Date.parse(created.nextReminderAt) - at.getTime()).toBe(600_000);
+  });
+
+  it("writes no event for an alert created or reopened under a silence, and remembers the silence", () => {
+    const states = new Map<string, KeyState>([[keyOf("team_a", "old"), { kind: "resolved", alert: resolvedAlert }]]);
+    const silenced = { silencedBy: "sil_1" };
+    const plan = planBatch(
+      [input("team_a", "new", silenced), input("team_a", "old", silenced)],
+      states,
+      new Map(),
+      ids(),
+    );
+    expect(plan.events).toEqual([]);
+    expect(plan.creates.map((alert) => alert.silencedBy)).toEqual(["sil_1"]);
+    expect(plan.bumps.map((bump) => bump.silencedBy)).toEqual(["sil_1"]);
+    expect(plan.occurrences.map((row) => row.outcome)).toEqual(["created", "reopened"]);
   });
 });

@@ -22,6 +22,8 @@ export type FoldInput = {
   traceparent?: string | null;
   /** Reminders while the alert it creates or reopens stays open and unacknowledged; null or absent: none. */
   repeatIntervalSeconds?: number | null;
+  /** The silence that matches this trigger now: the alert it creates or reopens notifies nobody. */
+  silencedBy?: string | null;
 };
 
 export type FoldResult =
@@ -49,6 +51,7 @@ export type NewAlert = {
   firstSeenAt: Date;
   lastSeenAt: Date;
   repeatIntervalSeconds: number | null;
+  silencedBy: string | null;
 };
 
 /** Triggers added to an existing alert; `reopen`: it was resolved and opens again. */
@@ -57,8 +60,9 @@ export type Bump = {
   added: number;
   reopen: boolean;
   lastSeenAt: Date;
-  /** For a reopen: the reopening trigger's reminder interval. */
+  /** For a reopen: the reopening trigger's reminder interval, and the silence it is under. */
   repeatIntervalSeconds: number | null;
+  silencedBy: string | null;
 };
 
 export type OccurrenceRow = {
@@ -166,14 +170,22 @@ export function planBatch(
       firstSeenAt: input.receivedAt,
       lastSeenAt: input.receivedAt,
       repeatIntervalSeconds: input.repeatIntervalSeconds ?? null,
+      silencedBy: input.silencedBy ?? null,
     };
     plan.creates.push(alert);
-    plan.events.push(event("alert.created", createdView(alert, input.metadata), input));
+    // A silenced alert is recorded, but its event is not written: nobody is notified.
+    if (alert.silencedBy === null) plan.events.push(event("alert.created", createdView(alert, input.metadata), input));
     return alert;
   };
 
-  const bump = (alertId: string, reopen: boolean, at: Date, repeatIntervalSeconds: number | null = null): Bump => {
-    const bumped: Bump = { alertId, added: 0, reopen, lastSeenAt: at, repeatIntervalSeconds };
+  const bump = (
+    alertId: string,
+    reopen: boolean,
+    at: Date,
+    repeatIntervalSeconds: number | null = null,
+    silencedBy: string | null = null,
+  ): Bump => {
+    const bumped: Bump = { alertId, added: 0, reopen, lastSeenAt: at, repeatIntervalSeconds, silencedBy };
     plan.bumps.push(bumped);
     return bumped;
   };
@@ -184,8 +196,11 @@ export function planBatch(
     if (!takeQuota(input)) return { kind: "refused" };
     if (state.kind === "none") return { kind: "created", alert: create(input) };
     const repeat = input.repeatIntervalSeconds ?? null;
-    plan.events.push(event("alert.reopened", reopenedView(state.alert, input.receivedAt, repeat), input));
-    return { kind: "bumped", bump: bump(state.alert.id, true, input.receivedAt, repeat) };
+    const silenced = input.silencedBy ?? null;
+    if (silenced === null) {
+      plan.events.push(event("alert.reopened", reopenedView(state.alert, input.receivedAt, repeat), input));
+    }
+    return { kind: "bumped", bump: bump(state.alert.id, true, input.receivedAt, repeat, silenced) };
   };
 
   for (const input of inputs) {
@@ -269,6 +284,7 @@ function createdView(alert: NewAlert, metadata: unknown): AlertView {
     repeatIntervalSeconds: alert.repeatIntervalSeconds,
     nextReminderAt: reminderAfter(alert.firstSeenAt, alert.repeatIntervalSeconds),
     remindersSent: 0,
+    silencedBy: alert.silencedBy,
   };
 }
 
@@ -288,5 +304,7 @@ function reopenedView(alert: AlertView, at: Date, repeatIntervalSeconds: number 
     repeatIntervalSeconds,
     nextReminderAt: reminderAfter(at, repeatIntervalSeconds),
     remindersSent: 0,
+    // Only an unsilenced reopen writes its event.
+    silencedBy: null,
   };
 }

@@ -70,7 +70,10 @@ export async function resolveAlertsByKey(
     ? await resolveKeys(pool, list, at, true)
     : await inTransaction(pool, async (client) => {
         const found = await resolveKeys(client, list, at, false);
-        const events = found.flatMap((found) => (found.resolved ? [alertFromRow(found.resolved)] : []));
+        // An alert opened under a silence notified nobody; its resolve does not either.
+        const events = found
+          .flatMap((found) => (found.resolved ? [alertFromRow(found.resolved)] : []))
+          .filter((alert) => !alert.silencedBy);
         if (events.length > 0) {
           await run(client, WRITE_RESOLVED_EVENTS, [
             events.map((alert) => alert.teamId),

@@ -2,6 +2,8 @@ import type { PgPool } from "@pulsegate/db";
 import { findUnstorableText, type TextProblem } from "@pulsegate/text";
 import { evaluateFilterRules } from "../filter-rules/index.ts";
 import type { Severity } from "../severity.ts";
+import { silencedBy } from "../silences/silence.ts";
+import type { SilenceService } from "../silences/silence-service.ts";
 import type { WebhookService } from "../webhooks/webhook-service.ts";
 import { WEBHOOK_LIMITS } from "../webhooks/webhook-settings.ts";
 import type { AlertSource } from "./alert-row.ts";
@@ -33,7 +35,11 @@ export type TriggerResult =
   | { outcome: "source_not_found" }
   | { outcome: "invalid"; violations: TextProblem[] };
 
-export type TriggerOptions = FoldOptions & { now?: () => Date };
+export type TriggerOptions = FoldOptions & {
+  now?: () => Date;
+  /** The teams' maintenance windows and silences: a matching alert is recorded but notifies nobody. */
+  silences?: SilenceService | undefined;
+};
 
 /**
  * Applies a batch of triggers: each is checked for text that cannot be
@@ -50,6 +56,7 @@ export async function triggerAlerts(
   options: TriggerOptions = {},
 ): Promise<TriggerResult[]> {
   const { results, toFold } = await acceptTriggers(webhooks, items, (options.now ?? (() => new Date()))());
+  await markSilenced(toFold, options.silences);
   const folded = await foldTriggers(
     pool,
     toFold.map((entry) => entry.input),
@@ -71,9 +78,10 @@ export async function previewTriggers(
   pool: PgPool,
   webhooks: WebhookService,
   items: TriggerItem[],
-  options: { now?: () => Date } = {},
+  options: { now?: () => Date; silences?: SilenceService | undefined } = {},
 ): Promise<TriggerResult[]> {
   const { results, toFold } = await acceptTriggers(webhooks, items, (options.now ?? (() => new Date()))());
+  await markSilenced(toFold, options.silences);
   const previewed = await previewFold(
     pool,
     toFold.map((entry) => entry.input),
@@ -164,4 +172,22 @@ function checkItem(item: TriggerItem): { metadata: unknown } | { violations: Tex
     "",
   );
   return violations.length > 0 ? { violations } : { metadata };
+}
+
+/**
+ * Marks each accepted trigger with the silence that matches it now (its
+ * team's live silences, one statement for the batch's teams not cached).
+ */
+async function markSilenced(toFold: { input: FoldInput }[], silences: SilenceService | undefined): Promise<void> {
+  if (!silences || toFold.length === 0) return;
+  const byTeam = await silences.forTeams(toFold.map((entry) => entry.input.teamId));
+  for (const { input } of toFold) {
+    const live = byTeam.get(input.teamId) ?? [];
+    if (live.length === 0) continue;
+    input.silencedBy = silencedBy(
+      live,
+      { sourceId: input.sourceId, groupKey: input.groupKey, metadata: input.metadata },
+      input.receivedAt,
+    );
+  }
 }

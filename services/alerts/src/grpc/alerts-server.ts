@@ -8,6 +8,7 @@ import { OpenKeys } from "../alerts/open-keys.ts";
 import { anyResolved, type ResolveByKeyItem, resolveAlertsByKey } from "../alerts/resolve-by-key.ts";
 import { previewTriggers, type TriggerItem, triggerAlerts } from "../alerts/trigger-alerts.ts";
 import { alertsErrors } from "../errors.ts";
+import type { SilenceService } from "../silences/silence-service.ts";
 import type { WebhookService } from "../webhooks/webhook-service.ts";
 import { type NotificationDeps, notificationMethods } from "./notifications-server.ts";
 import {
@@ -20,6 +21,7 @@ import {
   triggerResultToProto,
   webhookToProto,
 } from "./proto-mapping.ts";
+import { silenceMethods } from "./silences-server.ts";
 
 const MAX_BATCH = 500;
 
@@ -30,6 +32,7 @@ export function alertsServiceBinding(
   webhooks: WebhookService,
   alertService: AlertService,
   notifications: NotificationDeps,
+  silences?: SilenceService,
 ): ServiceBinding {
   const openKeys = new OpenKeys();
   const severityName = (value: alerts.Severity): string | undefined =>
@@ -71,14 +74,18 @@ export function alertsServiceBinding(
       return { webhook: webhook ? webhookToProto(webhook) : undefined };
     }),
     triggerAlert: unary(log, async (request) => {
-      const results = await triggerAlerts(pool, webhooks, triggerItemsFromProto(request.items), { log, openKeys });
+      const results = await triggerAlerts(pool, webhooks, triggerItemsFromProto(request.items), {
+        log,
+        openKeys,
+        silences,
+      });
       if (results.some((result) => result.outcome === "created" || result.outcome === "reopened")) {
         notifications.onOutboxWritten();
       }
       return { results: results.map(triggerResultToProto) };
     }),
     previewTriggers: unary(log, async (request) => {
-      const results = await previewTriggers(pool, webhooks, triggerItemsFromProto(request.items));
+      const results = await previewTriggers(pool, webhooks, triggerItemsFromProto(request.items), { silences });
       return { results: results.map(triggerResultToProto) };
     }),
     resolveAlertsByKey: unary(log, async (request) => {
@@ -110,6 +117,13 @@ export function alertsServiceBinding(
       return { alert };
     }),
     ...notificationMethods(log, notifications, alertService),
+    ...(silences
+      ? silenceMethods(log, silences)
+      : {
+          createSilence: unavailableSilences,
+          listSilences: unavailableSilences,
+          deleteSilence: unavailableSilences,
+        }),
   };
   return { name: "alerts.v1.AlertsService", definition: alerts.AlertsServiceService, implementation };
 }
@@ -145,4 +159,9 @@ function triggerItemsFromProto(items: alerts.TriggerAlertItem[]): TriggerItem[] 
       repeatIntervalSeconds: item.repeatIntervalSeconds,
     };
   });
+}
+
+/** Without a silence service (tests that build a bare binding): the RPCs are not implemented. */
+function unavailableSilences(_call: unknown, callback: (error: { code: number; details: string }) => void): void {
+  callback({ code: 12, details: "silences are not configured in this process" });
 }

@@ -95,6 +95,7 @@ export function alertToProto(alert: AlertView): alerts.Alert {
     repeatIntervalSeconds: alert.repeatIntervalSeconds ?? 0,
     nextReminderAt: alert.nextReminderAt ?? undefined,
     remindersSent: alert.remindersSent ?? 0,
+    silencedBy: alert.silencedBy ?? "",
   };
 }
 

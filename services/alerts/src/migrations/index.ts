@@ -7,6 +7,7 @@ import { SealChannelCredentials } from "./0006-seal-channel-credentials.ts";
 import { OutboxTraceContext } from "./0007-outbox-trace-context.ts";
 import { Reminders } from "./0008-reminders.ts";
 import { ReplayProtection } from "./0009-replay-protection.ts";
+import { Silences } from "./0010-silences.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   { name: "0007-outbox-trace-context", class: OutboxTraceContext },
   { name: "0008-reminders", class: Reminders },
   { name: "0009-replay-protection", class: ReplayProtection },
+  { name: "0010-silences", class: Silences },
 ];

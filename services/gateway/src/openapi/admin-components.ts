@@ -89,6 +89,28 @@ export const adminComponents = [
     repeatIntervalSeconds: { type: ["integer", "null"], description: "Reminder interval; null: no reminders." },
     nextReminderAt: { ...nullableTime, description: "When the next alert.reminder goes out; null: none will." },
     remindersSent: { ...integer, description: "Reminders sent since the alert was created or last reopened." },
+    silencedBy: {
+      ...nullableString,
+      description: "The silence it was created or last reopened under: recorded, nobody notified.",
+    },
+  }),
+  object("Silence", "A maintenance window or silence: matching alerts are recorded but notify nobody.", {
+    id: string,
+    teamId: string,
+    name: string,
+    startsAt: time,
+    endsAt: time,
+    recurrence: { type: ["string", "null"], enum: ["daily", "weekly", null] },
+    matchers: {
+      type: "object",
+      properties: {
+        sourceIds: { type: "array", items: string },
+        groupKeyPrefix: nullableString,
+        metadata: { type: "object" },
+      },
+    },
+    active: { type: "boolean", description: "The window is open now." },
+    createdAt: nullableTime,
   }),
   object("Occurrence", "One accepted trigger (or incident) folded into an alert.", {
     id: string,

@@ -17,6 +17,7 @@ import { monitorRoutes } from "./monitor-routes.ts";
 import { createRecordAudit } from "./record-audit.ts";
 import { createActorResolver } from "./resolve-actor.ts";
 import { createResourceOwners } from "./resource-owners.ts";
+import { silenceRoutes } from "./silence-routes.ts";
 import { teamRoutes } from "./team-routes.ts";
 import { webhookRoutes } from "./webhook-routes.ts";
 
@@ -93,5 +94,6 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
     monitorLookup: options.monitorLookup,
   });
   await app.register(channelRoutes, { peers, audit });
+  await app.register(silenceRoutes, { peers, audit });
   await app.register(kekRoutes, { peers });
 }

@@ -91,6 +91,7 @@ export function alertJson(alert: alerts.Alert) {
     repeatIntervalSeconds: alert.repeatIntervalSeconds > 0 ? alert.repeatIntervalSeconds : null,
     nextReminderAt: iso(alert.nextReminderAt),
     remindersSent: alert.remindersSent,
+    silencedBy: alert.silencedBy === "" ? null : alert.silencedBy,
   };
 }
 

@@ -1,0 +1,127 @@
+import type { ErrorDetail } from "@pulsegate/grpc";
+
+export type Recurrence = "daily" | "weekly";
+
+export type SilenceMatchers = {
+  /** Webhook or monitor ids; empty: any source. */
+  sourceIds: string[];
+  /** "": any group key. */
+  groupKeyPrefix: string;
+  /** Top-level metadata keys and the values they must equal; empty: any metadata. */
+  metadata: Record<string, unknown>;
+};
+
+export type Silence = {
+  id: string;
+  teamId: string;
+  name: string;
+  startsAt: Date;
+  endsAt: Date;
+  recurrence: Recurrence | null;
+  matchers: SilenceMatchers;
+  createdAt: Date;
+};
+
+/** What a silence is matched against: the trigger (or incident) that creates or reopens an alert. */
+export type AlertFacts = { sourceId: string; groupKey: string | null; metadata: unknown };
+
+const PERIOD_MS: Record<Recurrence, number> = { daily: 86_400_000, weekly: 7 * 86_400_000 };
+
+/**
+ * Whether the window is open at `at`: [startsAt, endsAt), or for a recurring
+ * silence that window shifted by whole days or weeks (from startsAt on, in
+ * UTC: a daily 02:00–03:00 window is 02:00–03:00 UTC every day).
+ */
+export function isActive(silence: Pick<Silence, "startsAt" | "endsAt" | "recurrence">, at: Date): boolean {
+  const t = at.getTime();
+  const start = silence.startsAt.getTime();
+  const length = silence.endsAt.getTime() - start;
+  if (t < start) return false;
+  if (silence.recurrence === null) return t < start + length;
+  return (t - start) % PERIOD_MS[silence.recurrence] < length;
+}
+
+/** Every given matcher holds (an empty set matches the whole team). */
+export function matches(matchers: SilenceMatchers, alert: AlertFacts): boolean {
+  if (matchers.sourceIds.length > 0 && !matchers.sourceIds.includes(alert.sourceId)) return false;
+  if (matchers.groupKeyPrefix !== "" && !(alert.groupKey ?? "").startsWith(matchers.groupKeyPrefix)) return false;
+  const metadata = (typeof alert.metadata === "object" && alert.metadata !== null ? alert.metadata : {}) as Record<
+    string,
+    unknown
+  >;
+  for (const [key, value] of Object.entries(matchers.metadata)) {
+    if (!Object.hasOwn(metadata, key) || JSON.stringify(metadata[key]) !== JSON.stringify(value)) return false;
+  }
+  return true;
+}
+
+/** The first of `silences` open at `at` that matches the alert; null when none does. */
+export function silencedBy(silences: readonly Silence[], alert: AlertFacts, at: Date): string | null {
+  for (const silence of silences) if (isActive(silence, at) && matches(silence.matchers, alert)) return silence.id;
+  return null;
+}
+
+export type SilenceInput = {
+  name: string;
+  startsAt: Date | undefined;
+  endsAt: Date | undefined;
+  recurrence: string;
+  sourceIds: string[];
+  groupKeyPrefix: string;
+  metadataJson: string;
+};
+
+const MAX_SOURCES = 100;
+
+/** Checks a new silence; the problems are named by field. */
+export function checkSilence(input: SilenceInput): {
+  silence?: Omit<Silence, "id" | "teamId" | "createdAt">;
+  errors: ErrorDetail[];
+} {
+  const errors: ErrorDetail[] = [];
+  const name = input.name.trim();
+  if (name === "" || [...name].length > 200)
+    errors.push({ field: "name", message: "name must be 1 to 200 characters." });
+  if (!input.startsAt) errors.push({ field: "startsAt", message: "startsAt is required." });
+  if (!input.endsAt) errors.push({ field: "endsAt", message: "endsAt is required." });
+  if (input.startsAt && input.endsAt && input.endsAt <= input.startsAt) {
+    errors.push({ field: "endsAt", message: "endsAt must be after startsAt." });
+  }
+  let recurrence: Recurrence | null = null;
+  if (input.recurrence === "daily" || input.recurrence === "weekly") recurrence = input.recurrence;
+  else if (input.recurrence !== "") {
+    errors.push({ field: "recurrence", message: "recurrence must be daily or weekly (or absent)." });
+  }
+  if (recurrence && input.startsAt && input.endsAt) {
+    if (input.endsAt.getTime() - input.startsAt.getTime() >= PERIOD_MS[recurrence]) {
+      errors.push({ field: "endsAt", message: `A ${recurrence} window must be shorter than its period.` });
+    }
+  }
+  if (input.sourceIds.length > MAX_SOURCES) {
+    errors.push({ field: "matchers.sourceIds", message: `At most ${MAX_SOURCES} source ids.` });
+  }
+  if ([...input.groupKeyPrefix].length > 200) {
+    errors.push({ field: "matchers.groupKeyPrefix", message: "groupKeyPrefix must be at most 200 characters." });
+  }
+  let metadata: Record<string, unknown> = {};
+  if (input.metadataJson !== "") {
+    try {
+      const parsed: unknown = JSON.parse(input.metadataJson);
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not an object");
+      metadata = parsed as Record<string, unknown>;
+    } catch {
+      errors.push({ field: "matchers.metadata", message: "matchers.metadata must be a JSON object." });
+    }
+  }
+  if (errors.length > 0 || !input.startsAt || !input.endsAt) return { errors };
+  return {
+    silence: {
+      name,
+      startsAt: input.startsAt,
+      endsAt: input.endsAt,
+      recurrence,
+      matchers: { sourceIds: input.sourceIds, groupKeyPrefix: input.groupKeyPrefix, metadata },
+    },
+    errors,
+  };
+}

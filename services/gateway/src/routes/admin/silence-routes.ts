@@ -1,0 +1,159 @@
+import { callUnary } from "@pulsegate/grpc";
+import type { alerts } from "@pulsegate/proto";
+import type { FastifyInstance } from "fastify";
+import { page, wrapped } from "../../openapi/admin-components.ts";
+import type { Peers } from "../../peers/connect-peers.ts";
+import { TEAM } from "./access.ts";
+import { present } from "./present.ts";
+import type { RecordAudit } from "./record-audit.ts";
+
+type TeamParams = { teamId: string };
+type SilenceBody = {
+  name: string;
+  startsAt: string;
+  endsAt: string;
+  recurrence?: "daily" | "weekly" | null;
+  matchers?: { sourceIds?: string[]; groupKeyPrefix?: string; metadata?: Record<string, unknown> };
+};
+
+const tags = ["alerts"];
+const iso = (date: Date | undefined): string | null => (date ? date.toISOString() : null);
+
+export function silenceJson(silence: alerts.Silence) {
+  const matchers = silence.matchers;
+  return {
+    id: silence.id,
+    teamId: silence.teamId,
+    name: silence.name,
+    startsAt: iso(silence.startsAt),
+    endsAt: iso(silence.endsAt),
+    recurrence: silence.recurrence === "" ? null : silence.recurrence,
+    matchers: {
+      sourceIds: matchers?.sourceIds ?? [],
+      groupKeyPrefix: matchers?.groupKeyPrefix ? matchers.groupKeyPrefix : null,
+      metadata: matchers?.metadataJson ? (JSON.parse(matchers.metadataJson) as Record<string, unknown>) : {},
+    },
+    active: silence.active,
+    createdAt: iso(silence.createdAt),
+  };
+}
+
+export const createSilenceBody = {
+  type: "object",
+  additionalProperties: false,
+  required: ["name", "startsAt", "endsAt"],
+  properties: {
+    name: { type: "string", minLength: 1, maxLength: 200 },
+    startsAt: { type: "string", format: "date-time" },
+    endsAt: { type: "string", format: "date-time", description: "After startsAt." },
+    recurrence: {
+      type: ["string", "null"],
+      enum: ["daily", "weekly", null],
+      description: "The window repeats every day or week (UTC) from startsAt; null: once.",
+    },
+    matchers: {
+      type: "object",
+      additionalProperties: false,
+      description: "All given must hold; none: every alert of the team.",
+      properties: {
+        sourceIds: { type: "array", maxItems: 100, items: { type: "string", maxLength: 200 } },
+        groupKeyPrefix: { type: "string", maxLength: 200 },
+        metadata: { type: "object", description: "Top-level metadata keys and the values they must equal." },
+      },
+    },
+  },
+} as const;
+
+/**
+ * Maintenance windows and silences (alerts): while one matches, an alert is
+ * still created or reopened but nobody is notified; the alert says which
+ * silence (`silencedBy`).
+ */
+export async function silenceRoutes(
+  app: FastifyInstance,
+  { peers, audit }: { peers: Peers; audit: RecordAudit },
+): Promise<void> {
+  const client = peers.alerts;
+  const requireTeam = (teamId: string) => callUnary(peers.auth, peers.auth.getTeam, { teamId }, peers.timeoutMs);
+
+  app.post<{ Params: TeamParams; Body: SilenceBody }>(
+    "/teams/:teamId/silences",
+    {
+      config: TEAM,
+      schema: {
+        tags,
+        summary: "Create a maintenance window or silence",
+        body: createSilenceBody,
+        response: { 201: wrapped("silence", "Silence", "The silence.") },
+      },
+    },
+    async (request, reply) => {
+      const { teamId } = request.params;
+      const body = request.body;
+      await requireTeam(teamId);
+      const response = await callUnary(
+        client,
+        client.createSilence,
+        {
+          teamId,
+          name: body.name,
+          startsAt: new Date(body.startsAt),
+          endsAt: new Date(body.endsAt),
+          recurrence: body.recurrence ?? "",
+          matchers: {
+            sourceIds: body.matchers?.sourceIds ?? [],
+            groupKeyPrefix: body.matchers?.groupKeyPrefix ?? "",
+            metadataJson: body.matchers?.metadata === undefined ? "" : JSON.stringify(body.matchers.metadata),
+          },
+        },
+        peers.timeoutMs,
+      );
+      const silence = present(response.silence, "silence");
+      await audit(request, {
+        action: "silence.create",
+        target: { kind: "silence", id: silence.id },
+        details: { name: silence.name },
+      });
+      return reply.code(201).send({ silence: silenceJson(silence) });
+    },
+  );
+
+  app.get<{ Params: TeamParams }>(
+    "/teams/:teamId/silences",
+    {
+      config: TEAM,
+      schema: {
+        tags,
+        summary: "List a team's silences",
+        response: { 200: page("silences", "Silence", "Every silence.") },
+      },
+    },
+    async (request) => {
+      const { teamId } = request.params;
+      const [, response] = await Promise.all([
+        requireTeam(teamId),
+        callUnary(client, client.listSilences, { teamId }, peers.timeoutMs),
+      ]);
+      return { silences: response.silences.map(silenceJson), nextCursor: null };
+    },
+  );
+
+  app.delete<{ Params: TeamParams & { id: string } }>(
+    "/teams/:teamId/silences/:id",
+    {
+      config: TEAM,
+      schema: {
+        tags,
+        summary: "Delete a silence (idempotent)",
+        response: { 204: { type: "null", description: "Deleted (or there was none)." } },
+      },
+    },
+    async (request, reply) => {
+      const { teamId, id } = request.params;
+      await requireTeam(teamId);
+      await callUnary(client, client.deleteSilence, { teamId, id }, peers.timeoutMs);
+      await audit(request, { action: "silence.delete", target: { kind: "silence", id } });
+      return reply.code(204).send();
+    },
+  );
+}
