@@ -49,10 +49,11 @@ function teamsPage(ctx: PageContext, teams: Team[], nextCursor: string | null, e
           ${csrfField(ctx.session)}
           <div class="fields">
             <div><label for="team-name">Name</label><input id="team-name" name="name" required maxlength="200" value=${form.get("name") ?? ""} /></div>
-            <div><label for="team-alert-quota">Alert quota a month</label><input id="team-alert-quota" name="alertQuotaMonthly" inputmode="numeric" placeholder="0 = unlimited" value=${form.get("alertQuotaMonthly") ?? ""} /></div>
-            <div><label for="team-heartbeat-quota">Heartbeat quota a month</label><input id="team-heartbeat-quota" name="heartbeatQuotaMonthly" inputmode="numeric" placeholder="0 = unlimited" value=${form.get("heartbeatQuotaMonthly") ?? ""} /></div>
+            <div><label for="team-alert-quota">Alert quota a month</label><input id="team-alert-quota" name="alertQuotaMonthly" inputmode="numeric" placeholder="default" value=${form.get("alertQuotaMonthly") ?? ""} /></div>
+            <div><label for="team-heartbeat-quota">Heartbeat quota a month</label><input id="team-heartbeat-quota" name="heartbeatQuotaMonthly" inputmode="numeric" placeholder="default" value=${form.get("heartbeatQuotaMonthly") ?? ""} /></div>
             <div><label for="team-expires">Subscription ends (UTC)</label><input id="team-expires" name="subscriptionExpiresAt" type="date" value=${form.get("subscriptionExpiresAt") ?? ""} /></div>
           </div>
+          <p class="hint">Empty quotas take the service's defaults; 0 is unlimited.</p>
           <p><button type="submit">Create team</button></p>
         </form>`,
     }),
