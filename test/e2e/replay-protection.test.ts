@@ -121,14 +121,17 @@ describe("replay protection (opt-in)", () => {
     const { teamId, secret, webhookUrl } = await client.setup();
     await createChannel(client, teamId, { kind: "webhook", url: receiver.url(`/replay/${teamId}`) });
     const created = await client.trigger(webhookUrl, { title: "Signed twice" }, { secret });
-    const [request] = await receiver
-      .waitFor((requests) => requests.some((r) => r.path === `/replay/${teamId}`), "the notification")
-      .then((requests) => requests.filter((r) => r.path === `/replay/${teamId}`));
-    expect(request?.json).toMatchObject({ alert: { id: created.body.alertId } });
-    const ts = request?.headers["x-webhook-timestamp"] as string;
+    const requests = await receiver.waitFor(
+      (all) => all.some((r) => r.path === `/replay/${teamId}`),
+      "the notification",
+    );
+    const request = requests.find((r) => r.path === `/replay/${teamId}`);
+    if (!request) throw new Error("no notification");
+    expect(request.json).toMatchObject({ alert: { id: created.body.alertId } });
+    const ts = request.headers["x-webhook-timestamp"] as string;
     expect(Math.abs(Number(ts) - now())).toBeLessThanOrEqual(60);
-    const raw = (request?.raw as Buffer).toString();
-    expect(request?.headers["x-webhook-signature"]).toBe(sign(secret, raw));
-    expect(request?.headers["x-webhook-timestamp-signature"]).toBe(sign(secret, `${ts}.${raw}`));
+    const raw = request.raw.toString();
+    expect(request.headers["x-webhook-signature"]).toBe(sign(secret, raw));
+    expect(request.headers["x-webhook-timestamp-signature"]).toBe(sign(secret, `${ts}.${raw}`));
   });
 });
