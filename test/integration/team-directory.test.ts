@@ -76,4 +76,20 @@ describe("team directory", () => {
     await cutOff.close().catch(() => undefined);
     await proxy.close();
   });
+
+  it("pages a refresh through thousands of teams changed at the same instant, each once", async () => {
+    const directory = new TeamDirectory(orm, log);
+    const before = await directory.loadAll();
+    // One statement: 12,000 teams with one updated_at, more than two refresh pages.
+    await orm.em.getConnection().execute(
+      `INSERT INTO auth.teams (id, name, alert_quota_monthly, heartbeat_quota_monthly, created_at, updated_at,
+                               secret_fingerprint, secret_sealed, secret_rotated_at)
+       SELECT 'team_bulk_' || lpad(n::text, 6, '0'), 'bulk', 0, 0, now(), now(), repeat('0', 64), '\\x01', now()
+         FROM generate_series(1, 12000) AS n`,
+    );
+    // Also the few changed within the overlap before it (the other test's), read again.
+    expect(await directory.refresh()).toBeGreaterThanOrEqual(12_000);
+    expect(directory.size).toBe(before + 12_000);
+    expect(directory.get("team_bulk_012000")?.secretFingerprint).toBe("0".repeat(64));
+  });
 });

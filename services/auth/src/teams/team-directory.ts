@@ -38,6 +38,8 @@ type Row = {
   previous_secret_sealed: Buffer | null;
   previous_secret_valid_until: Millis | null;
   updated_at: Millis;
+  /** refresh() only: updated_at as exact text, for its keyset. */
+  updated_key?: string;
 };
 
 const millis = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8 AS ${column}`;
@@ -101,18 +103,21 @@ export class TeamDirectory {
 
   /** Teams changed since the newest change seen (by any replica), with some overlap. */
   async refresh(): Promise<number> {
-    let since = new Date(this.#newestChange - OVERLAP_MS);
+    // Keyset over (updated_at, id), the time as exact text: a page boundary inside one
+    // timestamp (a bulk update gives thousands of rows the same one) neither loops nor skips.
+    let after: { at: string; id: string } = { at: new Date(this.#newestChange - OVERLAP_MS).toISOString(), id: "" };
     let seen = 0;
     for (;;) {
       const rows = await this.#query(
-        `SELECT ${COLUMNS} FROM auth.teams WHERE updated_at > ? ORDER BY updated_at, id LIMIT ?`,
-        [since, PAGE],
+        `SELECT ${COLUMNS}, t.updated_at::text AS updated_key FROM auth.teams t
+          WHERE (t.updated_at, t.id) > (?::timestamptz, ?) ORDER BY t.updated_at, t.id LIMIT ?`,
+        [after.at, after.id, PAGE],
       );
       this.#take(rows);
       seen += rows.length;
       const last = rows.at(-1);
       if (!last || rows.length < PAGE) return seen;
-      since = dateOf(last.updated_at);
+      after = { at: last.updated_key as string, id: last.id };
     }
   }
 
