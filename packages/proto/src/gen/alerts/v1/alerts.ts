@@ -234,6 +234,10 @@ export const ChannelKind = {
   CHANNEL_KIND_SLACK: 1,
   /** CHANNEL_KIND_WEBHOOK - A JSON POST signed with the team's webhook secret. */
   CHANNEL_KIND_WEBHOOK: 2,
+  /** CHANNEL_KIND_PAGERDUTY - PagerDuty Events API v2: url is the events endpoint, key the integration's routing key. */
+  CHANNEL_KIND_PAGERDUTY: 3,
+  /** CHANNEL_KIND_OPSGENIE - Opsgenie Alert API: url is the alerts endpoint, key the API integration's key. */
+  CHANNEL_KIND_OPSGENIE: 4,
   UNRECOGNIZED: -1,
 } as const;
 
@@ -243,6 +247,8 @@ export namespace ChannelKind {
   export type CHANNEL_KIND_UNSPECIFIED = typeof ChannelKind.CHANNEL_KIND_UNSPECIFIED;
   export type CHANNEL_KIND_SLACK = typeof ChannelKind.CHANNEL_KIND_SLACK;
   export type CHANNEL_KIND_WEBHOOK = typeof ChannelKind.CHANNEL_KIND_WEBHOOK;
+  export type CHANNEL_KIND_PAGERDUTY = typeof ChannelKind.CHANNEL_KIND_PAGERDUTY;
+  export type CHANNEL_KIND_OPSGENIE = typeof ChannelKind.CHANNEL_KIND_OPSGENIE;
   export type UNRECOGNIZED = typeof ChannelKind.UNRECOGNIZED;
 }
 
@@ -257,6 +263,12 @@ export function channelKindFromJSON(object: any): ChannelKind {
     case 2:
     case "CHANNEL_KIND_WEBHOOK":
       return ChannelKind.CHANNEL_KIND_WEBHOOK;
+    case 3:
+    case "CHANNEL_KIND_PAGERDUTY":
+      return ChannelKind.CHANNEL_KIND_PAGERDUTY;
+    case 4:
+    case "CHANNEL_KIND_OPSGENIE":
+      return ChannelKind.CHANNEL_KIND_OPSGENIE;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -272,6 +284,10 @@ export function channelKindToJSON(object: ChannelKind): string {
       return "CHANNEL_KIND_SLACK";
     case ChannelKind.CHANNEL_KIND_WEBHOOK:
       return "CHANNEL_KIND_WEBHOOK";
+    case ChannelKind.CHANNEL_KIND_PAGERDUTY:
+      return "CHANNEL_KIND_PAGERDUTY";
+    case ChannelKind.CHANNEL_KIND_OPSGENIE:
+      return "CHANNEL_KIND_OPSGENIE";
     case ChannelKind.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -692,7 +708,11 @@ export interface CreateChannelRequest {
    * (unless the service allows private networks).
    */
   url: string;
-  enabled?: boolean | undefined;
+  enabled?:
+    | boolean
+    | undefined;
+  /** The credential of pagerduty and opsgenie channels (sealed with the URL, never shown). */
+  key: string;
 }
 
 export interface CreateChannelResponse {
@@ -720,6 +740,7 @@ export interface UpdateChannelRequest {
   name?: string | undefined;
   url?: string | undefined;
   enabled?: boolean | undefined;
+  key?: string | undefined;
 }
 
 export interface UpdateChannelResponse {
@@ -4760,7 +4781,7 @@ export const Channel: MessageFns<Channel> = {
 };
 
 function createBaseCreateChannelRequest(): CreateChannelRequest {
-  return { teamId: "", kind: 0, name: "", url: "", enabled: undefined };
+  return { teamId: "", kind: 0, name: "", url: "", enabled: undefined, key: "" };
 }
 
 export const CreateChannelRequest: MessageFns<CreateChannelRequest> = {
@@ -4779,6 +4800,9 @@ export const CreateChannelRequest: MessageFns<CreateChannelRequest> = {
     }
     if (message.enabled !== undefined) {
       writer.uint32(40).bool(message.enabled);
+    }
+    if (message.key !== "") {
+      writer.uint32(50).string(message.key);
     }
     return writer;
   },
@@ -4836,6 +4860,14 @@ export const CreateChannelRequest: MessageFns<CreateChannelRequest> = {
             message.enabled = reader.bool();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4859,6 +4891,7 @@ export const CreateChannelRequest: MessageFns<CreateChannelRequest> = {
       name: isSet(object.name) ? globalThis.String(object.name) : "",
       url: isSet(object.url) ? globalThis.String(object.url) : "",
       enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : undefined,
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
     };
   },
 
@@ -4879,6 +4912,9 @@ export const CreateChannelRequest: MessageFns<CreateChannelRequest> = {
     if (message.enabled !== undefined) {
       obj.enabled = message.enabled;
     }
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
     return obj;
   },
 
@@ -4892,6 +4928,7 @@ export const CreateChannelRequest: MessageFns<CreateChannelRequest> = {
     message.name = object.name ?? "";
     message.url = object.url ?? "";
     message.enabled = object.enabled ?? undefined;
+    message.key = object.key ?? "";
     return message;
   },
 };
@@ -5244,7 +5281,7 @@ export const DescribeChannelResponse: MessageFns<DescribeChannelResponse> = {
 };
 
 function createBaseUpdateChannelRequest(): UpdateChannelRequest {
-  return { id: "", name: undefined, url: undefined, enabled: undefined };
+  return { id: "", name: undefined, url: undefined, enabled: undefined, key: undefined };
 }
 
 export const UpdateChannelRequest: MessageFns<UpdateChannelRequest> = {
@@ -5260,6 +5297,9 @@ export const UpdateChannelRequest: MessageFns<UpdateChannelRequest> = {
     }
     if (message.enabled !== undefined) {
       writer.uint32(32).bool(message.enabled);
+    }
+    if (message.key !== undefined) {
+      writer.uint32(42).string(message.key);
     }
     return writer;
   },
@@ -5309,6 +5349,14 @@ export const UpdateChannelRequest: MessageFns<UpdateChannelRequest> = {
             message.enabled = reader.bool();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5327,6 +5375,7 @@ export const UpdateChannelRequest: MessageFns<UpdateChannelRequest> = {
       name: isSet(object.name) ? globalThis.String(object.name) : undefined,
       url: isSet(object.url) ? globalThis.String(object.url) : undefined,
       enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : undefined,
+      key: isSet(object.key) ? globalThis.String(object.key) : undefined,
     };
   },
 
@@ -5344,6 +5393,9 @@ export const UpdateChannelRequest: MessageFns<UpdateChannelRequest> = {
     if (message.enabled !== undefined) {
       obj.enabled = message.enabled;
     }
+    if (message.key !== undefined) {
+      obj.key = message.key;
+    }
     return obj;
   },
 
@@ -5356,6 +5408,7 @@ export const UpdateChannelRequest: MessageFns<UpdateChannelRequest> = {
     message.name = object.name ?? undefined;
     message.url = object.url ?? undefined;
     message.enabled = object.enabled ?? undefined;
+    message.key = object.key ?? undefined;
     return message;
   },
 };
