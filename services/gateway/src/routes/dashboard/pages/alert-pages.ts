@@ -104,17 +104,25 @@ function occurrenceTable(occurrences: Occurrence[]) {
 }
 
 export function alertPages(app: FastifyInstance, { gateway }: DashboardDeps): void {
-  app.get<{ Params: TeamParams; Querystring: { status?: string } }>(
+  app.get<{ Params: TeamParams; Querystring: { status?: string; cursor?: string } }>(
     "/dashboard/teams/:teamId/alerts",
     async (request, reply) => {
       const ctx = contextOf(gateway, request, reply);
       const { teamId } = request.params;
       const status: Status = STATUSES.find((name) => name === request.query.status) ?? "open";
+      const cursor = request.query.cursor ? `&cursor=${encodeURIComponent(request.query.cursor)}` : "";
       const [team, list] = await Promise.all([
         loadTeam(ctx, teamId),
-        ctx.api<{ alerts: Alert[] }>("GET", `/teams/${encodeURIComponent(teamId)}/alerts?status=${status}&limit=100`),
+        ctx.api<{ alerts: Alert[]; nextCursor: string | null }>(
+          "GET",
+          `/teams/${encodeURIComponent(teamId)}/alerts?status=${status}&limit=100${cursor}`,
+        ),
       ]);
-      const url = teamPath(teamId, `/alerts?status=${status}`);
+      const page = must(list);
+      const url = teamPath(teamId, `/alerts?status=${status}${cursor}`);
+      const older = page.nextCursor
+        ? teamPath(teamId, `/alerts?status=${status}&cursor=${encodeURIComponent(page.nextCursor)}`)
+        : undefined;
       return sendTeamPage(ctx, {
         team,
         tab: "alerts",
@@ -126,7 +134,9 @@ export function alertPages(app: FastifyInstance, { gateway }: DashboardDeps): vo
               html`<a class=${name === status ? "button small" : "button small secondary"} href=${teamPath(teamId, `/alerts?status=${name}`)} aria-current=${name === status ? "page" : undefined}>${name}</a>`,
           )}
         </nav>
-        ${live("alerts-live", url, alertTable(ctx, team, status, must(list).alerts))}`,
+        ${live("alerts-live", url, alertTable(ctx, team, status, page.alerts))}
+        ${cursor ? html`<p><a href=${teamPath(teamId, `/alerts?status=${status}`)}>Newest</a></p>` : null}
+        ${older ? html`<p><a href=${older}>Older ${status} alerts</a></p>` : null}`,
       });
     },
   );
