@@ -100,6 +100,7 @@ try {
   await shoot(page, `${team}/monitors/${backup.id}`, "monitor");
   await shoot(page, `${team}/webhooks/${ci.id}`, "webhook", (p) => p.locator("#snippet-curl").scrollIntoViewIfNeeded());
   await shoot(page, `${team}/channels`, "channels");
+  await shoot(page, `${team}/access`, "access");
   await shoot(page, `${team}/settings`, "rotation", async (p) => {
     await p.getByRole("button", { name: "Rotate webhook secret" }).click();
     await p.getByRole("heading", { name: "New webhook secret" }).waitFor();

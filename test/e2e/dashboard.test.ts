@@ -22,7 +22,7 @@ let page: Page;
 let receiver: Receiver;
 
 /** What the tests below build up, in order. */
-const state = { teamId: "", secret: "", webhookUrl: "", pingUrl: "", alertTitle: "" };
+const state = { teamId: "", secret: "", webhookUrl: "", pingUrl: "", alertTitle: "", readKey: "" };
 
 /** Runs a snippet as a user would paste it, with the team's secret in PULSEGATE_SECRET; its stdout. */
 function runSnippet(command: string, args: string[]): string {
@@ -311,15 +311,31 @@ describe("dashboard", () => {
     await page.getByText("Channel On-call hook enabled.").waitFor();
   });
 
+  it("creates a read-only API key (token shown once) and lists the team's audit log", async () => {
+    await tab("Access").click();
+    await page.getByLabel("Name", { exact: true }).fill("wallboard");
+    await page.getByLabel("Scope").selectOption("read");
+    await page.getByRole("button", { name: "Create API key" }).click();
+    await page.getByRole("heading", { name: "API key wallboard (read)" }).waitFor();
+    state.readKey = (await page.locator("#secret-value").innerText()).trim();
+    expect(state.readKey).toMatch(/^pgk_[A-Za-z0-9_-]{43}$/);
+    const audit = page.getByRole("table").filter({ has: page.getByRole("caption").getByText("The latest 50 changes") });
+    // Entries are written off the request path: the earlier actions, not this second's key.
+    for (const action of ["team.rotate_secret", "alert.acknowledge", "webhook.create"]) {
+      await audit.getByText(action, { exact: true }).first().waitFor();
+    }
+    await page.reload();
+    expect(await page.content()).not.toContain(state.readKey);
+    await page.getByRole("button", { name: "Revoke wallboard" }).waitFor();
+  });
+
   it("signs out, then a read-only team key sees its own team only, without write actions", async () => {
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL(/\/dashboard\/login$/);
     await page.goto(`${base}/dashboard/teams/${state.teamId}/alerts`);
     expect(new URL(page.url()).pathname).toBe("/dashboard/login");
 
-    const key = await client.admin("POST", `/teams/${state.teamId}/api-keys`, { name: "wallboard", scope: "read" });
-    expect(key.status).toBe(201);
-    const token = key.body.token as string;
+    const token = state.readKey;
     await page.goto(`${base}/dashboard`);
     await page.getByLabel("Admin token or team API key").fill(token);
     await page.getByRole("button", { name: "Sign in" }).click();
@@ -330,6 +346,8 @@ describe("dashboard", () => {
     expect(await page.getByRole("button", { name: /Acknowledge|Resolve/ }).count()).toBe(0);
     await tab("Settings").click();
     expect(await page.getByRole("button", { name: "Rotate webhook secret" }).count()).toBe(0);
+    await tab("Access").click();
+    expect(await page.getByRole("button", { name: /Revoke|Create API key/ }).count()).toBe(0);
 
     const other = await client.createTeam({ name: "Someone else" });
     const foreign = await page.goto(`${base}/dashboard/teams/${other.teamId}/alerts`);
@@ -346,7 +364,7 @@ describe("dashboard", () => {
     await tabPage.keyboard.type(stack.adminToken);
     await tabPage.keyboard.press("Enter");
     await tabPage.waitForURL(/\/dashboard\/teams$/);
-    const pages = ["alerts", "alerts?status=resolved", "monitors", "webhooks", "channels", "settings"];
+    const pages = ["alerts", "alerts?status=resolved", "monitors", "webhooks", "channels", "access", "settings"];
     const { webhooks } = (await client.admin("GET", `/teams/${state.teamId}/webhooks`)).body as {
       webhooks: { id: string }[];
     };

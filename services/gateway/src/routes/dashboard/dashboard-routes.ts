@@ -8,6 +8,7 @@ import { serveAssets } from "./assets.ts";
 import { seeOther, sendPage, setSession } from "./context.ts";
 import { html, renderDocument } from "./html.ts";
 import { errorBlock, layout } from "./layout.ts";
+import { accessPages } from "./pages/access-pages.ts";
 import { alertPages } from "./pages/alert-pages.ts";
 import { channelPages } from "./pages/channel-pages.ts";
 import { loginPage } from "./pages/login-page.ts";
@@ -189,6 +190,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
   monitorPages(app, deps);
   webhookPages(app, deps);
   channelPages(app, deps);
+  accessPages(app, deps);
 }
 
 export type DashboardDeps = { gateway: FastifyInstance; store: SessionStore };

@@ -2,7 +2,7 @@ import type { ApiError } from "./admin-client.ts";
 import { type Children, type Html, html } from "./html.ts";
 import type { Flash, Session } from "./session-store.ts";
 
-export type TeamTab = "alerts" | "monitors" | "webhooks" | "channels" | "settings";
+export type TeamTab = "alerts" | "monitors" | "webhooks" | "channels" | "access" | "settings";
 
 export type LayoutOptions = {
   title: string;
@@ -19,6 +19,7 @@ const TABS: [TeamTab, string][] = [
   ["monitors", "Monitors"],
   ["webhooks", "Webhooks"],
   ["channels", "Channels"],
+  ["access", "Access"],
   ["settings", "Settings"],
 ];
 
