@@ -8,6 +8,8 @@ import { severityFromProto, severityToProto } from "./proto-mapping.ts";
 const KIND_TO_PROTO: Record<ChannelKind, alerts.ChannelKind> = {
   slack: alerts.ChannelKind.CHANNEL_KIND_SLACK,
   webhook: alerts.ChannelKind.CHANNEL_KIND_WEBHOOK,
+  pagerduty: alerts.ChannelKind.CHANNEL_KIND_PAGERDUTY,
+  opsgenie: alerts.ChannelKind.CHANNEL_KIND_OPSGENIE,
 };
 
 const STATUS_TO_PROTO: Record<DeliveryStatus, alerts.DeliveryStatus> = {

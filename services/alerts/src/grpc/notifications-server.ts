@@ -55,6 +55,7 @@ export function notificationMethods(
         name: request.name,
         url: request.url,
         enabled: request.enabled,
+        key: request.key,
       });
       return { channel: channelToProto(channel) };
     }),
@@ -67,6 +68,7 @@ export function notificationMethods(
         name: request.name,
         url: request.url,
         enabled: request.enabled,
+        key: request.key,
       });
       return { channel: channelToProto(channel) };
     }),

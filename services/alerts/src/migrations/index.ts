@@ -8,6 +8,7 @@ import { OutboxTraceContext } from "./0007-outbox-trace-context.ts";
 import { Reminders } from "./0008-reminders.ts";
 import { ReplayProtection } from "./0009-replay-protection.ts";
 import { Silences } from "./0010-silences.ts";
+import { IncidentToolChannels } from "./0011-incident-tool-channels.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   { name: "0008-reminders", class: Reminders },
   { name: "0009-replay-protection", class: ReplayProtection },
   { name: "0010-silences", class: Silences },
+  { name: "0011-incident-tool-channels", class: IncidentToolChannels },
 ];

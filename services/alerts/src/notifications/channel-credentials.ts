@@ -7,7 +7,7 @@ import { type Keyring, openValue, resealValue, sealedValueKekId, sealValue } fro
  * only sealed (AES-256-GCM under a key derived from SECRET_KEK, bound to the
  * channel id), opened only by the dispatcher to send, shown only masked.
  */
-export type ChannelCredentials = { url: string };
+export type ChannelCredentials = { url: string; key?: string };
 
 export const CHANNEL_CREDENTIALS_PURPOSE = "channel-credentials";
 
@@ -23,7 +23,12 @@ export class ChannelSealer {
   }
 
   seal(channelId: string, credentials: ChannelCredentials): Buffer {
-    const plain = Buffer.from(JSON.stringify({ url: credentials.url }), "utf8");
+    const plain = Buffer.from(
+      JSON.stringify(
+        credentials.key === undefined ? { url: credentials.url } : { url: credentials.url, key: credentials.key },
+      ),
+      "utf8",
+    );
     try {
       return sealValue(plain, this.#keyring, CHANNEL_CREDENTIALS_PURPOSE, channelId);
     } finally {
@@ -35,9 +40,9 @@ export class ChannelSealer {
   open(channelId: string, sealed: Uint8Array): ChannelCredentials {
     const plain = openValue(sealed, this.#keyring, CHANNEL_CREDENTIALS_PURPOSE, channelId);
     try {
-      const parsed = JSON.parse(plain.toString("utf8")) as { url?: unknown };
+      const parsed = JSON.parse(plain.toString("utf8")) as { url?: unknown; key?: unknown };
       if (typeof parsed.url !== "string") throw new TypeError("sealed channel credentials without a url");
-      return { url: parsed.url };
+      return typeof parsed.key === "string" ? { url: parsed.url, key: parsed.key } : { url: parsed.url };
     } finally {
       plain.fill(0);
     }

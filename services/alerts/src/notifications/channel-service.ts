@@ -9,6 +9,7 @@ import {
   type ChannelView,
   channelFromRow,
   isChannelKind,
+  KEYED_KINDS,
 } from "./channel.ts";
 import type { ChannelSealer } from "./channel-credentials.ts";
 import { checkChannelUrl } from "./channel-url.ts";
@@ -16,8 +17,20 @@ import { maskUrl } from "./mask-url.ts";
 
 export const CHANNEL_LIMITS = { nameMaxLength: 200, maxPerTeam: 50 } as const;
 
-export type CreateChannelInput = { kind: string | undefined; name: string; url: string; enabled: boolean | undefined };
-export type UpdateChannelInput = { name: string | undefined; url: string | undefined; enabled: boolean | undefined };
+export type CreateChannelInput = {
+  kind: string | undefined;
+  name: string;
+  url: string;
+  enabled: boolean | undefined;
+  /** pagerduty's routing key, opsgenie's API key; none for slack and webhook. */
+  key?: string | undefined;
+};
+export type UpdateChannelInput = {
+  name: string | undefined;
+  url: string | undefined;
+  enabled: boolean | undefined;
+  key?: string | undefined;
+};
 
 /** A team's notification channels. Deleting keeps the row (deliveries refer to it) but hides it. */
 export class ChannelService {
@@ -36,7 +49,10 @@ export class ChannelService {
   async create(teamId: string, input: CreateChannelInput): Promise<ChannelView> {
     const errors: ErrorDetail[] = [];
     if (!teamId) errors.push({ field: "teamId", message: "teamId is required." });
-    if (!isChannelKind(input.kind)) errors.push({ field: "kind", message: "kind must be slack or webhook." });
+    if (!isChannelKind(input.kind)) {
+      errors.push({ field: "kind", message: "kind must be slack, webhook, pagerduty or opsgenie." });
+    }
+    const key = checkKey(input.kind, input.key ?? "", errors);
     const name = checkName(input.name, errors);
     const url = await this.#checkUrl(input.url, errors);
     if (errors.length > 0 || name === undefined || url === undefined) throw alertsErrors.invalid(errors);
@@ -60,7 +76,7 @@ export class ChannelService {
           teamId,
           input.kind as ChannelKind,
           name,
-          this.#sealer.seal(id, { url }),
+          this.#sealer.seal(id, key === undefined ? { url } : { url, key }),
           maskUrl(url),
           input.enabled ?? true,
           now,
@@ -69,6 +85,30 @@ export class ChannelService {
       );
       return channelFromRow(row as ChannelRow);
     });
+  }
+
+  /**
+   * The credentials an update writes (null: unchanged). The URL and the key are
+   * sealed together, so changing one keeps the other: the old ones are opened.
+   */
+  async #newCredentials(
+    em: EntityManager,
+    id: string,
+    url: string | undefined,
+    key: string | undefined,
+  ): Promise<{ url: string; key?: string } | null> {
+    if (url === undefined && key === undefined) return null;
+    const [row] = await em.execute<{ kind: string; credentials_sealed: Buffer }[]>(
+      "SELECT kind, credentials_sealed FROM alerts.channels WHERE id = ? AND deleted_at IS NULL FOR UPDATE",
+      [id],
+    );
+    if (!row) throw alertsErrors.channelNotFound();
+    const errors: ErrorDetail[] = [];
+    const checkedKey = key === undefined ? undefined : checkKey(row.kind, key, errors);
+    if (errors.length > 0) throw alertsErrors.invalid(errors);
+    const old = this.#sealer.open(id, row.credentials_sealed);
+    const merged = { url: url ?? old.url, key: checkedKey ?? old.key };
+    return merged.key === undefined ? { url: merged.url } : { url: merged.url, key: merged.key };
   }
 
   async list(teamId: string): Promise<ChannelView[]> {
@@ -97,6 +137,7 @@ export class ChannelService {
     return this.#orm.em.fork().transactional(async (tx) => {
       const em = tx as EntityManager;
       const now = this.#now();
+      const credentials = await this.#newCredentials(em, id, url, input.key);
       // Enabling again is the admin's answer to a channel the delivery policy disabled: the
       // reason goes, and its run of failures starts over.
       const [row] = await em.execute<ChannelRow[]>(
@@ -111,7 +152,7 @@ export class ChannelService {
           WHERE id = ? AND deleted_at IS NULL RETURNING ${CHANNEL_COLUMNS}`,
         [
           name ?? null,
-          url === undefined ? null : this.#sealer.seal(id, { url }),
+          credentials === null ? null : this.#sealer.seal(id, credentials),
           url === undefined ? null : maskUrl(url),
           input.enabled ?? null,
           input.enabled === true,
@@ -181,5 +222,20 @@ function checkName(raw: string, errors: ErrorDetail[]): string | undefined {
   else if ([...name].length > CHANNEL_LIMITS.nameMaxLength) {
     errors.push({ field: "name", message: `name must be at most ${CHANNEL_LIMITS.nameMaxLength} characters.` });
   } else return name;
+  return undefined;
+}
+
+/** A key for the kinds that need one (1 to 500 printable characters), none for the others. */
+function checkKey(kind: string | undefined, raw: string, errors: ErrorDetail[]): string | undefined {
+  const keyed = (KEYED_KINDS as readonly string[]).includes(kind ?? "");
+  const key = raw.trim();
+  if (!keyed) {
+    if (key !== "") errors.push({ field: "key", message: "key applies to pagerduty and opsgenie channels only." });
+    return undefined;
+  }
+  if (key === "") errors.push({ field: "key", message: `key is required for a ${kind} channel.` });
+  else if (key.length > 500 || !/^[\x21-\x7e]+$/.test(key)) {
+    errors.push({ field: "key", message: "key must be 1 to 500 printable ASCII characters without spaces." });
+  } else return key;
   return undefined;
 }

@@ -1,7 +1,10 @@
 import { toDate } from "../alerts/alert-row.ts";
 
-export const CHANNEL_KINDS = ["slack", "webhook"] as const;
+export const CHANNEL_KINDS = ["slack", "webhook", "pagerduty", "opsgenie"] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
+
+/** Kinds whose credentials include a key besides the URL (a routing key, an API key). */
+export const KEYED_KINDS: readonly ChannelKind[] = ["pagerduty", "opsgenie"];
 
 export function isChannelKind(value: unknown): value is ChannelKind {
   return typeof value === "string" && (CHANNEL_KINDS as readonly string[]).includes(value);

@@ -1,7 +1,7 @@
 import type { Orm } from "@pulsegate/db";
 import type { Logger } from "@pulsegate/logger";
 import { type BackoffOptions, backoffDelay } from "./backoff.ts";
-import type { ChannelSealer } from "./channel-credentials.ts";
+import type { ChannelCredentials, ChannelSealer } from "./channel-credentials.ts";
 import { type ChannelHealthOptions, recordChannelHealth } from "./channel-health.ts";
 import {
   CHANNEL_DISABLED,
@@ -18,6 +18,7 @@ import {
   eventIdOf,
 } from "./delivery-store.ts";
 import { expandOutbox } from "./expand-outbox.ts";
+import { opsgenieRequest, pagerDutyBody } from "./incident-tools.ts";
 import { type NotificationEvent, webhookBody } from "./notification-event.ts";
 import { describeSendError, type HttpSender } from "./send-http.ts";
 import { slackMessage } from "./slack-message.ts";
@@ -144,8 +145,8 @@ export class Dispatcher {
     let outcome: AttemptOutcome;
     let gone = false;
     try {
-      const { body, headers } = await this.#request(delivery);
-      const answer = await sender.post(this.#destination(delivery), body, headers);
+      const { body, headers, url } = await this.#request(delivery);
+      const answer = await sender.post(url, body, headers);
       const verdict = verdictOf(answer.statusCode);
       gone = verdict === "gone";
       outcome =
@@ -203,10 +204,10 @@ export class Dispatcher {
     }
   }
 
-  /** The channel's URL, opened from its sealed credentials for this attempt only. */
-  #destination(delivery: ClaimedDelivery): string {
+  /** The channel's URL (and key), opened from its sealed credentials for this attempt only. */
+  #credentials(delivery: ClaimedDelivery): ChannelCredentials {
     try {
-      return this.#options.sealer.open(delivery.channelId, delivery.credentialsSealed).url;
+      return this.#options.sealer.open(delivery.channelId, delivery.credentialsSealed);
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       throw new OwnSideError(
@@ -215,7 +216,8 @@ export class Dispatcher {
     }
   }
 
-  async #request(delivery: ClaimedDelivery): Promise<{ body: Buffer; headers: Record<string, string> }> {
+  async #request(delivery: ClaimedDelivery): Promise<{ body: Buffer; headers: Record<string, string>; url: string }> {
+    const credentials = this.#credentials(delivery);
     const eventId = eventIdOf(delivery.outboxId);
     const headers: Record<string, string> = {
       "content-type": "application/json",
@@ -228,7 +230,16 @@ export class Dispatcher {
     const notice = delivery.eventType === CHANNEL_DISABLED ? (delivery.payload as ChannelNoticeEvent) : null;
     if (delivery.kind === "slack") {
       const message = notice ? channelNoticeSlackMessage(notice) : slackMessage(delivery.payload as NotificationEvent);
-      return { body: Buffer.from(JSON.stringify(message)), headers };
+      return { body: Buffer.from(JSON.stringify(message)), headers, url: credentials.url };
+    }
+    // Incident tools get alert events (a channel notice is for people: it goes to the others).
+    if (delivery.kind === "pagerduty" && !notice) {
+      const body = pagerDutyBody(delivery.payload as NotificationEvent, credentials.key ?? "");
+      return { body, headers, url: credentials.url };
+    }
+    if (delivery.kind === "opsgenie" && !notice) {
+      const request = opsgenieRequest(delivery.payload as NotificationEvent, credentials.url, credentials.key ?? "");
+      return { body: request.body, headers: { ...headers, ...request.headers }, url: request.url };
     }
     const body = notice
       ? channelNoticeBody(eventId, notice)
@@ -244,13 +255,13 @@ export class Dispatcher {
       headers["x-webhook-signature"] = signature;
       headers["x-webhook-timestamp"] = timestamp;
       headers["x-webhook-timestamp-signature"] = timestamped;
+      return { body, headers, url: credentials.url };
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       throw new OwnSideError(
         `could not sign the payload (auth${typeof code === "number" ? ` gRPC status ${code}` : ""})`,
       );
     }
-    return { body, headers };
   }
 
   /** Until `ms` pass; a nudge (or one since the last sleep) cuts the wait to settleMs, a stop ends it. */

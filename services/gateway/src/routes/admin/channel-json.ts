@@ -5,9 +5,11 @@ import { severityFromProto } from "../../severity.ts";
 
 const iso = (date: Date | undefined): string | null => (date ? date.toISOString() : null);
 
-const KINDS: ReadonlyMap<number, string> = new Map([
+const KINDS: ReadonlyMap<alerts.ChannelKind, string> = new Map([
   [alerts.ChannelKind.CHANNEL_KIND_SLACK, "slack"],
   [alerts.ChannelKind.CHANNEL_KIND_WEBHOOK, "webhook"],
+  [alerts.ChannelKind.CHANNEL_KIND_PAGERDUTY, "pagerduty"],
+  [alerts.ChannelKind.CHANNEL_KIND_OPSGENIE, "opsgenie"],
 ]);
 
 const DELIVERY_STATUSES: ReadonlyMap<number, string> = new Map([
@@ -18,11 +20,7 @@ const DELIVERY_STATUSES: ReadonlyMap<number, string> = new Map([
 ]);
 
 export const channelKindToProto = (kind: string): alerts.ChannelKind =>
-  kind === "slack"
-    ? alerts.ChannelKind.CHANNEL_KIND_SLACK
-    : kind === "webhook"
-      ? alerts.ChannelKind.CHANNEL_KIND_WEBHOOK
-      : alerts.ChannelKind.CHANNEL_KIND_UNSPECIFIED;
+  [...KINDS].find(([, name]) => name === kind)?.[0] ?? alerts.ChannelKind.CHANNEL_KIND_UNSPECIFIED;
 
 /** The URL is a secret: only its masked form ever leaves the alerts service. */
 export function channelJson(channel: alerts.Channel) {

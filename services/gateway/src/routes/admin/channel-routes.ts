@@ -12,8 +12,8 @@ import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
 
 type TeamParams = { teamId: string };
-type CreateChannelBody = { kind: string; name: string; url: string; enabled?: boolean };
-type UpdateChannelBody = { name?: string; url?: string; enabled?: boolean };
+type CreateChannelBody = { kind: string; name: string; url: string; enabled?: boolean; key?: string };
+type UpdateChannelBody = { name?: string; url?: string; enabled?: boolean; key?: string };
 type PolicyBody = { routes: { severities: Severity[]; channelIds: string[] }[] };
 
 const tags = ["notifications"];
@@ -54,7 +54,14 @@ export async function channelRoutes(
       const response = await callUnary(
         client,
         client.createChannel,
-        { teamId, kind: channelKindToProto(body.kind), name: body.name, url: body.url, enabled: body.enabled },
+        {
+          teamId,
+          kind: channelKindToProto(body.kind),
+          name: body.name,
+          url: body.url,
+          enabled: body.enabled,
+          key: body.key ?? "",
+        },
         peers.timeoutMs,
       );
       const channel = present(response.channel, "channel");
@@ -103,7 +110,7 @@ export async function channelRoutes(
       const response = await callUnary(
         client,
         client.updateChannel,
-        { id: request.params.id, name: body.name, url: body.url, enabled: body.enabled },
+        { id: request.params.id, name: body.name, url: body.url, enabled: body.enabled, key: body.key },
         peers.timeoutMs,
       );
       const channel = present(response.channel, "channel");

@@ -7,19 +7,27 @@ const name = { type: "string", minLength: 1, maxLength: 200 } as const;
 const url = { type: "string", minLength: 1, maxLength: 2_048 } as const;
 const channelId = { type: "string", minLength: 1, maxLength: 200 } as const;
 
-export const CHANNEL_KINDS = ["slack", "webhook"] as const;
+export const CHANNEL_KINDS = ["slack", "webhook", "pagerduty", "opsgenie"] as const;
+
+const key = {
+  type: "string",
+  minLength: 1,
+  maxLength: 500,
+  description:
+    "pagerduty: the integration's routing key; opsgenie: the API integration's key. Required for those kinds, refused for the others; sealed with the URL, never shown.",
+} as const;
 
 export const createChannelBody = {
   type: "object",
   additionalProperties: false,
   required: ["kind", "name", "url"],
-  properties: { kind: { type: "string", enum: [...CHANNEL_KINDS] }, name, url, enabled: { type: "boolean" } },
+  properties: { kind: { type: "string", enum: [...CHANNEL_KINDS] }, name, url, enabled: { type: "boolean" }, key },
 } as const;
 
 export const updateChannelBody = {
   type: "object",
   additionalProperties: false,
-  properties: { name, url, enabled: { type: "boolean" } },
+  properties: { name, url, enabled: { type: "boolean" }, key },
 } as const;
 
 export const putPolicyBody = {
