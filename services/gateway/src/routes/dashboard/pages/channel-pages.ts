@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { type ApiError, must, requireTeamOf } from "../admin-client.ts";
 import { contextOf, type PageContext, seeOther } from "../context.ts";
 import type { DashboardDeps } from "../dashboard-routes.ts";
-import { textField } from "../form-values.ts";
+import { defined, textField } from "../form-values.ts";
 import { badge, time } from "../format.ts";
 import { html } from "../html.ts";
 import { actionButton, csrfField, errorBlock, teamPath } from "../layout.ts";
@@ -91,10 +91,14 @@ function createForm(ctx: PageContext, team: Team) {
           <select id="channel-kind" name="kind">
             <option value="slack" selected=${form.get("kind") !== "webhook"}>Slack incoming webhook</option>
             <option value="webhook" selected=${form.get("kind") === "webhook"}>Webhook (signed JSON POST)</option>
+            <option value="pagerduty" selected=${form.get("kind") === "pagerduty"}>PagerDuty (Events API v2)</option>
+            <option value="opsgenie" selected=${form.get("kind") === "opsgenie"}>Opsgenie (Alert API)</option>
           </select></div>
         <div><label for="channel-name">Name</label><input id="channel-name" name="name" required maxlength="200" value=${form.get("name") ?? ""} /></div>
         <div><label for="channel-url">URL</label><input id="channel-url" name="url" type="url" required autocomplete="off" />
           <p class="hint">Kept secret: shown masked from now on.</p></div>
+        <div><label for="channel-key">Key (PagerDuty, Opsgenie)</label><input id="channel-key" name="key" type="password" autocomplete="off" />
+          <p class="hint">The routing key or API key; empty for Slack and webhooks. Never shown again.</p></div>
       </div>
       <p><button type="submit">Add channel</button></p>
     </form>`;
@@ -130,11 +134,16 @@ export function channelPages(app: FastifyInstance, { gateway }: DashboardDeps): 
   app.post<{ Params: TeamParams }>("/dashboard/teams/:teamId/channels", async (request, reply) => {
     const ctx = contextOf(gateway, request, reply);
     const { teamId } = request.params;
-    const answer = await ctx.api<{ channel: Channel }>("POST", `/teams/${encodeURIComponent(teamId)}/channels`, {
-      kind: textField(ctx.form, "kind") ?? "",
-      name: textField(ctx.form, "name") ?? "",
-      url: textField(ctx.form, "url") ?? "",
-    });
+    const answer = await ctx.api<{ channel: Channel }>(
+      "POST",
+      `/teams/${encodeURIComponent(teamId)}/channels`,
+      defined({
+        kind: textField(ctx.form, "kind") ?? "",
+        name: textField(ctx.form, "name") ?? "",
+        url: textField(ctx.form, "url") ?? "",
+        key: textField(ctx.form, "key"),
+      }),
+    );
     if (!answer.ok) return page(ctx, teamId, answer.error);
     ctx.session.flash = { kind: "notice", text: `Channel ${answer.body.channel.name} added.` };
     return seeOther(reply, teamPath(teamId, "/channels"));
