@@ -148,6 +148,18 @@ describe("pulsegate CLI", () => {
     expect((await client.getMonitor(monitor.id)).status).toBe("down");
   });
 
+  it("run --start: a start signal before the command, so the up ping after it closes a run with its duration", async () => {
+    const { teamId, secret } = await cliTeam();
+    const monitor = await client.createMonitor(teamId, { name: "Timed job" });
+    const result = await runCli(["run", "--start", monitor.pingUrl, "--", "sh", "-c", "echo done"], {
+      env: caller(secret),
+    });
+    expect(result.code).toBe(0);
+    const [up, start] = await pingsOf(monitor.id);
+    expect(start).toMatchObject({ status: "start" });
+    expect(up).toMatchObject({ status: "up", durationMs: expect.any(Number) });
+  });
+
   it("keys create shows the token once, list never; the key works as PULSEGATE_TOKEN until keys revoke; audit shows it all", async () => {
     const { teamId } = await cliTeam();
     type KeyJson = { id: string; teamId: string; name: string; scope: string; revokedAt: string | null };

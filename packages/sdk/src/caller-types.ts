@@ -32,7 +32,8 @@ export type TriggerResult = {
 
 /** A ping; no input (or an empty one) sends no body, which the service takes as "up". */
 export type PingInput = {
-  status?: "up" | "down";
+  /** "start" opens a run (start/finish signals): the next up or down ping closes it. */
+  status?: "up" | "down" | "start";
   /** At most 200 characters; drives down-to-down de-duplication. */
   reason?: string;
   /** Sent as `group_key`, folded into the ping's metadata. */
@@ -46,7 +47,7 @@ export type PingResult = {
   /** Always "Ping received". */
   message: string;
   monitor: { name: string; status: MonitorStatus; monitoringActive: boolean };
-  pingStatus: "up" | "down";
+  pingStatus: "up" | "down" | "start";
 };
 
 export type PingOptions = {

@@ -6,7 +6,7 @@ import { type ConnectionOptions, callerClient, withCallerOptions } from "../conn
 import { describeError } from "../print-output.ts";
 import { runWrapped, shellExitCode, type WrappedOutcome } from "../run-wrapped.ts";
 
-type RunFlags = { groupKey?: string };
+type RunFlags = { groupKey?: string; start?: boolean };
 
 /** Up when the command exited 0; otherwise down, with why and the end of what it printed. */
 export function pingForOutcome(outcome: WrappedOutcome, command: string, groupKey?: string): PingInput {
@@ -46,14 +46,26 @@ export function runCommand(io: CliIo): Command {
       .usage("[options] <pingUrl> -- <command> [args...]")
       .argument("<pingUrl>", "the monitor's token, or its full ping URL")
       .argument("<command...>", "the command and its arguments (after --)")
-      .option("--group-key <key>", "alert grouping hint sent with the ping"),
+      .option("--group-key <key>", "alert grouping hint sent with the ping")
+      .option(
+        "--start",
+        "send a start signal before the command, so a run that hangs past the monitor's grace is down (run did not finish)",
+      ),
   ).action(async (pingUrl: string, commandLine: string[], options: ConnectionOptions & RunFlags) => {
     // Settings are checked before the job runs: a missing secret is a usage error, not a lost ping.
     const client = callerClient(io, options);
     const [command, ...args] = commandLine as [string, ...string[]];
 
-    // Issue 13 ("start/finish" heartbeats) adds a start signal here, sent before the command runs, so a
-    // job that never finishes is caught. That endpoint has not landed: nothing is sent before the run.
+    // A start signal (issue 13) makes a job that never finishes visible: the monitor goes down with
+    // `run did not finish` once the grace has passed. A failed start is told on stderr; the job runs anyway.
+    if (options.start) {
+      try {
+        await client.ping(pingUrl, { status: "start", ...(options.groupKey ? { groupKey: options.groupKey } : {}) });
+      } catch (error) {
+        if (!(error instanceof PulsegateError) && !(error instanceof TypeError)) throw error;
+        io.stderr.write(`pulsegate: the start signal failed: ${describeError(error)}\n`);
+      }
+    }
 
     const outcome = await runWrapped(command, args, io);
     if (outcome.startError) io.stderr.write(`pulsegate: could not start ${command}: ${outcome.startError.message}\n`);
