@@ -280,6 +280,18 @@ describe("dashboard", () => {
       .locator("dt", { hasText: "Previous secret last used" })
       .locator("xpath=following-sibling::dd[1]");
     expect(await lastUsed.innerText()).toMatch(/ago|just now/);
+
+    // This month's use of the quotas: three accepted pings (the paused one was refused), and the
+    // alerts created or reopened so far, as the admin API counts them.
+    const usage = (await client.admin("GET", `/teams/${state.teamId}/usage`)).body.usage as {
+      alerts: { used: number; quota: number };
+      heartbeats: { used: number; quota: number };
+    };
+    expect(usage.heartbeats.used).toBe(3);
+    expect(usage.alerts.used).toBeGreaterThanOrEqual(3);
+    const fact = (name: string) => page.locator("dt", { hasText: name }).locator("xpath=following-sibling::dd[1]");
+    expect(await fact("Heartbeats").innerText()).toMatch(/^3 (of .* used this month|this month)/);
+    expect(await fact("Alerts").innerText()).toMatch(new RegExp(`^${usage.alerts.used} (of|this month)`));
   });
 
   it("refuses a POST without the session's CSRF token, and from another origin", async () => {

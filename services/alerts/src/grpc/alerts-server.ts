@@ -5,6 +5,7 @@ import { alerts } from "@pulsegate/proto";
 import { traceparentOf } from "@pulsegate/telemetry";
 import type { AlertService } from "../alerts/alert-service.ts";
 import { OpenKeys } from "../alerts/open-keys.ts";
+import { readAlertUsage } from "../alerts/read-alert-usage.ts";
 import { anyResolved, type ResolveByKeyItem, resolveAlertsByKey } from "../alerts/resolve-by-key.ts";
 import { previewTriggers, type TriggerItem, triggerAlerts } from "../alerts/trigger-alerts.ts";
 import { alertsErrors } from "../errors.ts";
@@ -116,6 +117,7 @@ export function alertsServiceBinding(
       notifications.onOutboxWritten();
       return { alert };
     }),
+    getAlertUsage: unary(log, async (request) => readAlertUsage(pool, request.teamId)),
     ...notificationMethods(log, notifications, alertService),
     ...(silences
       ? silenceMethods(log, silences)

@@ -130,6 +130,10 @@ export function monitorsServiceBinding(
         return { monitor: monitor ? monitorToProto(monitor) : undefined };
       }),
     ),
+    getHeartbeatUsage: unary(
+      log,
+      guard((request: monitors.GetHeartbeatUsageRequest) => service.heartbeatUsage(request.teamId)),
+    ),
   };
   return { name: "monitors.v1.MonitorsService", definition: monitors.MonitorsServiceService, implementation };
 }

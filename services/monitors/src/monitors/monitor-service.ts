@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { type EntityManager, type Orm, type PgPool, run, statement } from "@pulsegate/db";
 import { monitorsErrors } from "../errors.ts";
+import { readHeartbeatUsage } from "../pings/read-heartbeat-usage.ts";
 import { isDatabaseUnavailable } from "../runtime/database-unavailable.ts";
 import type { LastKnownMonitors } from "./last-known-monitors.ts";
 import type { PingStatus } from "./monitor.entity.ts";
@@ -129,6 +130,11 @@ export class MonitorService {
       if (known.every((monitor) => monitor === null)) throw error;
       return known;
     }
+  }
+
+  /** What the team has used of its heartbeat quota this UTC month. */
+  heartbeatUsage(teamId: string): Promise<{ month: string; used: number }> {
+    return readHeartbeatUsage(this.#pool, teamId, this.#now());
   }
 
   /** By the token of its public status badge; null when unknown. */

@@ -19,6 +19,7 @@ import { createActorResolver } from "./resolve-actor.ts";
 import { createResourceOwners } from "./resource-owners.ts";
 import { silenceRoutes } from "./silence-routes.ts";
 import { teamRoutes } from "./team-routes.ts";
+import { usageRoutes } from "./usage-routes.ts";
 import { webhookRoutes } from "./webhook-routes.ts";
 
 export type AdminRoutesOptions = {
@@ -83,6 +84,7 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
 
   const { peers } = options;
   await app.register(teamRoutes, { peers, audit, onTeamChanged: options.onTeamChanged });
+  await app.register(usageRoutes, { peers });
   await app.register(apiKeyRoutes, { peers, audit, apiKeys: options.apiKeys });
   await app.register(auditLogRoutes, { peers });
   await app.register(webhookRoutes, { peers, audit, publicBaseUrl: options.publicBaseUrl });

@@ -953,6 +953,16 @@ export interface DeleteSilenceRequest {
 export interface DeleteSilenceResponse {
 }
 
+export interface GetAlertUsageRequest {
+  teamId: string;
+}
+
+export interface GetAlertUsageResponse {
+  /** The first day of the UTC month counted, YYYY-MM-DD. */
+  month: string;
+  used: number;
+}
+
 function createBaseFilterRule(): FilterRule {
   return { field: "", op: "", valueJson: "" };
 }
@@ -8643,6 +8653,164 @@ export const DeleteSilenceResponse: MessageFns<DeleteSilenceResponse> = {
   },
 };
 
+function createBaseGetAlertUsageRequest(): GetAlertUsageRequest {
+  return { teamId: "" };
+}
+
+export const GetAlertUsageRequest: MessageFns<GetAlertUsageRequest> = {
+  encode(message: GetAlertUsageRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.teamId !== "") {
+      writer.uint32(10).string(message.teamId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAlertUsageRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAlertUsageRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.teamId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAlertUsageRequest {
+    return {
+      teamId: isSet(object.teamId)
+        ? globalThis.String(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.String(object.team_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetAlertUsageRequest): unknown {
+    const obj: any = {};
+    if (message.teamId !== "") {
+      obj.teamId = message.teamId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetAlertUsageRequest>, I>>(base?: I): GetAlertUsageRequest {
+    return GetAlertUsageRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetAlertUsageRequest>, I>>(object: I): GetAlertUsageRequest {
+    const message = createBaseGetAlertUsageRequest();
+    message.teamId = object.teamId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetAlertUsageResponse(): GetAlertUsageResponse {
+  return { month: "", used: 0 };
+}
+
+export const GetAlertUsageResponse: MessageFns<GetAlertUsageResponse> = {
+  encode(message: GetAlertUsageResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.month !== "") {
+      writer.uint32(10).string(message.month);
+    }
+    if (message.used !== 0) {
+      writer.uint32(16).int32(message.used);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAlertUsageResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAlertUsageResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.month = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.used = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAlertUsageResponse {
+    return {
+      month: isSet(object.month) ? globalThis.String(object.month) : "",
+      used: isSet(object.used) ? globalThis.Number(object.used) : 0,
+    };
+  },
+
+  toJSON(message: GetAlertUsageResponse): unknown {
+    const obj: any = {};
+    if (message.month !== "") {
+      obj.month = message.month;
+    }
+    if (message.used !== 0) {
+      obj.used = Math.round(message.used);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetAlertUsageResponse>, I>>(base?: I): GetAlertUsageResponse {
+    return GetAlertUsageResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetAlertUsageResponse>, I>>(object: I): GetAlertUsageResponse {
+    const message = createBaseGetAlertUsageResponse();
+    message.month = object.month ?? "";
+    message.used = object.used ?? 0;
+    return message;
+  },
+};
+
 /**
  * AlertsService owns webhooks, filter rules, alerts, their occurrences and the
  * notification outbox.
@@ -8966,6 +9134,20 @@ export const AlertsServiceService = {
       Buffer.from(DeleteSilenceResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteSilenceResponse => DeleteSilenceResponse.decode(value),
   },
+  /**
+   * What a team has used of its monthly alert quota this UTC month (created
+   * and reopened alerts; folds never count).
+   */
+  getAlertUsage: {
+    path: "/alerts.v1.AlertsService/GetAlertUsage" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetAlertUsageRequest): Buffer => Buffer.from(GetAlertUsageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetAlertUsageRequest => GetAlertUsageRequest.decode(value),
+    responseSerialize: (value: GetAlertUsageResponse): Buffer =>
+      Buffer.from(GetAlertUsageResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetAlertUsageResponse => GetAlertUsageResponse.decode(value),
+  },
 } as const;
 
 export interface AlertsServiceServer extends UntypedServiceImplementation {
@@ -9023,6 +9205,11 @@ export interface AlertsServiceServer extends UntypedServiceImplementation {
   createSilence: handleUnaryCall<CreateSilenceRequest, CreateSilenceResponse>;
   listSilences: handleUnaryCall<ListSilencesRequest, ListSilencesResponse>;
   deleteSilence: handleUnaryCall<DeleteSilenceRequest, DeleteSilenceResponse>;
+  /**
+   * What a team has used of its monthly alert quota this UTC month (created
+   * and reopened alerts; folds never count).
+   */
+  getAlertUsage: handleUnaryCall<GetAlertUsageRequest, GetAlertUsageResponse>;
 }
 
 export interface AlertsServiceClient extends Client {
@@ -9471,6 +9658,25 @@ export interface AlertsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteSilenceResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * What a team has used of its monthly alert quota this UTC month (created
+   * and reopened alerts; folds never count).
+   */
+  getAlertUsage(
+    request: GetAlertUsageRequest,
+    callback: (error: ServiceError | null, response: GetAlertUsageResponse) => void,
+  ): ClientUnaryCall;
+  getAlertUsage(
+    request: GetAlertUsageRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetAlertUsageResponse) => void,
+  ): ClientUnaryCall;
+  getAlertUsage(
+    request: GetAlertUsageRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetAlertUsageResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -567,6 +567,16 @@ export interface ResolveBadgeResponse {
   monitor: Monitor | undefined;
 }
 
+export interface GetHeartbeatUsageRequest {
+  teamId: string;
+}
+
+export interface GetHeartbeatUsageResponse {
+  /** The first day of the UTC month counted, YYYY-MM-DD. */
+  month: string;
+  used: number;
+}
+
 function createBaseMonitor(): Monitor {
   return {
     id: "",
@@ -3949,6 +3959,164 @@ export const ResolveBadgeResponse: MessageFns<ResolveBadgeResponse> = {
   },
 };
 
+function createBaseGetHeartbeatUsageRequest(): GetHeartbeatUsageRequest {
+  return { teamId: "" };
+}
+
+export const GetHeartbeatUsageRequest: MessageFns<GetHeartbeatUsageRequest> = {
+  encode(message: GetHeartbeatUsageRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.teamId !== "") {
+      writer.uint32(10).string(message.teamId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetHeartbeatUsageRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetHeartbeatUsageRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.teamId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetHeartbeatUsageRequest {
+    return {
+      teamId: isSet(object.teamId)
+        ? globalThis.String(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.String(object.team_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetHeartbeatUsageRequest): unknown {
+    const obj: any = {};
+    if (message.teamId !== "") {
+      obj.teamId = message.teamId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetHeartbeatUsageRequest>, I>>(base?: I): GetHeartbeatUsageRequest {
+    return GetHeartbeatUsageRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetHeartbeatUsageRequest>, I>>(object: I): GetHeartbeatUsageRequest {
+    const message = createBaseGetHeartbeatUsageRequest();
+    message.teamId = object.teamId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetHeartbeatUsageResponse(): GetHeartbeatUsageResponse {
+  return { month: "", used: 0 };
+}
+
+export const GetHeartbeatUsageResponse: MessageFns<GetHeartbeatUsageResponse> = {
+  encode(message: GetHeartbeatUsageResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.month !== "") {
+      writer.uint32(10).string(message.month);
+    }
+    if (message.used !== 0) {
+      writer.uint32(16).int32(message.used);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetHeartbeatUsageResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetHeartbeatUsageResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.month = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.used = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetHeartbeatUsageResponse {
+    return {
+      month: isSet(object.month) ? globalThis.String(object.month) : "",
+      used: isSet(object.used) ? globalThis.Number(object.used) : 0,
+    };
+  },
+
+  toJSON(message: GetHeartbeatUsageResponse): unknown {
+    const obj: any = {};
+    if (message.month !== "") {
+      obj.month = message.month;
+    }
+    if (message.used !== 0) {
+      obj.used = Math.round(message.used);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetHeartbeatUsageResponse>, I>>(base?: I): GetHeartbeatUsageResponse {
+    return GetHeartbeatUsageResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetHeartbeatUsageResponse>, I>>(object: I): GetHeartbeatUsageResponse {
+    const message = createBaseGetHeartbeatUsageResponse();
+    message.month = object.month ?? "";
+    message.used = object.used ?? 0;
+    return message;
+  },
+};
+
 /**
  * MonitorsService owns heartbeat monitors, their pings, the missed-heartbeat
  * sweeper and the ping spool used while its database is away (docs/monitors.md).
@@ -4080,6 +4248,18 @@ export const MonitorsServiceService = {
       Buffer.from(ResolveBadgeResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ResolveBadgeResponse => ResolveBadgeResponse.decode(value),
   },
+  /** What a team has used of its monthly heartbeat quota this UTC month (accepted pings). */
+  getHeartbeatUsage: {
+    path: "/monitors.v1.MonitorsService/GetHeartbeatUsage" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetHeartbeatUsageRequest): Buffer =>
+      Buffer.from(GetHeartbeatUsageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetHeartbeatUsageRequest => GetHeartbeatUsageRequest.decode(value),
+    responseSerialize: (value: GetHeartbeatUsageResponse): Buffer =>
+      Buffer.from(GetHeartbeatUsageResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetHeartbeatUsageResponse => GetHeartbeatUsageResponse.decode(value),
+  },
 } as const;
 
 export interface MonitorsServiceServer extends UntypedServiceImplementation {
@@ -4101,6 +4281,8 @@ export interface MonitorsServiceServer extends UntypedServiceImplementation {
   previewPings: handleUnaryCall<PreviewPingsRequest, PreviewPingsResponse>;
   /** Looks a monitor up by the token of its public status badge. Cacheable for seconds. */
   resolveBadge: handleUnaryCall<ResolveBadgeRequest, ResolveBadgeResponse>;
+  /** What a team has used of its monthly heartbeat quota this UTC month (accepted pings). */
+  getHeartbeatUsage: handleUnaryCall<GetHeartbeatUsageRequest, GetHeartbeatUsageResponse>;
 }
 
 export interface MonitorsServiceClient extends Client {
@@ -4289,6 +4471,22 @@ export interface MonitorsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ResolveBadgeResponse) => void,
+  ): ClientUnaryCall;
+  /** What a team has used of its monthly heartbeat quota this UTC month (accepted pings). */
+  getHeartbeatUsage(
+    request: GetHeartbeatUsageRequest,
+    callback: (error: ServiceError | null, response: GetHeartbeatUsageResponse) => void,
+  ): ClientUnaryCall;
+  getHeartbeatUsage(
+    request: GetHeartbeatUsageRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetHeartbeatUsageResponse) => void,
+  ): ClientUnaryCall;
+  getHeartbeatUsage(
+    request: GetHeartbeatUsageRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetHeartbeatUsageResponse) => void,
   ): ClientUnaryCall;
 }
 

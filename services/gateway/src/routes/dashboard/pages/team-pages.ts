@@ -60,7 +60,27 @@ function teamsPage(ctx: PageContext, teams: Team[], nextCursor: string | null, e
   );
 }
 
-function settingsPage(ctx: PageContext, team: Team, error?: ApiError) {
+type Counter = { used: number; quota: number };
+type Usage = { month: string; alerts: Counter; heartbeats: Counter };
+
+/** This month's use of the quotas; none when it cannot be read (the page shows the quotas alone). */
+async function loadUsage(ctx: PageContext, teamId: string): Promise<Usage | undefined> {
+  const answer = await ctx.api<{ usage: Usage }>("GET", `/teams/${encodeURIComponent(teamId)}/usage`);
+  return answer.ok ? answer.body.usage : undefined;
+}
+
+/** "1,234 of 10,000 a month (12%)", with a meter; "unlimited" quotas show the count alone. */
+function usageOf(label: string, quotaValue: number, counter: Counter | undefined) {
+  if (!counter) return html`${quota(quotaValue)}`;
+  const used = counter.used.toLocaleString("en");
+  if (counter.quota === 0) return html`${used} this month <span class="muted">(unlimited)</span>`;
+  const percent = Math.floor((counter.used / counter.quota) * 100);
+  return html`${used} of ${quota(counter.quota)} used this month (${percent}%)
+    <meter min="0" max=${counter.quota} low=${counter.quota * 0.8} high=${counter.quota * 0.95} optimum="0"
+      value=${counter.used} aria-label=${`${label} used this month`}></meter>`;
+}
+
+function settingsPage(ctx: PageContext, team: Team, usage: Usage | undefined, error?: ApiError) {
   const admin = ctx.session.actor.kind === "admin";
   const rotateAction = teamPath(team.id, "/settings/rotate");
   return html`<h1>Settings</h1>
@@ -69,8 +89,8 @@ function settingsPage(ctx: PageContext, team: Team, error?: ApiError) {
     <dl class="facts">
       <dt>Team id</dt><dd><code>${team.id}</code></dd>
       <dt>Subscription</dt><dd>${team.subscriptionExpiresAt ? html`ends ${time(team.subscriptionExpiresAt)} (${dateOnly(team.subscriptionExpiresAt)})` : "no expiry"}</dd>
-      <dt>Alert quota</dt><dd>${quota(team.alertQuotaMonthly)}</dd>
-      <dt>Heartbeat quota</dt><dd>${quota(team.heartbeatQuotaMonthly)}</dd>
+      <dt>Alerts</dt><dd>${usageOf("Alert quota", team.alertQuotaMonthly, usage?.alerts)}</dd>
+      <dt>Heartbeats</dt><dd>${usageOf("Heartbeat quota", team.heartbeatQuotaMonthly, usage?.heartbeats)}</dd>
       <dt>Created</dt><dd>${time(team.createdAt)}</dd>
     </dl>
     ${
@@ -167,8 +187,11 @@ export function teamPages(app: FastifyInstance, { gateway }: DashboardDeps): voi
 
   app.get<{ Params: TeamParams }>("/dashboard/teams/:teamId/settings", async (request, reply) => {
     const ctx = contextOf(gateway, request, reply);
-    const team = await loadTeam(ctx, request.params.teamId);
-    return sendTeamPage(ctx, { team, tab: "settings", title: "Settings", children: settingsPage(ctx, team) });
+    const [team, usage] = await Promise.all([
+      loadTeam(ctx, request.params.teamId),
+      loadUsage(ctx, request.params.teamId),
+    ]);
+    return sendTeamPage(ctx, { team, tab: "settings", title: "Settings", children: settingsPage(ctx, team, usage) });
   });
 
   app.post<{ Params: TeamParams }>("/dashboard/teams/:teamId/settings", async (request, reply) => {
@@ -186,12 +209,12 @@ export function teamPages(app: FastifyInstance, { gateway }: DashboardDeps): voi
         : { name: textField(form, "name") ?? "" };
     const answer = await ctx.api<{ team: Team }>("PATCH", `/teams/${encodeURIComponent(teamId)}`, body);
     if (!answer.ok) {
-      const team = await loadTeam(ctx, teamId);
+      const [team, usage] = await Promise.all([loadTeam(ctx, teamId), loadUsage(ctx, teamId)]);
       return sendTeamPage(ctx, {
         team,
         tab: "settings",
         title: "Settings",
-        children: settingsPage(ctx, team, answer.error),
+        children: settingsPage(ctx, team, usage, answer.error),
         status: answer.error.status,
       });
     }
@@ -208,12 +231,12 @@ export function teamPages(app: FastifyInstance, { gateway }: DashboardDeps): voi
       defined({ graceSeconds: integerField(ctx.form, "graceSeconds") }),
     );
     if (!answer.ok) {
-      const team = await loadTeam(ctx, teamId);
+      const [team, usage] = await Promise.all([loadTeam(ctx, teamId), loadUsage(ctx, teamId)]);
       return sendTeamPage(ctx, {
         team,
         tab: "settings",
         title: "Settings",
-        children: settingsPage(ctx, team, answer.error),
+        children: settingsPage(ctx, team, usage, answer.error),
         status: answer.error.status,
       });
     }

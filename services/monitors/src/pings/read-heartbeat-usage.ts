@@ -1,0 +1,18 @@
+import { type PgPool, run, statement } from "@pulsegate/db";
+import { monthOf } from "./apply-ping-batch.ts";
+
+const READ_USAGE = statement(
+  "monitors_read_heartbeat_usage",
+  "SELECT used FROM monitors.heartbeat_quota_usage WHERE team_id = $1 AND month = $2::date",
+);
+
+/** What a team has used of its heartbeat quota in the UTC month of `at` (0 before its first ping). */
+export async function readHeartbeatUsage(
+  pool: PgPool,
+  teamId: string,
+  at: Date = new Date(),
+): Promise<{ month: string; used: number }> {
+  const month = monthOf(at);
+  const rows = await run<{ used: number }>(pool, READ_USAGE, [teamId, month]);
+  return { month, used: rows[0]?.used ?? 0 };
+}
