@@ -238,6 +238,8 @@ export const ChannelKind = {
   CHANNEL_KIND_PAGERDUTY: 3,
   /** CHANNEL_KIND_OPSGENIE - Opsgenie Alert API: url is the alerts endpoint, key the API integration's key. */
   CHANNEL_KIND_OPSGENIE: 4,
+  /** CHANNEL_KIND_EMAIL - Email: url is mailto: with up to 10 recipients, sent through the service's SMTP relay. */
+  CHANNEL_KIND_EMAIL: 5,
   UNRECOGNIZED: -1,
 } as const;
 
@@ -249,6 +251,7 @@ export namespace ChannelKind {
   export type CHANNEL_KIND_WEBHOOK = typeof ChannelKind.CHANNEL_KIND_WEBHOOK;
   export type CHANNEL_KIND_PAGERDUTY = typeof ChannelKind.CHANNEL_KIND_PAGERDUTY;
   export type CHANNEL_KIND_OPSGENIE = typeof ChannelKind.CHANNEL_KIND_OPSGENIE;
+  export type CHANNEL_KIND_EMAIL = typeof ChannelKind.CHANNEL_KIND_EMAIL;
   export type UNRECOGNIZED = typeof ChannelKind.UNRECOGNIZED;
 }
 
@@ -269,6 +272,9 @@ export function channelKindFromJSON(object: any): ChannelKind {
     case 4:
     case "CHANNEL_KIND_OPSGENIE":
       return ChannelKind.CHANNEL_KIND_OPSGENIE;
+    case 5:
+    case "CHANNEL_KIND_EMAIL":
+      return ChannelKind.CHANNEL_KIND_EMAIL;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -288,6 +294,8 @@ export function channelKindToJSON(object: ChannelKind): string {
       return "CHANNEL_KIND_PAGERDUTY";
     case ChannelKind.CHANNEL_KIND_OPSGENIE:
       return "CHANNEL_KIND_OPSGENIE";
+    case ChannelKind.CHANNEL_KIND_EMAIL:
+      return "CHANNEL_KIND_EMAIL";
     case ChannelKind.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
