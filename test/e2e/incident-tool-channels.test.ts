@@ -93,6 +93,10 @@ describe("incident tool channels", () => {
     expect(slackKey.body).toMatchObject({ code: "invalid_request", details: [{ field: "key" }] });
     const badUrl = await channel(teamId, { kind: "opsgenie", url: "ftp://example.com/alerts", key: "k" });
     expect(badUrl.body).toMatchObject({ code: "invalid_request", details: [{ field: "url" }] });
+    // This stack's alerts service has no SMTP relay (SMTP_URL): email channels are refused, saying why.
+    const email = await channel(teamId, { kind: "email", url: "mailto:ops@example.com" });
+    expect(email.status).toBe(400);
+    expect(email.body).toMatchObject({ details: [{ field: "kind", message: expect.stringContaining("SMTP_URL") }] });
   });
 
   it("changing a channel's URL keeps its sealed key, and its key can be replaced", async () => {

@@ -14,6 +14,7 @@ import { DeliveryStore } from "./notifications/delivery-store.ts";
 import { Dispatcher } from "./notifications/dispatcher.ts";
 import { PolicyService } from "./notifications/policy-service.ts";
 import { resealChannels } from "./notifications/reseal-channels.ts";
+import { createEmailSender } from "./notifications/send-email.ts";
 import { createHttpSender } from "./notifications/send-http.ts";
 import { reminderSchedule } from "./reminders/send-reminders.ts";
 import { notificationRetention } from "./retention/notification-retention.ts";
@@ -70,7 +71,14 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
   const silences = new SilenceService(pool, { cacheMs: config.WEBHOOK_CACHE_MS });
   const allowPrivateNetworks = config.NOTIFY_ALLOW_PRIVATE_NETWORKS;
   if (allowPrivateNetworks) log.warn("NOTIFY_ALLOW_PRIVATE_NETWORKS=true: notifications may reach private addresses");
-  const channels = new ChannelService(orm, { allowPrivateNetworks, sealer });
+  const email = config.SMTP_URL
+    ? createEmailSender({
+        smtpUrl: config.SMTP_URL,
+        from: config.SMTP_FROM,
+        timeoutMs: config.NOTIFY_ATTEMPT_TIMEOUT_MS,
+      })
+    : undefined;
+  const channels = new ChannelService(orm, { allowPrivateNetworks, sealer, emailEnabled: email !== undefined });
   const policies = new PolicyService(orm, channels);
   const deliveries = new DeliveryStore(orm);
 
@@ -81,6 +89,7 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
     orm,
     log,
     sender,
+    email,
     sign: async (teamId, payload) =>
       (await callUnary(authClient, authClient.sign, { teamId, payload }, config.NOTIFY_ATTEMPT_TIMEOUT_MS)).signature,
     sealer,
@@ -123,6 +132,7 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
   const stopNotifications = async () => {
     await dispatcher.stop();
     await sender.close();
+    await email?.close();
     authClient.close();
   };
   const closeDatabase = async () => {

@@ -36,6 +36,9 @@ export function loadAlertsConfig(source: NodeJS.ProcessEnv = process.env) {
       RETENTION_INTERVAL_MS: env.int(3_600_000, 1_000, 86_400_000),
       // How often due reminders (alert.reminder) are looked for.
       REMINDER_INTERVAL_MS: env.int(5_000, 100, 600_000),
+      // The relay email channels send through (smtp:// or smtps://, credentials in the URL); unset: no email channels.
+      SMTP_URL: env.optionalString(),
+      SMTP_FROM: env.string("Pulsegate <pulsegate@localhost>"),
     },
     source,
   );

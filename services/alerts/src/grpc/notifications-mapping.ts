@@ -10,6 +10,7 @@ const KIND_TO_PROTO: Record<ChannelKind, alerts.ChannelKind> = {
   webhook: alerts.ChannelKind.CHANNEL_KIND_WEBHOOK,
   pagerduty: alerts.ChannelKind.CHANNEL_KIND_PAGERDUTY,
   opsgenie: alerts.ChannelKind.CHANNEL_KIND_OPSGENIE,
+  email: alerts.ChannelKind.CHANNEL_KIND_EMAIL,
 };
 
 const STATUS_TO_PROTO: Record<DeliveryStatus, alerts.DeliveryStatus> = {

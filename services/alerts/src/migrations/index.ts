@@ -9,6 +9,7 @@ import { Reminders } from "./0008-reminders.ts";
 import { ReplayProtection } from "./0009-replay-protection.ts";
 import { Silences } from "./0010-silences.ts";
 import { IncidentToolChannels } from "./0011-incident-tool-channels.ts";
+import { EmailChannels } from "./0012-email-channels.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   { name: "0009-replay-protection", class: ReplayProtection },
   { name: "0010-silences", class: Silences },
   { name: "0011-incident-tool-channels", class: IncidentToolChannels },
+  { name: "0012-email-channels", class: EmailChannels },
 ];

@@ -14,6 +14,7 @@ import {
 import type { ChannelSealer } from "./channel-credentials.ts";
 import { checkChannelUrl } from "./channel-url.ts";
 import { maskUrl } from "./mask-url.ts";
+import { mailRecipients } from "./send-email.ts";
 
 export const CHANNEL_LIMITS = { nameMaxLength: 200, maxPerTeam: 50 } as const;
 
@@ -39,7 +40,13 @@ export class ChannelService {
   readonly #sealer: ChannelSealer;
   readonly #now: () => Date;
 
-  constructor(orm: Orm, options: { allowPrivateNetworks: boolean; sealer: ChannelSealer; now?: () => Date }) {
+  readonly #emailEnabled: boolean;
+
+  constructor(
+    orm: Orm,
+    options: { allowPrivateNetworks: boolean; sealer: ChannelSealer; now?: () => Date; emailEnabled?: boolean },
+  ) {
+    this.#emailEnabled = options.emailEnabled ?? false;
     this.#orm = orm;
     this.#allowPrivateNetworks = options.allowPrivateNetworks;
     this.#sealer = options.sealer;
@@ -50,11 +57,14 @@ export class ChannelService {
     const errors: ErrorDetail[] = [];
     if (!teamId) errors.push({ field: "teamId", message: "teamId is required." });
     if (!isChannelKind(input.kind)) {
-      errors.push({ field: "kind", message: "kind must be slack, webhook, pagerduty or opsgenie." });
+      errors.push({ field: "kind", message: "kind must be slack, webhook, pagerduty, opsgenie or email." });
     }
     const key = checkKey(input.kind, input.key ?? "", errors);
     const name = checkName(input.name, errors);
-    const url = await this.#checkUrl(input.url, errors);
+    if (input.kind === "email" && !this.#emailEnabled) {
+      errors.push({ field: "kind", message: "email channels need an SMTP relay: set SMTP_URL on the alerts service." });
+    }
+    const url = await this.#checkUrl(input.url, errors, input.kind === "email");
     if (errors.length > 0 || name === undefined || url === undefined) throw alertsErrors.invalid(errors);
     const now = this.#now();
     return this.#orm.em.fork().transactional(async (tx) => {
@@ -77,7 +87,7 @@ export class ChannelService {
           input.kind as ChannelKind,
           name,
           this.#sealer.seal(id, key === undefined ? { url } : { url, key }),
-          maskUrl(url),
+          maskChannelUrl(url),
           input.enabled ?? true,
           now,
           now,
@@ -104,6 +114,9 @@ export class ChannelService {
     );
     if (!row) throw alertsErrors.channelNotFound();
     const errors: ErrorDetail[] = [];
+    if (url !== undefined && (row.kind === "email") !== url.startsWith("mailto:")) {
+      errors.push({ field: "url", message: "An email channel's url is mailto:, any other channel's http or https." });
+    }
     const checkedKey = key === undefined ? undefined : checkKey(row.kind, key, errors);
     if (errors.length > 0) throw alertsErrors.invalid(errors);
     const old = this.#sealer.open(id, row.credentials_sealed);
@@ -132,7 +145,8 @@ export class ChannelService {
   async update(id: string, input: UpdateChannelInput): Promise<ChannelView> {
     const errors: ErrorDetail[] = [];
     const name = input.name === undefined ? undefined : checkName(input.name, errors);
-    const url = input.url === undefined ? undefined : await this.#checkUrl(input.url, errors);
+    const email = input.url?.trim().toLowerCase().startsWith("mailto:") ?? false;
+    const url = input.url === undefined ? undefined : await this.#checkUrl(input.url, errors, email);
     if (errors.length > 0) throw alertsErrors.invalid(errors);
     return this.#orm.em.fork().transactional(async (tx) => {
       const em = tx as EntityManager;
@@ -153,7 +167,7 @@ export class ChannelService {
         [
           name ?? null,
           credentials === null ? null : this.#sealer.seal(id, credentials),
-          url === undefined ? null : maskUrl(url),
+          url === undefined ? null : maskChannelUrl(url),
           input.enabled ?? null,
           input.enabled === true,
           input.enabled === true,
@@ -192,7 +206,14 @@ export class ChannelService {
     return new Set(rows.map((row) => row.id));
   }
 
-  async #checkUrl(raw: string, errors: ErrorDetail[]): Promise<string | undefined> {
+  /** An email channel's URL is `mailto:` and its recipients (the relay is the service's own). */
+  async #checkUrl(raw: string, errors: ErrorDetail[], email = false): Promise<string | undefined> {
+    if (email) {
+      const recipients = mailRecipients(raw.trim());
+      if (recipients) return `mailto:${recipients.join(",")}`;
+      errors.push({ field: "url", message: "url must be mailto: with 1 to 10 comma-separated email addresses." });
+      return undefined;
+    }
     const checked = await checkChannelUrl(raw, { allowPrivateNetworks: this.#allowPrivateNetworks });
     if ("error" in checked) {
       errors.push(checked.error);
@@ -238,4 +259,14 @@ function checkKey(kind: string | undefined, raw: string, errors: ErrorDetail[]):
     errors.push({ field: "key", message: "key must be 1 to 500 printable ASCII characters without spaces." });
   } else return key;
   return undefined;
+}
+
+/** mask-url.ts for web URLs; for mailto: the first recipient's first letter and domain, and how many more. */
+function maskChannelUrl(url: string): string {
+  const recipients = mailRecipients(url);
+  if (!recipients) return maskUrl(url);
+  const [first = ""] = recipients;
+  const at = first.lastIndexOf("@");
+  const more = recipients.length > 1 ? ` (+${recipients.length - 1})` : "";
+  return `mailto:${first.slice(0, 1)}…${first.slice(at)}${more}`;
 }

@@ -1,6 +1,6 @@
 import { toDate } from "../alerts/alert-row.ts";
 
-export const CHANNEL_KINDS = ["slack", "webhook", "pagerduty", "opsgenie"] as const;
+export const CHANNEL_KINDS = ["slack", "webhook", "pagerduty", "opsgenie", "email"] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 
 /** Kinds whose credentials include a key besides the URL (a routing key, an API key). */

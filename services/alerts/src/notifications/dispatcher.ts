@@ -20,6 +20,7 @@ import {
 import { expandOutbox } from "./expand-outbox.ts";
 import { opsgenieRequest, pagerDutyBody } from "./incident-tools.ts";
 import { type NotificationEvent, webhookBody } from "./notification-event.ts";
+import { type EmailSender, emailContent, mailRecipients } from "./send-email.ts";
 import { describeSendError, type HttpSender } from "./send-http.ts";
 import { slackMessage } from "./slack-message.ts";
 import { traceDelivery } from "./trace-delivery.ts";
@@ -33,6 +34,8 @@ export type DispatcherOptions = {
   orm: Orm;
   log: Logger;
   sender: HttpSender;
+  /** The SMTP relay of email channels (SMTP_URL); none: email deliveries fail with a reason. */
+  email?: EmailSender | undefined;
   /** auth.Sign: lowercase hex HMAC-SHA256 under the team's current secret. */
   sign: SignPayload;
   /** Opens a channel's sealed credentials: the only place they are decrypted. */
@@ -146,7 +149,8 @@ export class Dispatcher {
     let gone = false;
     try {
       const { body, headers, url } = await this.#request(delivery);
-      const answer = await sender.post(url, body, headers);
+      const answer =
+        delivery.kind === "email" ? await this.#email(delivery, url, headers) : await sender.post(url, body, headers);
       const verdict = verdictOf(answer.statusCode);
       gone = verdict === "gone";
       outcome =
@@ -204,6 +208,28 @@ export class Dispatcher {
     }
   }
 
+  /** An email channel's attempt: the event as a message for people, through the service's relay. */
+  async #email(delivery: ClaimedDelivery, url: string, headers: Record<string, string>) {
+    const email = this.#options.email;
+    if (!email) throw new OwnSideError("no SMTP relay is configured (SMTP_URL)");
+    const to = mailRecipients(url);
+    if (!to) throw new OwnSideError("the channel's url is not a mailto: list");
+    const notice = delivery.eventType === CHANNEL_DISABLED ? (delivery.payload as ChannelNoticeEvent) : null;
+    const content = notice
+      ? {
+          subject: "A Pulsegate notification channel was disabled",
+          text: `${JSON.stringify(notice.channel, null, 2)}\n`,
+        }
+      : emailContent(delivery.payload as NotificationEvent);
+    const { [DELIVERY_HEADER]: deliveryId, ...rest } = headers;
+    return email.send({
+      to,
+      subject: content.subject,
+      text: content.text,
+      headers: { "X-Pulsegate-Delivery": deliveryId ?? delivery.id, ...pick(rest) },
+    });
+  }
+
   /** The channel's URL (and key), opened from its sealed credentials for this attempt only. */
   #credentials(delivery: ClaimedDelivery): ChannelCredentials {
     try {
@@ -228,6 +254,7 @@ export class Dispatcher {
       "x-pulsegate-attempt": String(delivery.attempt),
     };
     const notice = delivery.eventType === CHANNEL_DISABLED ? (delivery.payload as ChannelNoticeEvent) : null;
+    if (delivery.kind === "email") return { body: Buffer.alloc(0), headers, url: credentials.url };
     if (delivery.kind === "slack") {
       const message = notice ? channelNoticeSlackMessage(notice) : slackMessage(delivery.payload as NotificationEvent);
       return { body: Buffer.from(JSON.stringify(message)), headers, url: credentials.url };
@@ -288,4 +315,16 @@ export class Dispatcher {
       };
     });
   }
+}
+
+/** The X-Pulsegate-* headers of a delivery, as mail headers. */
+function pick(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers)
+      .filter(([name]) => name.startsWith("x-pulsegate-"))
+      .map(([name, value]) => [
+        name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase()),
+        value,
+      ]),
+  );
 }

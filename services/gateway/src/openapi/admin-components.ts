@@ -168,7 +168,7 @@ export const adminComponents = [
   object("Channel", "A notification channel. Its URL is a secret: only a masked form is shown.", {
     id: string,
     teamId: string,
-    kind: { type: ["string", "null"], enum: ["slack", "webhook", "pagerduty", "opsgenie", null] },
+    kind: { type: ["string", "null"], enum: ["slack", "webhook", "pagerduty", "opsgenie", "email", null] },
     name: string,
     maskedUrl: string,
     enabled: { type: "boolean" },
@@ -197,7 +197,7 @@ export const adminComponents = [
     id: { ...string, description: "Sent as X-Pulsegate-Delivery, the same on every attempt." },
     alertId: string,
     channelId: string,
-    channelKind: { type: ["string", "null"], enum: ["slack", "webhook", "pagerduty", "opsgenie", null] },
+    channelKind: { type: ["string", "null"], enum: ["slack", "webhook", "pagerduty", "opsgenie", "email", null] },
     channelName: string,
     eventType: { type: "string", enum: ["alert.created", "alert.reopened", "alert.resolved", "channel.disabled"] },
     eventId: string,

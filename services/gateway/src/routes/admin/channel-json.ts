@@ -10,6 +10,7 @@ const KINDS: ReadonlyMap<alerts.ChannelKind, string> = new Map([
   [alerts.ChannelKind.CHANNEL_KIND_WEBHOOK, "webhook"],
   [alerts.ChannelKind.CHANNEL_KIND_PAGERDUTY, "pagerduty"],
   [alerts.ChannelKind.CHANNEL_KIND_OPSGENIE, "opsgenie"],
+  [alerts.ChannelKind.CHANNEL_KIND_EMAIL, "email"],
 ]);
 
 const DELIVERY_STATUSES: ReadonlyMap<number, string> = new Map([

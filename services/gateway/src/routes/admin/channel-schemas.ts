@@ -7,7 +7,7 @@ const name = { type: "string", minLength: 1, maxLength: 200 } as const;
 const url = { type: "string", minLength: 1, maxLength: 2_048 } as const;
 const channelId = { type: "string", minLength: 1, maxLength: 200 } as const;
 
-export const CHANNEL_KINDS = ["slack", "webhook", "pagerduty", "opsgenie"] as const;
+export const CHANNEL_KINDS = ["slack", "webhook", "pagerduty", "opsgenie", "email"] as const;
 
 const key = {
   type: "string",
