@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { type ChannelNoticeEvent, channelNoticeBody, channelNoticeSlackMessage } from "./channel-notice.ts";
+import {
+  type ChannelNoticeEvent,
+  channelNoticeBody,
+  channelNoticeSlackMessage,
+  noticeRecipients,
+} from "./channel-notice.ts";
 
 const event: ChannelNoticeEvent = {
   type: "channel.disabled",
@@ -16,6 +21,11 @@ const event: ChannelNoticeEvent = {
 };
 
 describe("channel notices", () => {
+  it("go to the channels people read, not to incident tools", () => {
+    const channels = ["slack", "webhook", "email", "pagerduty", "opsgenie"].map((kind) => ({ id: `ch_${kind}`, kind }));
+    expect(noticeRecipients(channels)).toEqual(["ch_slack", "ch_webhook", "ch_email"]);
+  });
+
   it("gives a webhook the event with its id and the channel, never a URL", () => {
     const body = JSON.parse(channelNoticeBody("evt_7", event).toString());
     expect(body).toEqual({

@@ -12,6 +12,14 @@ export type ChannelNoticeEvent = {
   };
 };
 
+/**
+ * Which of a team's enabled channels hear that another was disabled: the ones people read. An incident
+ * tool (PagerDuty, Opsgenie) takes alert events only; a notice there would open an incident, or be refused.
+ */
+export function noticeRecipients(channels: { id: string; kind: string }[]): string[] {
+  return channels.filter((channel) => channel.kind !== "pagerduty" && channel.kind !== "opsgenie").map((c) => c.id);
+}
+
 export function channelNoticePayload(channel: ChannelNoticeEvent["channel"]): string {
   return JSON.stringify({ type: CHANNEL_DISABLED, occurredAt: channel.disabledAt, channel });
 }

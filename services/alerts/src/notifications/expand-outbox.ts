@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { EntityManager, Orm } from "@pulsegate/db";
 import { isTransientError } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
-import { CHANNEL_DISABLED } from "./channel-notice.ts";
+import { CHANNEL_DISABLED, noticeRecipients } from "./channel-notice.ts";
 import { type NotificationRoute, routeEvent } from "./route-event.ts";
 
 type OutboxRow = { id: string; team_id: string; alert_id: string | null; event_type: string; severity: string | null };
@@ -72,8 +72,8 @@ async function expandEvents(orm: Orm, options: ExpandOptions, onlyId: string | n
     );
     if (events.length === 0) return 0;
     const teamIds = JSON.stringify([...new Set(events.map((event) => event.team_id))]);
-    const channels = await em.execute<{ id: string; team_id: string }[]>(
-      `SELECT id, team_id FROM alerts.channels
+    const channels = await em.execute<{ id: string; team_id: string; kind: string }[]>(
+      `SELECT id, team_id, kind FROM alerts.channels
         WHERE team_id IN (SELECT jsonb_array_elements_text(?::jsonb)) AND enabled AND deleted_at IS NULL
         ORDER BY created_at, id`,
       [teamIds],
@@ -85,11 +85,11 @@ async function expandEvents(orm: Orm, options: ExpandOptions, onlyId: string | n
     const routesByTeam = new Map(policies.map((policy) => [policy.team_id, policy.routes]));
     const deliveries = events.flatMap((event) => {
       const teamChannels = channels.filter((channel) => channel.team_id === event.team_id);
-      // A channel notice (one was disabled) goes to every other enabled channel of the team, whatever
-      // the policy: the policy routes alerts by severity, and a notice has none.
+      // A channel notice (one was disabled) goes to the team's other enabled channels that people read,
+      // whatever the policy: the policy routes alerts by severity, and a notice has none.
       const routed =
         event.event_type === CHANNEL_DISABLED
-          ? teamChannels.map((channel) => channel.id)
+          ? noticeRecipients(teamChannels)
           : routeEvent(event.severity ?? "", teamChannels, routesByTeam.get(event.team_id) ?? null);
       return routed.map((channelId) => ({
         id: `dlv_${randomUUID().replaceAll("-", "")}`,
