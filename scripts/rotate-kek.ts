@@ -5,13 +5,13 @@
 // while the services run: a value changed meanwhile was sealed under the newest KEK already.
 import { createPgPool } from "@pulsegate/db";
 import { createLogger } from "@pulsegate/logger";
+import { parseKeyring } from "@pulsegate/sealing";
 import { alertsKeyring, openAlertsDatabase } from "../services/alerts/src/app.ts";
 import { loadAlertsConfig } from "../services/alerts/src/config.ts";
 import { ChannelSealer } from "../services/alerts/src/notifications/channel-credentials.ts";
 import { resealChannels } from "../services/alerts/src/notifications/reseal-channels.ts";
 import { openAuthDatabase } from "../services/auth/src/app.ts";
 import { loadAuthConfig } from "../services/auth/src/config.ts";
-import { parseKeyring } from "../services/auth/src/secrets/kek.ts";
 import { resealTeams } from "../services/auth/src/secrets/reseal-teams.ts";
 
 const log = createLogger("rotate-kek", process.env.LOG_LEVEL ?? "warn");

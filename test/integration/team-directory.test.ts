@@ -3,10 +3,10 @@
 import { createHmac, randomBytes } from "node:crypto";
 import type { Orm } from "@pulsegate/db";
 import { createLogger } from "@pulsegate/logger";
+import { parseKeyring } from "@pulsegate/sealing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAuthDatabase } from "../../services/auth/src/app.ts";
 import { loadAuthConfig } from "../../services/auth/src/config.ts";
-import { parseKeyring } from "../../services/auth/src/secrets/kek.ts";
 import { TeamDirectory } from "../../services/auth/src/teams/team-directory.ts";
 import { TeamKeys } from "../../services/auth/src/teams/team-keys.ts";
 import { TeamService } from "../../services/auth/src/teams/team-service.ts";

@@ -1,9 +1,9 @@
 import { createHmac } from "node:crypto";
 import { inspect } from "node:util";
+import { parseKeyring } from "@pulsegate/sealing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { deriveHmacStates, HMAC_STATES_BYTES, hmacFromStates, VerifierKey } from "./hmac-states.ts";
-import { parseKeyring } from "./kek.ts";
 import { sealStates } from "./seal.ts";
 import { openStates } from "./verifier-key.ts";
 

@@ -1,8 +1,9 @@
 // Team webhook secrets (DESIGN §3): issue, seal, open, verify.
+
+export { DEV_KEK_ID, KEK_ENV, KEK_PREVIOUS_ENV, type Kek, type Keyring, kekId, parseKeyring } from "@pulsegate/sealing";
 export { fingerprintSecret, type GeneratedSecret, generateSecret, isSecretText } from "./generate-secret.ts";
 export { deriveHmacStates, HMAC_STATES_BYTES, hmacFromStates, VerifierKey } from "./hmac-states.ts";
 export { type IssuedSecret, issueSecret } from "./issue-secret.ts";
-export { DEV_KEK_ID, KEK_ENV, KEK_PREVIOUS_ENV, type Kek, type Keyring, kekId, parseKeyring } from "./kek.ts";
 export {
   resealStates,
   SEALED_FORMAT_VERSION,

@@ -1,8 +1,9 @@
 // Issue a new team secret: the text (returned once), its fingerprint, and the
 // sealed HMAC states to store. The secret text itself is never stored.
+
+import type { Keyring } from "@pulsegate/sealing";
 import { generateSecret } from "./generate-secret.ts";
 import { deriveHmacStates } from "./hmac-states.ts";
-import type { Keyring } from "./kek.ts";
 import { sealStates } from "./seal.ts";
 
 export type IssuedSecret = {

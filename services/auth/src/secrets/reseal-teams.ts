@@ -1,6 +1,6 @@
 import type { PgPool } from "@pulsegate/db";
+import type { Keyring } from "@pulsegate/sealing";
 import { sealingContext } from "../teams/team-service.ts";
-import type { Keyring } from "./kek.ts";
 import { resealStates, sealedKekId } from "./seal.ts";
 
 export type ResealCounts = { resealed: number; alreadyCurrent: number };

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { parseKeyring } from "@pulsegate/sealing";
 import { describe, expect, it } from "vitest";
 import { deriveHmacStates, hmacFromStates } from "./hmac-states.ts";
-import { parseKeyring } from "./kek.ts";
 import { resealStates, SealedStatesError, sealedKekId, sealStates, unsealStates } from "./seal.ts";
 import { openStates } from "./verifier-key.ts";
 

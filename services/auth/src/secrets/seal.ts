@@ -16,8 +16,8 @@
 // so a blob only opens for the owner it was sealed for, and the header
 // (version, KEK id) cannot be altered without failing authentication.
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { KEK_ENV, KEK_PREVIOUS_ENV, type Keyring } from "@pulsegate/sealing";
 import { HMAC_STATES_BYTES } from "./hmac-states.ts";
-import { KEK_ENV, KEK_PREVIOUS_ENV, type Keyring } from "./kek.ts";
 
 export const SEALED_FORMAT_VERSION = 1;
 const IV_BYTES = 12;
