@@ -1,4 +1,5 @@
 // DESIGN §7: the admin API for teams, rotation, webhooks and alerts.
+import { TEAM_LIMITS, WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { describe, expect, inject, it } from "vitest";
 import { Client } from "../support/client.ts";
 
@@ -133,6 +134,76 @@ describe("admin API", () => {
       expect(alert).toHaveProperty(field);
     }
     expect(alert.source).toBe("webhook");
+  });
+
+  // Each bound has one home (@pulsegate/limits): the gateway's schema and the enforcing service
+  // must accept the maximum and refuse one above it, naming the field.
+  const refusesAbove = (response: { status: number; body: Record<string, unknown> }, field: string, max: number) => {
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe("invalid_request");
+    expect(response.body.details).toEqual(
+      expect.arrayContaining([{ field, message: expect.stringContaining(String(max)) }]),
+    );
+  };
+
+  it.each([
+    ["alertQuotaMonthly", TEAM_LIMITS.quotaMax],
+    ["heartbeatQuotaMonthly", TEAM_LIMITS.quotaMax],
+  ])("accepts a team's %s at its maximum (%i) and refuses one above", async (field, max) => {
+    const created = await client.admin("POST", "/teams", { name: "Limits", [field]: max });
+    expect(created.status).toBe(201);
+    expect(created.body.team).toMatchObject({ [field]: max });
+    refusesAbove(await client.admin("POST", "/teams", { name: "Limits", [field]: max + 1 }), field, max);
+    const teamId = (created.body.team as { id: string }).id;
+    expect((await client.admin("PATCH", `/teams/${teamId}`, { [field]: max })).status).toBe(200);
+    refusesAbove(await client.admin("PATCH", `/teams/${teamId}`, { [field]: max + 1 }), field, max);
+  });
+
+  it("accepts a rotation's grace at its maximum and refuses one above", async () => {
+    const { teamId } = await client.createTeam();
+    const rotate = (graceSeconds: number) =>
+      client.admin("POST", `/teams/${teamId}/webhook-secret/rotate`, { graceSeconds });
+    expect((await rotate(TEAM_LIMITS.maxGraceSeconds)).status).toBe(200);
+    refusesAbove(await rotate(TEAM_LIMITS.maxGraceSeconds + 1), "graceSeconds", TEAM_LIMITS.maxGraceSeconds);
+  });
+
+  it.each([
+    ["rateLimitPerMinute", WEBHOOK_LIMITS.maxRateLimitPerMinute],
+    ["reopenWindowSeconds", WEBHOOK_LIMITS.maxReopenWindowSeconds],
+    ["repeatIntervalSeconds", WEBHOOK_LIMITS.maxRepeatIntervalSeconds],
+  ])("accepts a webhook's %s at its maximum (%i) and refuses one above", async (field, max) => {
+    const { teamId } = await client.createTeam();
+    const created = await client.admin("POST", `/teams/${teamId}/webhooks`, { name: "Limits", [field]: max });
+    expect(created.status).toBe(201);
+    expect(created.body.webhook).toMatchObject({ [field]: max });
+    refusesAbove(
+      await client.admin("POST", `/teams/${teamId}/webhooks`, { name: "Limits", [field]: max + 1 }),
+      field,
+      max,
+    );
+    const webhookId = (created.body.webhook as { id: string }).id;
+    expect((await client.admin("PATCH", `/webhooks/${webhookId}`, { [field]: max })).status).toBe(200);
+    refusesAbove(await client.admin("PATCH", `/webhooks/${webhookId}`, { [field]: max + 1 }), field, max);
+  });
+
+  it("accepts a webhook's filter rules up to their maximum count and refuses one more", async () => {
+    const { teamId } = await client.createTeam();
+    const rules = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({ field: "title", op: "!=", value: `r${i}` }));
+    const max = WEBHOOK_LIMITS.maxFilterRules;
+    const created = await client.admin("POST", `/teams/${teamId}/webhooks`, { name: "x", filterRules: rules(max) });
+    expect(created.status).toBe(201);
+    refusesAbove(
+      await client.admin("POST", `/teams/${teamId}/webhooks`, { name: "x", filterRules: rules(max + 1) }),
+      "filterRules",
+      max,
+    );
+  });
+
+  it("gives a new webhook the default rate limit", async () => {
+    const { teamId } = await client.createTeam();
+    const created = await client.admin("POST", `/teams/${teamId}/webhooks`, { name: "Defaults" });
+    expect(created.body.webhook).toMatchObject({ rateLimitPerMinute: WEBHOOK_LIMITS.defaultRateLimitPerMinute });
   });
 
   it("answers 400 naming the field, never 500, for U+0000 the database cannot store", async () => {

@@ -1,4 +1,5 @@
 // DESIGN §7: the monitors part of the admin API.
+import { MONITOR_LIMITS } from "@pulsegate/limits";
 import { describe, expect, inject, it } from "vitest";
 import { Client } from "../support/client.ts";
 
@@ -109,5 +110,24 @@ describe("monitors admin API", () => {
     expect((second.body.pings as { status: string }[]).map((ping) => ping.status)).toEqual(["up"]);
     expect(second.body.nextCursor).toBeNull();
     expect((await client.admin("GET", `/monitors/${monitorId}/pings?cursor=abc`)).status).toBe(400);
+  });
+  // Each bound has one home (@pulsegate/limits): the gateway's schema and the monitors service
+  // must accept the maximum and refuse one above it, naming the field.
+  it.each([
+    ["intervalSeconds", MONITOR_LIMITS.maxIntervalSeconds],
+    ["graceSeconds", MONITOR_LIMITS.maxGraceSeconds],
+    ["reopenWindowSeconds", MONITOR_LIMITS.maxReopenWindowSeconds],
+    ["maxDurationSeconds", MONITOR_LIMITS.maxMaxDurationSeconds],
+    ["repeatIntervalSeconds", MONITOR_LIMITS.maxRepeatIntervalSeconds],
+  ])("accepts a monitor's %s at its maximum (%i) and refuses one above", async (field, max) => {
+    const { teamId } = await client.createTeam();
+    const created = await client.admin("POST", `/teams/${teamId}/monitors`, { name: "Limits", [field]: max });
+    expect(created.status).toBe(201);
+    expect(created.body.monitor).toMatchObject({ [field]: max });
+    const refused = await client.admin("POST", `/teams/${teamId}/monitors`, { name: "Limits", [field]: max + 1 });
+    expect(refused.status).toBe(400);
+    expect(refused.body.details).toEqual(
+      expect.arrayContaining([{ field, message: expect.stringContaining(String(max)) }]),
+    );
   });
 });

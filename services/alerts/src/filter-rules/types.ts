@@ -1,3 +1,5 @@
+import { WEBHOOK_LIMITS } from "@pulsegate/limits";
+
 export const FILTER_OPS = [
   "==",
   "!=",
@@ -31,7 +33,7 @@ export type FilterSubject = {
 
 export type FilterResult = { accepted: true } | { accepted: false; reason: string };
 
-export const MAX_FILTER_RULES = 50;
+export const MAX_FILTER_RULES = WEBHOOK_LIMITS.maxFilterRules;
 /** Max number of segments after "metadata." (and max nesting of a rule value). */
 export const MAX_PATH_DEPTH = 10;
 export const MAX_VALUE_DEPTH = 10;

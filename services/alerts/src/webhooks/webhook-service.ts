@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { EntityManager, Orm } from "@pulsegate/db";
+import { WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { alertsErrors } from "../errors.ts";
 import { type Webhook, WebhookSchema } from "./webhook.entity.ts";
 import { type TriggerWebhook, WebhookCache } from "./webhook-cache.ts";
-import { checkWebhookSettings, WEBHOOK_LIMITS, type WebhookSettingsInput } from "./webhook-settings.ts";
+import { checkWebhookSettings, type WebhookSettingsInput } from "./webhook-settings.ts";
 
 /** 24 random bytes: 192 bits, well over the 128 the design asks of a URL token. */
 function newWebhookUrl(): string {

@@ -1,18 +1,7 @@
 import type { ErrorDetail } from "@pulsegate/grpc";
+import { WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { type FilterRule, validateFilterRules } from "../filter-rules/index.ts";
 import { isSeverity, SEVERITIES, type Severity } from "../severity.ts";
-
-/** Defaults and bounds of a webhook's settings (docs/decisions.md). */
-export const WEBHOOK_LIMITS = {
-  nameMaxLength: 200,
-  defaultSeverity: "sev2" as Severity,
-  defaultRateLimitPerMinute: 120,
-  maxRateLimitPerMinute: 100_000,
-  defaultReopenWindowSeconds: 3_600,
-  maxReopenWindowSeconds: 30 * 86_400,
-  minRepeatIntervalSeconds: 60,
-  maxRepeatIntervalSeconds: 7 * 86_400,
-} as const;
 
 export type WebhookSettingsInput = {
   name?: string | undefined;

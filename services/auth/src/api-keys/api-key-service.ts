@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager, Orm } from "@pulsegate/db";
+import { TEAM_LIMITS } from "@pulsegate/limits";
 import type { Logger } from "@pulsegate/logger";
 import { authErrors } from "../errors.ts";
-import { TEAM_LIMITS } from "../teams/team-limits.ts";
 import { API_KEY_SCOPES, type ApiKeyRow, type ApiKeyScope, type ApiKeyView, apiKeyFromRow } from "./api-key.ts";
 import { issueToken, prefixOf, tokenMatches } from "./api-key-token.ts";
 

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { type EntityManager, LockMode, type Orm } from "@pulsegate/db";
+import { TEAM_LIMITS } from "@pulsegate/limits";
 import { authErrors } from "../errors.ts";
 import { decodeCursor, encodeCursor, pageSize } from "../page-cursor.ts";
 import { deriveHmacStates, generateSecret, type Keyring, sealStates } from "../secrets/index.ts";
 import { type Team, TeamSchema } from "./team.entity.ts";
-import { TEAM_LIMITS } from "./team-limits.ts";
 
 export type CreateTeamInput = {
   name: string;

@@ -1,21 +1,7 @@
 import type { ErrorDetail } from "@pulsegate/grpc";
+import { MONITOR_LIMITS } from "@pulsegate/limits";
 import { isSeverity, type Severity } from "../severity.ts";
 import { checkSchedule, DEFAULT_TIMEZONE, type Schedule } from "./schedule.ts";
-
-/** Defaults and bounds of a monitor's settings (DESIGN §5). */
-export const MONITOR_LIMITS = {
-  nameMaxLength: 200,
-  defaultIntervalSeconds: 300,
-  defaultGraceSeconds: 60,
-  defaultSeverity: "sev2" as Severity,
-  defaultReopenWindowSeconds: 3_600,
-  maxIntervalSeconds: 31_536_000,
-  maxGraceSeconds: 31_536_000,
-  maxReopenWindowSeconds: 31_536_000,
-  maxMaxDurationSeconds: 31_536_000,
-  minRepeatIntervalSeconds: 60,
-  maxRepeatIntervalSeconds: 7 * 86_400,
-} as const;
 
 export type MonitorSettingsInput = {
   name: string;

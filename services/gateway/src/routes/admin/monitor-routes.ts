@@ -1,4 +1,5 @@
 import { callUnary } from "@pulsegate/grpc";
+import { MONITOR_LIMITS } from "@pulsegate/limits";
 import type { FastifyInstance } from "fastify";
 import { page, wrapped } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
@@ -25,7 +26,6 @@ type MonitorBody = {
 };
 type PageQuery = { cursor?: string; limit?: string };
 
-const YEAR_SECONDS = 31_536_000;
 const tags = ["monitors"];
 
 export const createMonitorBody = {
@@ -33,11 +33,11 @@ export const createMonitorBody = {
   additionalProperties: false,
   required: ["name"],
   properties: {
-    name: { type: "string", minLength: 1, maxLength: 200 },
-    intervalSeconds: { type: "integer", minimum: 1, maximum: YEAR_SECONDS },
-    graceSeconds: { type: "integer", minimum: 0, maximum: YEAR_SECONDS },
+    name: { type: "string", minLength: 1, maxLength: MONITOR_LIMITS.nameMaxLength },
+    intervalSeconds: { type: "integer", minimum: 1, maximum: MONITOR_LIMITS.maxIntervalSeconds },
+    graceSeconds: { type: "integer", minimum: 0, maximum: MONITOR_LIMITS.maxGraceSeconds },
     severity: { type: "string", enum: [...SEVERITIES] },
-    reopenWindowSeconds: { type: "integer", minimum: 0, maximum: YEAR_SECONDS },
+    reopenWindowSeconds: { type: "integer", minimum: 0, maximum: MONITOR_LIMITS.maxReopenWindowSeconds },
     schedule: {
       type: "string",
       maxLength: 200,
@@ -54,7 +54,7 @@ export const createMonitorBody = {
     maxDurationSeconds: {
       type: "integer",
       minimum: 0,
-      maximum: YEAR_SECONDS,
+      maximum: MONITOR_LIMITS.maxMaxDurationSeconds,
       description: "A run (start signal to up ping) longer than this makes the monitor down; 0: no maximum.",
     },
     requireTimestamp: {
@@ -65,7 +65,7 @@ export const createMonitorBody = {
     repeatIntervalSeconds: {
       type: "integer",
       minimum: 0,
-      maximum: 604_800,
+      maximum: MONITOR_LIMITS.maxRepeatIntervalSeconds,
       description:
         "Reminders: while the monitor's incident alert stays open and unacknowledged, its notification is repeated this often; 0: never (default). At least 60.",
     },

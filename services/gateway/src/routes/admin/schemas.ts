@@ -1,11 +1,10 @@
+import { TEAM_LIMITS, WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { SEVERITIES } from "../../validation/index.ts";
 
 /** JSON schemas of admin request bodies and queries (no coercion, no unknown fields). */
 
-const INT32_MAX = 2_147_483_647;
-
 const name = { type: "string", minLength: 1, maxLength: 200 } as const;
-const quota = { type: "integer", minimum: 0, maximum: INT32_MAX } as const;
+const quota = { type: "integer", minimum: 0, maximum: TEAM_LIMITS.quotaMax } as const;
 const severity = { type: "string", enum: [...SEVERITIES] } as const;
 const timestamp = { type: "string", format: "date-time" } as const;
 
@@ -25,9 +24,9 @@ const webhookFields = {
   name,
   defaultSeverity: severity,
   enabled: { type: "boolean" },
-  filterRules: { type: "array", maxItems: 50, items: filterRule },
-  rateLimitPerMinute: { type: "integer", minimum: 1, maximum: 1_000_000 },
-  reopenWindowSeconds: { type: "integer", minimum: 0, maximum: INT32_MAX },
+  filterRules: { type: "array", maxItems: WEBHOOK_LIMITS.maxFilterRules, items: filterRule },
+  rateLimitPerMinute: { type: "integer", minimum: 1, maximum: WEBHOOK_LIMITS.maxRateLimitPerMinute },
+  reopenWindowSeconds: { type: "integer", minimum: 0, maximum: WEBHOOK_LIMITS.maxReopenWindowSeconds },
   requireTimestamp: {
     type: "boolean",
     description:
@@ -36,7 +35,7 @@ const webhookFields = {
   repeatIntervalSeconds: {
     type: "integer",
     minimum: 0,
-    maximum: 604_800,
+    maximum: WEBHOOK_LIMITS.maxRepeatIntervalSeconds,
     description:
       "Reminders: while an alert of this webhook stays open and unacknowledged, its notification is repeated this often (alert.reminder); 0: never (default). At least 60.",
   },
@@ -69,7 +68,7 @@ export const updateTeamBody = {
 export const rotateSecretBody = {
   type: "object",
   additionalProperties: false,
-  properties: { graceSeconds: { type: "integer", minimum: 0, maximum: 604_800 } },
+  properties: { graceSeconds: { type: "integer", minimum: 0, maximum: TEAM_LIMITS.maxGraceSeconds } },
 } as const;
 
 export const createWebhookBody = {

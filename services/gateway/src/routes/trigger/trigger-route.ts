@@ -1,4 +1,5 @@
 import { callUnary } from "@pulsegate/grpc";
+import { WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { alerts } from "@pulsegate/proto";
 import type { FastifyInstance } from "fastify";
 import { errors } from "../../errors.ts";
@@ -28,8 +29,8 @@ export type TriggerRouteOptions = {
   webhookCacheMs: number;
 };
 
-/** Used when a webhook has no positive rateLimitPerMinute of its own. */
-export const DEFAULT_RATE_LIMIT_PER_MINUTE = 60;
+/** Used when a webhook has no positive rateLimitPerMinute of its own: the default alerts gives new webhooks. */
+const DEFAULT_RATE_LIMIT_PER_MINUTE = WEBHOOK_LIMITS.defaultRateLimitPerMinute;
 
 /** POST /api/alerts/trigger/:webhookUrl — DESIGN §2 steps 1–7, in that order. */
 export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOptions): Promise<void> {

@@ -1,4 +1,7 @@
-/** Defaults and bounds of a team's settings (docs/decisions.md). */
+/**
+ * Defaults and bounds of a team's settings, enforced by auth (docs/decisions.md). The gateway's
+ * admin schemas read the same numbers, so the two can never disagree.
+ */
 export const TEAM_LIMITS = {
   nameMaxLength: 200,
   defaultAlertQuotaMonthly: 10_000,
