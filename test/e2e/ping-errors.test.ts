@@ -1,4 +1,5 @@
 // Spec §5 and §7 (ping endpoint) and DESIGN §2's order of checks for pings, through real HTTP.
+import { NOT_FOUND_SENTENCES } from "@pulsegate/not-found";
 import pg from "pg";
 import { describe, expect, inject, it } from "vitest";
 import { Client, type JsonResponse, sign } from "../support/client.ts";
@@ -61,6 +62,15 @@ describe("ping errors (spec §7)", () => {
       404,
       "monitor_not_found",
     );
+  });
+
+  it("answers monitor_not_found with one sentence, for an unknown ping URL as for an unknown id", async () => {
+    const byUrl = await client.ping("no-such-ping-url-token", undefined, { secret: "a".repeat(64) });
+    const byId = await client.admin("GET", "/monitors/mon_nope");
+    for (const response of [byUrl, byId]) {
+      expect(response.status).toBe(404);
+      expect(response.body).toMatchObject({ code: "monitor_not_found", error: NOT_FOUND_SENTENCES.monitor_not_found });
+    }
   });
 
   it("404 for a paused monitor, even with a valid signature; a bad signature is 404 too (step 2 first)", async () => {

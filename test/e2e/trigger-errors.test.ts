@@ -1,4 +1,5 @@
 // Spec §5 and §7 (trigger endpoint) and DESIGN §2's order of checks, through real HTTP.
+import { NOT_FOUND_SENTENCES } from "@pulsegate/not-found";
 import { describe, expect, inject, it } from "vitest";
 import { Client, sign } from "../support/client.ts";
 
@@ -67,6 +68,15 @@ describe("trigger errors (spec §7)", () => {
   it("404 (not 500) for a webhook URL that cannot be a token, such as one holding U+0000", async () => {
     const response = await client.trigger("bad%00token", { title: "x" }, { secret: "a".repeat(64) });
     expectError(response, 404, "webhook_not_found");
+  });
+
+  it("answers webhook_not_found with one sentence, for an unknown URL as for an unknown id", async () => {
+    const byUrl = await client.trigger("no-such-webhook-url-token", { title: "x" }, { secret: "a".repeat(64) });
+    const byId = await client.admin("GET", "/webhooks/wh_nope");
+    for (const response of [byUrl, byId]) {
+      expect(response.status).toBe(404);
+      expect(response.body).toMatchObject({ code: "webhook_not_found", error: NOT_FOUND_SENTENCES.webhook_not_found });
+    }
   });
 
   it("404 for a disabled webhook, even with a valid signature", async () => {

@@ -1,8 +1,9 @@
 import { type ErrorDetail, ServiceError } from "@pulsegate/grpc";
+import { NOT_FOUND_SENTENCES } from "@pulsegate/not-found";
 
 /** Every expected failure of the alerts service, defined once. */
 export const alertsErrors = {
-  webhookNotFound: () => new ServiceError("NOT_FOUND", "webhook_not_found", "No webhook has that id."),
+  webhookNotFound: () => new ServiceError("NOT_FOUND", "webhook_not_found", NOT_FOUND_SENTENCES.webhook_not_found),
   alertNotFound: () => new ServiceError("NOT_FOUND", "alert_not_found", "No alert has that id."),
   alertResolved: () =>
     new ServiceError(

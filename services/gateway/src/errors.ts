@@ -1,4 +1,5 @@
 import { maxHeaderSize } from "node:http";
+import { NOT_FOUND_SENTENCES } from "@pulsegate/not-found";
 
 /** A field-level problem reported with a 400 `invalid_request`. */
 export type ErrorDetail = { field: string; message: string };
@@ -42,8 +43,8 @@ export const errors = {
   readOnlyKey: () => new HttpError(403, "forbidden", "This API key is read-only: it may only use GET."),
   adminTokenOnly: (what: string) => new HttpError(403, "forbidden", `Only the admin token can ${what}.`),
   subscriptionExpired: () => new HttpError(403, "subscription_expired", "The team's subscription has expired."),
-  webhookNotFound: () => new HttpError(404, "webhook_not_found", "No enabled webhook has that URL."),
-  monitorNotFound: () => new HttpError(404, "monitor_not_found", "No active monitor has that ping URL."),
+  webhookNotFound: () => new HttpError(404, "webhook_not_found", NOT_FOUND_SENTENCES.webhook_not_found),
+  monitorNotFound: () => new HttpError(404, "monitor_not_found", NOT_FOUND_SENTENCES.monitor_not_found),
   routeNotFound: () => new HttpError(404, "not_found", "No such endpoint."),
   payloadTooLarge: () => new HttpError(413, "payload_too_large", "The request body is larger than 1 MiB."),
   unsupportedMediaType: () =>

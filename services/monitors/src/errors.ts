@@ -1,8 +1,9 @@
 import { type ErrorDetail, ServiceError } from "@pulsegate/grpc";
+import { NOT_FOUND_SENTENCES } from "@pulsegate/not-found";
 
 /** Every expected failure of the monitors service, defined once. */
 export const monitorsErrors = {
-  monitorNotFound: () => new ServiceError("NOT_FOUND", "monitor_not_found", "No monitor has that id."),
+  monitorNotFound: () => new ServiceError("NOT_FOUND", "monitor_not_found", NOT_FOUND_SENTENCES.monitor_not_found),
   invalidCursor: () =>
     new ServiceError("INVALID_ARGUMENT", "invalid_cursor", "The cursor is not one this API returned."),
   invalid: (details: ErrorDetail[]) =>

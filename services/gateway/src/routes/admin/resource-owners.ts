@@ -1,4 +1,5 @@
 import { callUnary } from "@pulsegate/grpc";
+import { NOT_FOUND_SENTENCES } from "@pulsegate/not-found";
 import { HttpError } from "../../errors.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { createLookupCache } from "../../pipeline/lookup-cache.ts";
@@ -13,9 +14,9 @@ export type OwnedResource = "webhook" | "alert" | "monitor" | "channel" | "deliv
  */
 export const NOT_FOUND: Record<OwnedResource | "team", { code: string; message: string }> = {
   team: { code: "team_not_found", message: "No team has that id." },
-  webhook: { code: "webhook_not_found", message: "No webhook has that id." },
+  webhook: { code: "webhook_not_found", message: NOT_FOUND_SENTENCES.webhook_not_found },
   alert: { code: "alert_not_found", message: "No alert has that id." },
-  monitor: { code: "monitor_not_found", message: "No monitor has that id." },
+  monitor: { code: "monitor_not_found", message: NOT_FOUND_SENTENCES.monitor_not_found },
   channel: { code: "channel_not_found", message: "No channel has that id." },
   delivery: { code: "delivery_not_found", message: "No delivery has that id." },
   api_key: { code: "api_key_not_found", message: "No API key has that id." },

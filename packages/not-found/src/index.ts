@@ -1,0 +1,1 @@
+export { NOT_FOUND_SENTENCES } from "./not-found-sentences.ts";
