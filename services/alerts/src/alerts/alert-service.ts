@@ -1,11 +1,10 @@
 import type { EntityManager, Orm } from "@pulsegate/db";
+import { decodeCursor, encodeCursor, pageSize } from "@pulsegate/page-cursor";
 import { alertsErrors } from "../errors.ts";
 import { writeOutboxEvent } from "../outbox/write-outbox-event.ts";
 import { type AlertRow, type AlertStatus, type AlertView, alertFromRow, toDate } from "./alert-row.ts";
-import { decodeCursor, encodeCursor } from "./cursor.ts";
 
 const STATUSES: readonly AlertStatus[] = ["open", "acknowledged", "resolved"];
-const MAX_PAGE = 200;
 
 export type OccurrenceView = {
   id: string;
@@ -45,7 +44,7 @@ export class AlertService {
     if (status && !STATUSES.includes(status as AlertStatus)) {
       throw alertsErrors.invalid([{ field: "status", message: `status must be one of ${STATUSES.join(", ")}.` }]);
     }
-    const size = clampLimit(limit);
+    const size = pageSize(limit);
     const after = cursor ? decodeCursor(cursor) : null;
     if (cursor && !after) throw alertsErrors.invalidCursor();
     const rows = await this.#em().execute<AlertRow[]>(
@@ -69,7 +68,7 @@ export class AlertService {
     limit: number,
   ): Promise<{ occurrences: OccurrenceView[]; nextCursor: string }> {
     await this.get(alertId);
-    const size = clampLimit(limit);
+    const size = pageSize(limit);
     const after = cursor ? Number(cursor) : null;
     if (cursor && !Number.isSafeInteger(after)) throw alertsErrors.invalidCursor();
     const rows = await this.#em().execute<Record<string, unknown>[]>(
@@ -136,9 +135,4 @@ async function lockAlert(em: EntityManager, id: string): Promise<AlertRow> {
   const [row] = await em.execute<AlertRow[]>("SELECT * FROM alerts.alerts WHERE id = ? FOR UPDATE", [id]);
   if (!row) throw alertsErrors.alertNotFound();
   return row;
-}
-
-function clampLimit(limit: number): number {
-  if (!Number.isInteger(limit) || limit <= 0) return 50;
-  return Math.min(limit, MAX_PAGE);
 }

@@ -1,6 +1,6 @@
 import type { EntityManager, Orm } from "@pulsegate/db";
+import { decodeCursor, encodeCursor, pageSize } from "@pulsegate/page-cursor";
 import { authErrors } from "../errors.ts";
-import { decodeCursor, encodeCursor, pageSize } from "../page-cursor.ts";
 import { AUDIT_ACTOR_KINDS, type AuditActorKind, type AuditEntry } from "./audit-entry.ts";
 
 /** Bounds of what one RecordAuditEntries call may carry. */

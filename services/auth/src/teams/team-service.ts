@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { type EntityManager, LockMode, type Orm } from "@pulsegate/db";
 import { TEAM_LIMITS } from "@pulsegate/limits";
+import { decodeCursor, encodeCursor, pageSize } from "@pulsegate/page-cursor";
 import { authErrors } from "../errors.ts";
-import { decodeCursor, encodeCursor, pageSize } from "../page-cursor.ts";
 import { deriveHmacStates, generateSecret, type Keyring, sealStates } from "../secrets/index.ts";
 import { type Team, TeamSchema } from "./team.entity.ts";
 

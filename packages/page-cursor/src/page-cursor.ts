@@ -1,4 +1,4 @@
-/** Opaque keyset cursor over (time, id). */
+/** Opaque keyset cursor over (time, id), newest first: the one format every list of the admin API pages with. */
 export function encodeCursor(at: Date, id: string): string {
   return Buffer.from(JSON.stringify([at.toISOString(), id])).toString("base64url");
 }
@@ -21,6 +21,7 @@ export function decodeCursor(cursor: string): { at: string; id: string } | null 
   return null;
 }
 
+/** Page sizes of every list of the admin API. */
 export const PAGE_LIMITS = { default: 50, max: 200 } as const;
 
 /** 0 (unset) is the default page size; anything else is kept within 1..max. */

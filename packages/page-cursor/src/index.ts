@@ -1,0 +1,1 @@
+export { decodeCursor, encodeCursor, PAGE_LIMITS, pageSize } from "./page-cursor.ts";
