@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type MonitorState, pingTransition } from "./ping-transition.ts";
+import { type MonitorState, type PingFacts, pingTransition } from "./ping-transition.ts";
 
 const at = (seconds: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, seconds));
 const monitor = (overrides: Partial<MonitorState> = {}): MonitorState => ({
@@ -130,5 +130,101 @@ describe("pingTransition", () => {
     expect(
       pingTransition(scheduled, { status: "up", reason: null, receivedAt: new Date("2026-01-05T10:31:00Z") }),
     ).toMatchObject({ nextDueAt: new Date("2026-01-05T11:31:00Z") });
+  });
+
+  it("a paused monitor ignores every kind of ping, an open incident included", () => {
+    const paused = monitor({ status: "paused", incidentOpen: true, lastReason: "disk" });
+    for (const status of ["up", "down", "start"] as const) {
+      expect(pingTransition(paused, { status, reason: "oom", receivedAt: at(1) })).toEqual({ apply: false });
+    }
+  });
+
+  it("a ping received at the same instant as the last one applies: only an older one is history", () => {
+    const up = monitor({ status: "up", lastPingAt: at(10) });
+    expect(pingTransition(up, { status: "down", reason: "disk", receivedAt: at(10) })).toMatchObject({
+      apply: true,
+      status: "down",
+      incident: "raise",
+    });
+  });
+
+  it("a down ping without a reason raises on an idle monitor, and after a down with a reason", () => {
+    expect(pingTransition(monitor(), { status: "down", reason: null, receivedAt: at(1) })).toMatchObject({
+      status: "down",
+      reason: null,
+      incident: "raise",
+    });
+    const down = monitor({ status: "down", lastReason: "disk", incidentOpen: true, lastPingAt: at(0) });
+    expect(pingTransition(down, { status: "down", reason: null, receivedAt: at(1) })).toMatchObject({
+      incident: "raise",
+    });
+  });
+
+  it("up after down with no open incident is up and resolves nothing", () => {
+    const down = monitor({ status: "down", lastReason: "disk", incidentOpen: false, lastPingAt: at(0) });
+    expect(pingTransition(down, { status: "up", reason: null, receivedAt: at(1) })).toEqual({
+      apply: true,
+      status: "up",
+      reason: null,
+      nextDueAt: at(71),
+      incident: null,
+      runStartedAt: null,
+      durationMs: null,
+    });
+  });
+
+  it("a start ping on a down monitor keeps it down, with its reason, and raises nothing", () => {
+    const down = monitor({ status: "down", lastReason: "disk", incidentOpen: true, lastPingAt: at(0) });
+    expect(pingTransition(down, { status: "start", reason: null, receivedAt: at(1) })).toEqual({
+      apply: true,
+      status: "down",
+      reason: "disk",
+      nextDueAt: at(11),
+      incident: null,
+      runStartedAt: at(1),
+      durationMs: null,
+    });
+  });
+
+  // The monitor state the next ping of a batch sees, as applyPingBatch carries it from one ping to the next.
+  const after = (state: MonitorState, ping: PingFacts): MonitorState => {
+    const t = pingTransition(state, ping);
+    if (!t.apply) return state;
+    return {
+      ...state,
+      status: t.status,
+      lastPingAt: ping.receivedAt,
+      lastReason: t.reason,
+      incidentOpen: t.incident === "raise" ? true : t.incident === "resolve" ? false : state.incidentOpen,
+      runStartedAt: t.runStartedAt,
+    };
+  };
+
+  it("two pings of one monitor in a batch: the second sees the state the first left", () => {
+    const first: PingFacts = { status: "down", reason: "disk", receivedAt: at(1) };
+    const second: PingFacts = { status: "down", reason: "disk", receivedAt: at(2) };
+    expect(pingTransition(monitor({ status: "up" }), first)).toMatchObject({ incident: "raise" });
+    expect(pingTransition(after(monitor({ status: "up" }), first), second)).toMatchObject({
+      apply: true,
+      incident: null,
+    });
+    const recovered = { status: "up", reason: null, receivedAt: at(3) } as const;
+    expect(pingTransition(after(after(monitor({ status: "up" }), first), second), recovered)).toMatchObject({
+      status: "up",
+      incident: "resolve",
+    });
+    const run = after(monitor({ status: "up" }), { status: "start", reason: null, receivedAt: at(0) });
+    expect(pingTransition(run, { status: "up", reason: null, receivedAt: at(4) })).toMatchObject({
+      durationMs: 4000,
+      runStartedAt: null,
+    });
+  });
+
+  it("two pings of one monitor in a batch out of order: the older one, second, is history only", () => {
+    const newer: PingFacts = { status: "up", reason: null, receivedAt: at(5) };
+    const older: PingFacts = { status: "down", reason: "disk", receivedAt: at(4) };
+    const state = after(monitor(), newer);
+    expect(state).toMatchObject({ status: "up", lastPingAt: at(5) });
+    expect(pingTransition(state, older)).toEqual({ apply: false });
   });
 });
