@@ -97,7 +97,7 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
     maxAttempts: config.NOTIFY_MAX_ATTEMPTS,
     attemptTimeoutMs: config.NOTIFY_ATTEMPT_TIMEOUT_MS,
     pollMs: config.NOTIFY_POLL_MS,
-    backoff: { baseMs: config.NOTIFY_BACKOFF_BASE_MS, maxMs: config.NOTIFY_BACKOFF_MAX_MS },
+    backoff: { base: config.NOTIFY_BACKOFF_BASE_MS, max: config.NOTIFY_BACKOFF_MAX_MS },
     concurrency: config.NOTIFY_CONCURRENCY,
   });
 

@@ -1,6 +1,6 @@
+import { type BackoffOptions, backoffDelay } from "@pulsegate/backoff";
 import type { Orm } from "@pulsegate/db";
 import type { Logger } from "@pulsegate/logger";
-import { type BackoffOptions, backoffDelay } from "./backoff.ts";
 import type { ChannelCredentials, ChannelSealer } from "./channel-credentials.ts";
 import { type ChannelHealthOptions, recordChannelHealth } from "./channel-health.ts";
 import {

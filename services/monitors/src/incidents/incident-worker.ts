@@ -1,3 +1,4 @@
+import { exponentialDelay } from "@pulsegate/backoff";
 import type { EntityManager, Orm } from "@pulsegate/db";
 import { callUnary, serviceErrorFromGrpc } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
@@ -23,7 +24,8 @@ type ActionRow = {
 
 const BATCH = 20;
 const LEASE_SECONDS = 30;
-const MAX_BACKOFF_SECONDS = 30;
+/** The retry backoff, in seconds: 1, 2, 4 … up to 30, without jitter. */
+const BACKOFF_SECONDS = { base: 1, max: 30 };
 
 const RAISED: ReadonlyMap<number, string> = new Map([
   [alerts.TriggerOutcome.TRIGGER_OUTCOME_CREATED, "created"],
@@ -134,7 +136,7 @@ export class IncidentWorker {
         await this.#complete(action, "invalid", []).catch(() => undefined);
         return;
       }
-      const backoff = Math.min(MAX_BACKOFF_SECONDS, 2 ** Math.max(0, action.attempts - 1));
+      const backoff = exponentialDelay(action.attempts, BACKOFF_SECONDS);
       this.#log.warn(
         { err: error, actionId: action.id, kind: action.kind, backoff },
         "incident action failed; will retry",

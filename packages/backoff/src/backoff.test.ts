@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { backoffDelay } from "./backoff.ts";
+import { backoffDelay, exponentialDelay } from "./backoff.ts";
 
-const options = { baseMs: 1_000, maxMs: 60_000 };
+const options = { base: 1_000, max: 60_000 };
+
+describe("exponentialDelay", () => {
+  it("doubles per attempt from the base, without jitter, up to the cap", () => {
+    const seconds = { base: 1, max: 30 };
+    expect([0, 1, 2, 3, 4, 5, 6, 7].map((attempt) => exponentialDelay(attempt, seconds))).toEqual([
+      1, 1, 2, 4, 8, 16, 30, 30,
+    ]);
+  });
+});
 
 describe("backoffDelay", () => {
   it("doubles per attempt, between half and all of the exponential value", () => {

@@ -1,0 +1,1 @@
+export { type BackoffOptions, backoffDelay, exponentialDelay } from "./backoff.ts";
