@@ -6,6 +6,7 @@ import type { Peers } from "../../peers/connect-peers.ts";
 import { owned, TEAM } from "./access.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
+import { requireTeam } from "./require-team.ts";
 import { listAlertsQuery, noBody, pageOnlyQuery } from "./schemas.ts";
 import { alertJson, cursorJson, occurrenceJson } from "./to-json.ts";
 
@@ -38,7 +39,7 @@ export async function alertRoutes(
       const { teamId } = request.params;
       const query = request.query;
       const [, response] = await Promise.all([
-        callUnary(peers.auth, peers.auth.getTeam, { teamId }, peers.timeoutMs),
+        requireTeam(peers, teamId),
         callUnary(
           client,
           client.listAlerts,

@@ -10,6 +10,7 @@ import { channelJson, channelKindToProto, deliveryJson, policyJson } from "./cha
 import { createChannelBody, putPolicyBody, updateChannelBody } from "./channel-schemas.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
+import { requireTeam } from "./require-team.ts";
 
 type TeamParams = { teamId: string };
 type CreateChannelBody = { kind: string; name: string; url: string; enabled?: boolean; key?: string };
@@ -34,7 +35,6 @@ export async function channelRoutes(
   { peers, audit }: { peers: Peers; audit: RecordAudit },
 ): Promise<void> {
   const client = peers.alerts;
-  const requireTeam = (teamId: string) => callUnary(peers.auth, peers.auth.getTeam, { teamId }, peers.timeoutMs);
 
   app.post<{ Params: TeamParams; Body: CreateChannelBody }>(
     "/teams/:teamId/channels",
@@ -50,7 +50,7 @@ export async function channelRoutes(
     async (request, reply) => {
       const { teamId } = request.params;
       const body = request.body;
-      await requireTeam(teamId);
+      await requireTeam(peers, teamId);
       const response = await callUnary(
         client,
         client.createChannel,
@@ -87,7 +87,7 @@ export async function channelRoutes(
     async (request) => {
       const { teamId } = request.params;
       const [, response] = await Promise.all([
-        requireTeam(teamId),
+        requireTeam(peers, teamId),
         callUnary(client, client.listChannels, { teamId }, peers.timeoutMs),
       ]);
       return { channels: response.channels.map(channelJson), nextCursor: null };
@@ -153,7 +153,7 @@ export async function channelRoutes(
     },
     async (request) => {
       const { teamId } = request.params;
-      await requireTeam(teamId);
+      await requireTeam(peers, teamId);
       const response = await callUnary(
         client,
         client.putNotificationPolicy,
@@ -182,7 +182,7 @@ export async function channelRoutes(
     async (request) => {
       const { teamId } = request.params;
       const [, response] = await Promise.all([
-        requireTeam(teamId),
+        requireTeam(peers, teamId),
         callUnary(client, client.getNotificationPolicy, { teamId }, peers.timeoutMs),
       ]);
       return { policy: response.policy ? policyJson(response.policy) : null };
@@ -201,7 +201,7 @@ export async function channelRoutes(
     },
     async (request, reply) => {
       const { teamId } = request.params;
-      await requireTeam(teamId);
+      await requireTeam(peers, teamId);
       await callUnary(client, client.deleteNotificationPolicy, { teamId }, peers.timeoutMs);
       await audit(request, {
         action: "notification_policy.delete",

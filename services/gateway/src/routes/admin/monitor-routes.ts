@@ -10,6 +10,7 @@ import { monitorJson, pingJson } from "./monitor-json.ts";
 import { present } from "./present.ts";
 import { publicBaseUrl } from "./public-base-url.ts";
 import type { RecordAudit } from "./record-audit.ts";
+import { requireTeam } from "./require-team.ts";
 import { noBody, pageOnlyQuery } from "./schemas.ts";
 
 type MonitorBody = {
@@ -84,7 +85,6 @@ export async function monitorRoutes(
 ): Promise<void> {
   const { peers, audit } = options;
   const client = peers.monitors;
-  const requireTeam = (teamId: string) => callUnary(peers.auth, peers.auth.getTeam, { teamId }, peers.timeoutMs);
 
   app.post<{ Params: { teamId: string }; Body: MonitorBody }>(
     "/teams/:teamId/monitors",
@@ -100,7 +100,7 @@ export async function monitorRoutes(
     async (request, reply) => {
       const { teamId } = request.params;
       const body = request.body;
-      await requireTeam(teamId);
+      await requireTeam(peers, teamId);
       const response = await callUnary(
         client,
         client.createMonitor,
@@ -142,7 +142,7 @@ export async function monitorRoutes(
     async (request) => {
       const { teamId } = request.params;
       const [, response] = await Promise.all([
-        requireTeam(teamId),
+        requireTeam(peers, teamId),
         callUnary(client, client.listMonitors, { teamId }, peers.timeoutMs),
       ]);
       const baseUrl = publicBaseUrl(request, options.publicBaseUrl);

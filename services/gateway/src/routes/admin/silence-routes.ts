@@ -6,6 +6,7 @@ import type { Peers } from "../../peers/connect-peers.ts";
 import { TEAM } from "./access.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
+import { requireTeam } from "./require-team.ts";
 
 type TeamParams = { teamId: string };
 type SilenceBody = {
@@ -74,7 +75,6 @@ export async function silenceRoutes(
   { peers, audit }: { peers: Peers; audit: RecordAudit },
 ): Promise<void> {
   const client = peers.alerts;
-  const requireTeam = (teamId: string) => callUnary(peers.auth, peers.auth.getTeam, { teamId }, peers.timeoutMs);
 
   app.post<{ Params: TeamParams; Body: SilenceBody }>(
     "/teams/:teamId/silences",
@@ -90,7 +90,7 @@ export async function silenceRoutes(
     async (request, reply) => {
       const { teamId } = request.params;
       const body = request.body;
-      await requireTeam(teamId);
+      await requireTeam(peers, teamId);
       const response = await callUnary(
         client,
         client.createSilence,
@@ -131,7 +131,7 @@ export async function silenceRoutes(
     async (request) => {
       const { teamId } = request.params;
       const [, response] = await Promise.all([
-        requireTeam(teamId),
+        requireTeam(peers, teamId),
         callUnary(client, client.listSilences, { teamId }, peers.timeoutMs),
       ]);
       return { silences: response.silences.map(silenceJson), nextCursor: null };
@@ -150,7 +150,7 @@ export async function silenceRoutes(
     },
     async (request, reply) => {
       const { teamId, id } = request.params;
-      await requireTeam(teamId);
+      await requireTeam(peers, teamId);
       await callUnary(client, client.deleteSilence, { teamId, id }, peers.timeoutMs);
       await audit(request, { action: "silence.delete", target: { kind: "silence", id } });
       return reply.code(204).send();

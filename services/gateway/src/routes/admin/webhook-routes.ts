@@ -9,6 +9,7 @@ import { owned, TEAM } from "./access.ts";
 import { present } from "./present.ts";
 import { publicBaseUrl } from "./public-base-url.ts";
 import type { RecordAudit } from "./record-audit.ts";
+import { requireTeam } from "./require-team.ts";
 import { createWebhookBody, updateWebhookBody } from "./schemas.ts";
 import { type FilterRuleJson, filterRuleToProto, webhookJson } from "./to-json.ts";
 
@@ -32,7 +33,6 @@ export async function webhookRoutes(
 ): Promise<void> {
   const { peers, audit } = options;
   const client = peers.alerts;
-  const requireTeam = (teamId: string) => callUnary(peers.auth, peers.auth.getTeam, { teamId }, peers.timeoutMs);
 
   app.post<{ Params: { teamId: string }; Body: WebhookBody }>(
     "/teams/:teamId/webhooks",
@@ -48,7 +48,7 @@ export async function webhookRoutes(
     async (request, reply) => {
       const { teamId } = request.params;
       const body = request.body;
-      await requireTeam(teamId);
+      await requireTeam(peers, teamId);
       const response = await callUnary(
         client,
         client.createWebhook,
@@ -88,7 +88,7 @@ export async function webhookRoutes(
     async (request) => {
       const { teamId } = request.params;
       const [, response] = await Promise.all([
-        requireTeam(teamId),
+        requireTeam(peers, teamId),
         callUnary(client, client.listWebhooks, { teamId }, peers.timeoutMs),
       ]);
       const baseUrl = publicBaseUrl(request, options.publicBaseUrl);
