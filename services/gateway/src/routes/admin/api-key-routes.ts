@@ -3,13 +3,12 @@ import { auth } from "@pulsegate/proto";
 import type { FastifyInstance } from "fastify";
 import { wrapped } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
+import { iso } from "./absent-as-null.ts";
 import { owned, TEAM } from "./access.ts";
 import type { ApiKeyAuthenticator } from "./api-key-authenticator.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { noBody } from "./schemas.ts";
-
-const iso = (date: Date | undefined): string | null => (date ? date.toISOString() : null);
 
 /** An API key as shown to admins: never its token. */
 export function apiKeyJson(key: auth.ApiKey) {

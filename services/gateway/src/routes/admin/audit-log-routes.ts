@@ -3,6 +3,7 @@ import { auth } from "@pulsegate/proto";
 import type { FastifyInstance } from "fastify";
 import { page } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
+import { iso } from "./absent-as-null.ts";
 import { TEAM } from "./access.ts";
 import { pageOnlyQuery } from "./schemas.ts";
 import { cursorJson } from "./to-json.ts";
@@ -19,7 +20,7 @@ function auditEntryJson(entry: auth.AuditEntry) {
   }
   return {
     id: entry.id,
-    at: entry.at ? entry.at.toISOString() : null,
+    at: iso(entry.at),
     actor: {
       kind: isKey ? "api_key" : "admin",
       id: isKey ? entry.actorId : null,

@@ -1,9 +1,8 @@
 import { alerts } from "@pulsegate/proto";
 import { severityFromProto } from "../../severity.ts";
+import { iso, orNull } from "./absent-as-null.ts";
 
 /** JSON shapes of channels, policies and deliveries (camelCase; absent values are null). */
-
-const iso = (date: Date | undefined): string | null => (date ? date.toISOString() : null);
 
 const KINDS: ReadonlyMap<alerts.ChannelKind, string> = new Map([
   [alerts.ChannelKind.CHANNEL_KIND_SLACK, "slack"],
@@ -32,7 +31,7 @@ export function channelJson(channel: alerts.Channel) {
     name: channel.name,
     maskedUrl: channel.maskedUrl,
     enabled: channel.enabled,
-    disabledReason: channel.disabledReason === "" ? null : channel.disabledReason,
+    disabledReason: orNull(channel.disabledReason),
     disabledAt: iso(channel.disabledAt),
     createdAt: iso(channel.createdAt),
     updatedAt: iso(channel.updatedAt),
@@ -65,7 +64,7 @@ export function deliveryJson(delivery: alerts.Delivery) {
     nextAttemptAt: iso(delivery.nextAttemptAt),
     lastAttemptAt: iso(delivery.lastAttemptAt),
     lastStatusCode: delivery.lastStatusCode === 0 ? null : delivery.lastStatusCode,
-    lastError: delivery.lastError === "" ? null : delivery.lastError,
+    lastError: orNull(delivery.lastError),
     deliveredAt: iso(delivery.deliveredAt),
     createdAt: iso(delivery.createdAt),
   };

@@ -1,8 +1,6 @@
 import type { monitors } from "@pulsegate/proto";
 import { monitorStatusName } from "../ping/ping-record.ts";
-
-const iso = (date: Date | undefined): string | null => (date ? date.toISOString() : null);
-const orNull = (value: string): string | null => (value === "" ? null : value);
+import { iso, orNull } from "./absent-as-null.ts";
 
 const PING_STATUSES: ReadonlyMap<number, "up" | "down" | "start"> = new Map([
   [1, "up"],

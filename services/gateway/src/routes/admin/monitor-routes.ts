@@ -5,6 +5,7 @@ import { page, wrapped } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { SEVERITIES, type Severity } from "../../validation/index.ts";
 import type { MonitorLookup } from "../ping/monitor-lookup.ts";
+import { orNull } from "./absent-as-null.ts";
 import { owned, TEAM } from "./access.ts";
 import { monitorJson, pingJson } from "./monitor-json.ts";
 import { present } from "./present.ts";
@@ -216,7 +217,7 @@ export async function monitorRoutes(
       );
       return {
         pings: response.pings.map(pingJson),
-        nextCursor: response.nextCursor === "" ? null : response.nextCursor,
+        nextCursor: orNull(response.nextCursor),
       };
     },
   );

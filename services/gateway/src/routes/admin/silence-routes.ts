@@ -3,6 +3,7 @@ import type { alerts } from "@pulsegate/proto";
 import type { FastifyInstance } from "fastify";
 import { page, wrapped } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
+import { iso, orNull } from "./absent-as-null.ts";
 import { TEAM } from "./access.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
@@ -18,7 +19,6 @@ type SilenceBody = {
 };
 
 const tags = ["alerts"];
-const iso = (date: Date | undefined): string | null => (date ? date.toISOString() : null);
 
 export function silenceJson(silence: alerts.Silence) {
   const matchers = silence.matchers;
@@ -28,7 +28,7 @@ export function silenceJson(silence: alerts.Silence) {
     name: silence.name,
     startsAt: iso(silence.startsAt),
     endsAt: iso(silence.endsAt),
-    recurrence: silence.recurrence === "" ? null : silence.recurrence,
+    recurrence: orNull(silence.recurrence),
     matchers: {
       sourceIds: matchers?.sourceIds ?? [],
       groupKeyPrefix: matchers?.groupKeyPrefix ? matchers.groupKeyPrefix : null,

@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { errors } from "../../errors.ts";
 import { page, wrapped } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
+import { iso } from "./absent-as-null.ts";
 import { ADMIN_ONLY, TEAM } from "./access.ts";
 import { actorOf } from "./actor.ts";
 import { present } from "./present.ts";
@@ -197,7 +198,7 @@ export async function teamRoutes(
       });
       return {
         webhookSecret: response.webhookSecret,
-        previousValidUntil: response.previousValidUntil ? response.previousValidUntil.toISOString() : null,
+        previousValidUntil: iso(response.previousValidUntil),
         team: teamJson(present(response.team, "team")),
       };
     },

@@ -1,10 +1,8 @@
 import { alerts, type auth } from "@pulsegate/proto";
 import { severityFromProto } from "../../severity.ts";
+import { iso, orNull } from "./absent-as-null.ts";
 
 /** JSON shapes of the admin API (camelCase; absent timestamps and strings are null). */
-
-const iso = (date: Date | undefined): string | null => (date ? date.toISOString() : null);
-const orNull = (value: string): string | null => (value === "" ? null : value);
 
 /** JSON text stored by a service, back to a value; text that is not JSON stays text. */
 function fromJsonText(text: string): unknown {
@@ -91,7 +89,7 @@ export function alertJson(alert: alerts.Alert) {
     repeatIntervalSeconds: alert.repeatIntervalSeconds > 0 ? alert.repeatIntervalSeconds : null,
     nextReminderAt: iso(alert.nextReminderAt),
     remindersSent: alert.remindersSent,
-    silencedBy: alert.silencedBy === "" ? null : alert.silencedBy,
+    silencedBy: orNull(alert.silencedBy),
   };
 }
 
