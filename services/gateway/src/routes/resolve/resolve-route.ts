@@ -9,13 +9,10 @@ import type { Peers } from "../../peers/connect-peers.ts";
 import { readDryRun } from "../../pipeline/dry-run.ts";
 import { parseJsonBody } from "../../pipeline/json-body.ts";
 import type { LookupCache } from "../../pipeline/lookup-cache.ts";
-import { contentTypeOf, rawBodyOf } from "../../pipeline/raw-body.ts";
-import { requireSignature } from "../../pipeline/require-signature.ts";
-import { signedPayload } from "../../pipeline/timestamped-payload.ts";
-import { requireActiveSubscription, verifySignature } from "../../pipeline/verify-signature.ts";
-import { rateLimitHeaders } from "../../rate-limit/rate-limit-headers.ts";
+import { contentTypeOf } from "../../pipeline/raw-body.ts";
 import type { RateLimiter } from "../../rate-limit/webhook-rate-limiter.ts";
 import { parseResolveBody } from "../../validation/index.ts";
+import { checkWebhookRequest } from "../trigger/webhook-request-checks.ts";
 import { resolveResponse } from "./resolve-response.ts";
 
 export type ResolveRouteOptions = {
@@ -24,8 +21,6 @@ export type ResolveRouteOptions = {
   rateLimiter: RateLimiter;
   /** The trigger route's webhook look-ups (one cache for both). */
   webhooks: LookupCache<alerts.Webhook | undefined>;
-  /** The rate limit of a webhook without one of its own. */
-  defaultRateLimit: number;
 };
 
 /**
@@ -46,21 +41,7 @@ export function resolveRoute(app: FastifyInstance, options: ResolveRouteOptions)
     "/api/alerts/resolve/:webhookUrl",
     { schema: resolveRouteSchema, validatorCompiler: documentationOnly },
     async (request, reply) => {
-      const signature = requireSignature(request);
-      const webhook = await webhooks.get(request.params.webhookUrl);
-      if (!webhook?.enabled) throw errors.webhookNotFound();
-      const payload = rawBodyOf(request);
-      const access = await verifySignature(
-        calls,
-        { teamId: webhook.teamId, payload: signedPayload(request, payload, webhook.requireTimestamp), signature },
-        errors.webhookNotFound,
-      );
-      requireActiveSubscription(access);
-      const limit = webhook.rateLimitPerMinute > 0 ? webhook.rateLimitPerMinute : options.defaultRateLimit;
-      const decision = await rateLimiter.consume(`webhook:${webhook.id}`, limit);
-      const limitHeaders = rateLimitHeaders(decision);
-      reply.headers(limitHeaders);
-      if (!decision.allowed) throw errors.rateLimited(limitHeaders);
+      const { webhook, payload } = await checkWebhookRequest(request, reply, { calls, rateLimiter, webhooks });
       const dryRun = readDryRun(request.query);
       const body = parseResolveBody(parseJsonBody(contentTypeOf(request), payload));
       if (!body.ok) throw errors.invalidRequest(body.details);

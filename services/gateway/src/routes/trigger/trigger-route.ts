@@ -1,5 +1,4 @@
 import { callUnary } from "@pulsegate/grpc";
-import { WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { alerts } from "@pulsegate/proto";
 import type { FastifyInstance } from "fastify";
 import { errors } from "../../errors.ts";
@@ -10,17 +9,14 @@ import type { Peers } from "../../peers/connect-peers.ts";
 import { readDryRun } from "../../pipeline/dry-run.ts";
 import { parseJsonBody } from "../../pipeline/json-body.ts";
 import { createLookupCache } from "../../pipeline/lookup-cache.ts";
-import { contentTypeOf, rawBodyOf } from "../../pipeline/raw-body.ts";
-import { requireSignature } from "../../pipeline/require-signature.ts";
-import { signedPayload } from "../../pipeline/timestamped-payload.ts";
+import { contentTypeOf } from "../../pipeline/raw-body.ts";
 import { isUrlToken } from "../../pipeline/url-token.ts";
-import { requireActiveSubscription, verifySignature } from "../../pipeline/verify-signature.ts";
-import { rateLimitHeaders } from "../../rate-limit/rate-limit-headers.ts";
 import type { RateLimiter } from "../../rate-limit/webhook-rate-limiter.ts";
 import { parseTriggerBody } from "../../validation/index.ts";
 import { resolveRoute } from "../resolve/resolve-route.ts";
 import { toTriggerItem } from "./trigger-item.ts";
 import { dryRunTriggerResponse, triggerResponse } from "./trigger-response.ts";
+import { checkWebhookRequest } from "./webhook-request-checks.ts";
 
 export type TriggerRouteOptions = {
   peers: Peers;
@@ -28,9 +24,6 @@ export type TriggerRouteOptions = {
   rateLimiter: RateLimiter;
   webhookCacheMs: number;
 };
-
-/** Used when a webhook has no positive rateLimitPerMinute of its own: the default alerts gives new webhooks. */
-const DEFAULT_RATE_LIMIT_PER_MINUTE = WEBHOOK_LIMITS.defaultRateLimitPerMinute;
 
 /** POST /api/alerts/trigger/:webhookUrl — DESIGN §2 steps 1–7, in that order. */
 export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOptions): Promise<void> {
@@ -48,25 +41,7 @@ export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOp
     // Documented, not validated by Fastify: the body is checked at step 6, after the signature.
     { schema: triggerRouteSchema, validatorCompiler: documentationOnly },
     async (request, reply) => {
-      const signature = requireSignature(request);
-
-      const webhook = await webhooks.get(request.params.webhookUrl);
-      if (!webhook?.enabled) throw errors.webhookNotFound();
-
-      const payload = rawBodyOf(request);
-      const access = await verifySignature(
-        calls,
-        { teamId: webhook.teamId, payload: signedPayload(request, payload, webhook.requireTimestamp), signature },
-        errors.webhookNotFound,
-      );
-
-      requireActiveSubscription(access);
-
-      const limit = webhook.rateLimitPerMinute > 0 ? webhook.rateLimitPerMinute : DEFAULT_RATE_LIMIT_PER_MINUTE;
-      const decision = await rateLimiter.consume(`webhook:${webhook.id}`, limit);
-      const limitHeaders = rateLimitHeaders(decision);
-      reply.headers(limitHeaders);
-      if (!decision.allowed) throw errors.rateLimited(limitHeaders);
+      const { webhook, access, payload } = await checkWebhookRequest(request, reply, { calls, rateLimiter, webhooks });
 
       const dryRun = readDryRun(request.query);
       const body = parseTriggerBody(parseJsonBody(contentTypeOf(request), payload));
@@ -86,5 +61,5 @@ export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOp
       return reply.code(answer.status).send(answer.body);
     },
   );
-  resolveRoute(app, { peers, calls, rateLimiter, webhooks, defaultRateLimit: DEFAULT_RATE_LIMIT_PER_MINUTE });
+  resolveRoute(app, { peers, calls, rateLimiter, webhooks });
 }

@@ -1,0 +1,55 @@
+import { WEBHOOK_LIMITS } from "@pulsegate/limits";
+import type { alerts, auth } from "@pulsegate/proto";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { errors } from "../../errors.ts";
+import type { CoalescedCalls } from "../../peers/coalesced-calls.ts";
+import type { LookupCache } from "../../pipeline/lookup-cache.ts";
+import { rawBodyOf } from "../../pipeline/raw-body.ts";
+import { requireSignature } from "../../pipeline/require-signature.ts";
+import { signedPayload } from "../../pipeline/timestamped-payload.ts";
+import { requireActiveSubscription, verifySignature } from "../../pipeline/verify-signature.ts";
+import { rateLimitHeaders } from "../../rate-limit/rate-limit-headers.ts";
+import type { RateLimiter } from "../../rate-limit/webhook-rate-limiter.ts";
+
+export type WebhookRequestDeps = {
+  calls: CoalescedCalls;
+  rateLimiter: RateLimiter;
+  webhooks: LookupCache<alerts.Webhook | undefined>;
+};
+
+export type CheckedWebhookRequest = { webhook: alerts.Webhook; access: auth.TeamAccess; payload: Buffer };
+
+/**
+ * DESIGN §2 steps 1–5 for a request to a webhook URL, in that order: a signature is present, the webhook is
+ * known and enabled, the signature verifies, the team's subscription is active, and the webhook's rate limit
+ * admits it (its headers set on the reply). One place for triggers and resolves, which share the order and
+ * the webhook's rate limit; each route then reads its own body (step 6).
+ */
+export async function checkWebhookRequest(
+  request: FastifyRequest<{ Params: { webhookUrl: string } }>,
+  reply: FastifyReply,
+  deps: WebhookRequestDeps,
+): Promise<CheckedWebhookRequest> {
+  const signature = requireSignature(request);
+
+  const webhook = await deps.webhooks.get(request.params.webhookUrl);
+  if (!webhook?.enabled) throw errors.webhookNotFound();
+
+  const payload = rawBodyOf(request);
+  const access = await verifySignature(
+    deps.calls,
+    { teamId: webhook.teamId, payload: signedPayload(request, payload, webhook.requireTimestamp), signature },
+    errors.webhookNotFound,
+  );
+
+  requireActiveSubscription(access);
+
+  // A webhook without a positive limit of its own gets the default alerts gives new webhooks.
+  const limit = webhook.rateLimitPerMinute > 0 ? webhook.rateLimitPerMinute : WEBHOOK_LIMITS.defaultRateLimitPerMinute;
+  const decision = await deps.rateLimiter.consume(`webhook:${webhook.id}`, limit);
+  const limitHeaders = rateLimitHeaders(decision);
+  reply.headers(limitHeaders);
+  if (!decision.allowed) throw errors.rateLimited(limitHeaders);
+
+  return { webhook, access, payload };
+}
