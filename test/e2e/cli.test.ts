@@ -154,7 +154,7 @@ describe("pulsegate CLI", () => {
     const result = await runCli(["run", "--start", monitor.pingUrl, "--", "sh", "-c", "echo done"], {
       env: caller(secret),
     });
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     const [up, start] = await pingsOf(monitor.id);
     expect(start).toMatchObject({ status: "start" });
     expect(up).toMatchObject({ status: "up", durationMs: expect.any(Number) });

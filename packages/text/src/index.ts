@@ -6,3 +6,4 @@ export {
   textFault,
   textProblem,
 } from "./unstorable-text.ts";
+export { newUrlToken } from "./url-token.ts";

@@ -1,15 +1,11 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { EntityManager, Orm } from "@pulsegate/db";
 import { WEBHOOK_LIMITS } from "@pulsegate/limits";
+import { newUrlToken } from "@pulsegate/text";
 import { alertsErrors } from "../errors.ts";
 import { type Webhook, WebhookSchema } from "./webhook.entity.ts";
 import { type TriggerWebhook, WebhookCache } from "./webhook-cache.ts";
 import { checkWebhookSettings, type WebhookSettingsInput } from "./webhook-settings.ts";
-
-/** 24 random bytes: 192 bits, well over the 128 the design asks of a URL token. */
-function newWebhookUrl(): string {
-  return randomBytes(24).toString("base64url");
-}
 
 export type WebhookServiceOptions = {
   /** How long trigger batches use a webhook read (WEBHOOK_CACHE_MS); 0: read every time. */
@@ -46,7 +42,7 @@ export class WebhookService {
     const webhook = em.create(WebhookSchema, {
       id: `wh_${randomUUID().replaceAll("-", "")}`,
       teamId,
-      webhookUrl: newWebhookUrl(),
+      webhookUrl: newUrlToken(),
       name: settings.name ?? "",
       defaultSeverity: settings.defaultSeverity ?? WEBHOOK_LIMITS.defaultSeverity,
       enabled: settings.enabled ?? true,

@@ -1,5 +1,6 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { type EntityManager, type Orm, type PgPool, run, statement } from "@pulsegate/db";
+import { newUrlToken } from "@pulsegate/text";
 import { monitorsErrors } from "../errors.ts";
 import { readHeartbeatUsage } from "../pings/read-heartbeat-usage.ts";
 import { isDatabaseUnavailable } from "../runtime/database-unavailable.ts";
@@ -27,11 +28,6 @@ export type PingView = {
   method: string;
   receivedAt: Date;
 };
-
-/** 24 random bytes: 192 bits, well over the 128 the design asks of a ping URL token (badge tokens alike). */
-function newPingUrl(): string {
-  return randomBytes(24).toString("base64url");
-}
 
 /** Creating, reading, pausing and resuming monitors, and reading their pings. */
 export class MonitorService {
@@ -63,7 +59,7 @@ export class MonitorService {
       [
         `mon_${randomUUID().replaceAll("-", "")}`,
         teamId,
-        newPingUrl(),
+        newUrlToken(),
         settings.name,
         settings.intervalSeconds,
         settings.graceSeconds,
@@ -72,7 +68,7 @@ export class MonitorService {
         settings.schedule?.expression ?? null,
         settings.schedule?.timezone ?? null,
         settings.maxDurationSeconds,
-        newPingUrl(),
+        newUrlToken(),
         settings.repeatIntervalSeconds,
         settings.requireTimestamp,
         now,
