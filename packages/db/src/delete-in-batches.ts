@@ -35,7 +35,7 @@ export async function deleteInBatches(
   let deleted = 0;
   for (let batch = 0; batch < maxBatches; batch++) {
     if (limits.signal?.aborted) return { deleted, contended: false, more: true };
-    const count = await (orm.em.fork() as EntityManager).transactional(async (tx) => {
+    const count = await orm.em.fork().transactional(async (tx) => {
       const [lock] = await tx.execute<{ locked: boolean }[]>(
         "SELECT pg_try_advisory_xact_lock(hashtext(?)) AS locked",
         [lockKey],
@@ -43,7 +43,7 @@ export async function deleteInBatches(
       if (!lock?.locked) return null;
       // Queue behind nobody's DDL for long: give up, and try again next run.
       await tx.execute("SET LOCAL lock_timeout = '5s'");
-      return deleteBatch(tx as EntityManager, batchSize);
+      return deleteBatch(tx, batchSize);
     });
     if (count === null) return { deleted, contended: true, more: false };
     deleted += count;

@@ -11,8 +11,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
  * only leave it one too high.
  */
 export async function executeWithAsyncCommit<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T> {
-  return em.fork().transactional(async (tx) => {
-    const fork = tx as EntityManager;
+  return em.fork().transactional(async (fork) => {
     await fork.execute("SET LOCAL synchronous_commit = off");
     return fork.execute<T & object>(sql, params) as Promise<T>;
   });

@@ -97,10 +97,10 @@ export class AlertService {
   /** open → acknowledged; acknowledging twice is harmless; a resolved alert refuses. */
   async acknowledge(id: string): Promise<AlertView> {
     return this.#orm.em.fork().transactional(async (tx) => {
-      const row = await lockAlert(tx as EntityManager, id);
+      const row = await lockAlert(tx, id);
       if (row.status === "resolved") throw alertsErrors.alertResolved();
       if (row.status === "acknowledged") return alertFromRow(row);
-      const [updated] = await (tx as EntityManager).execute<AlertRow[]>(
+      const [updated] = await tx.execute<AlertRow[]>(
         "UPDATE alerts.alerts SET status = 'acknowledged', acknowledged_at = ?, next_reminder_at = NULL WHERE id = ? RETURNING *",
         [this.#now(), id],
       );
@@ -110,8 +110,7 @@ export class AlertService {
 
   /** open or acknowledged → resolved, with an outbox event; resolving twice is harmless. */
   async resolve(id: string): Promise<AlertView> {
-    return this.#orm.em.fork().transactional(async (tx) => {
-      const em = tx as EntityManager;
+    return this.#orm.em.fork().transactional(async (em) => {
       const row = await lockAlert(em, id);
       if (row.status === "resolved") return alertFromRow(row);
       const now = this.#now();
@@ -127,7 +126,7 @@ export class AlertService {
   }
 
   #em(): EntityManager {
-    return this.#orm.em.fork() as EntityManager;
+    return this.#orm.em.fork();
   }
 }
 

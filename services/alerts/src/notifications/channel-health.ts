@@ -1,4 +1,4 @@
-import type { EntityManager, Orm } from "@pulsegate/db";
+import type { Orm } from "@pulsegate/db";
 import { type ChannelRow, channelFromRow } from "./channel.ts";
 import { CHANNEL_DISABLED, channelNoticePayload } from "./channel-notice.ts";
 import type { DeliveryStatus } from "./delivery-store.ts";
@@ -27,7 +27,7 @@ export async function recordChannelHealth(
   result: AttemptResult,
   options: ChannelHealthOptions,
 ): Promise<string | null> {
-  const em = orm.em.fork() as EntityManager;
+  const em = orm.em.fork();
   if (result.delivered) {
     await em.execute(
       `UPDATE alerts.channels SET failing_since = NULL, failed_deliveries = 0
@@ -56,8 +56,7 @@ export async function recordChannelHealth(
 
 /** Disables an enabled channel once (concurrent callers: the first wins), with its notice. */
 async function disableChannel(orm: Orm, channelId: string, reason: string): Promise<string | null> {
-  return orm.em.fork().transactional(async (tx) => {
-    const em = tx as EntityManager;
+  return orm.em.fork().transactional(async (em) => {
     const [row] = await em.execute<ChannelRow[]>(
       `UPDATE alerts.channels SET enabled = false, disabled_reason = ?, disabled_at = now(), updated_at = now()
         WHERE id = ? AND enabled AND deleted_at IS NULL

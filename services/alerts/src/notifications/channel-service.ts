@@ -67,8 +67,7 @@ export class ChannelService {
     const url = await this.#checkUrl(input.url, errors, input.kind === "email");
     if (errors.length > 0 || name === undefined || url === undefined) throw alertsErrors.invalid(errors);
     const now = this.#now();
-    return this.#orm.em.fork().transactional(async (tx) => {
-      const em = tx as EntityManager;
+    return this.#orm.em.fork().transactional(async (em) => {
       // Serialises creations per team so the limit holds under concurrency.
       await em.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [`alerts:channels:${teamId}`]);
       const [count] = await em.execute<{ n: number }[]>(
@@ -148,8 +147,7 @@ export class ChannelService {
     const email = input.url?.trim().toLowerCase().startsWith("mailto:") ?? false;
     const url = input.url === undefined ? undefined : await this.#checkUrl(input.url, errors, email);
     if (errors.length > 0) throw alertsErrors.invalid(errors);
-    return this.#orm.em.fork().transactional(async (tx) => {
-      const em = tx as EntityManager;
+    return this.#orm.em.fork().transactional(async (em) => {
       const now = this.#now();
       const credentials = await this.#newCredentials(em, id, url, input.key);
       // Enabling again is the admin's answer to a channel the delivery policy disabled: the
@@ -185,8 +183,7 @@ export class ChannelService {
 
   /** Hides the channel and cancels its pending deliveries (an attempt under way still finishes). */
   async delete(id: string): Promise<void> {
-    await this.#orm.em.fork().transactional(async (tx) => {
-      const em = tx as EntityManager;
+    await this.#orm.em.fork().transactional(async (em) => {
       const now = this.#now();
       const deleted = await em.execute<{ id: string }[]>(
         "UPDATE alerts.channels SET deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL RETURNING id",
@@ -223,7 +220,7 @@ export class ChannelService {
   }
 
   #em(): EntityManager {
-    return this.#orm.em.fork() as EntityManager;
+    return this.#orm.em.fork();
   }
 }
 

@@ -223,6 +223,6 @@ export class DeliveryStore {
   }
 
   #em(): EntityManager {
-    return this.#orm.em.fork() as EntityManager;
+    return this.#orm.em.fork();
   }
 }

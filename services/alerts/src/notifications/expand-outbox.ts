@@ -62,8 +62,7 @@ function reasonOf(error: unknown): string {
 
 /** Expands the oldest unexpanded events, or only event `onlyId`. */
 async function expandEvents(orm: Orm, options: ExpandOptions, onlyId: string | null): Promise<number> {
-  return orm.em.fork().transactional(async (tx) => {
-    const em = tx as EntityManager;
+  return orm.em.fork().transactional(async (em) => {
     const events = await em.execute<OutboxRow[]>(
       `SELECT id::text AS id, team_id, alert_id, event_type, payload->'alert'->>'severity' AS severity
          FROM alerts.outbox WHERE expanded_at IS NULL AND (?::bigint IS NULL OR id = ?::bigint)
@@ -121,5 +120,5 @@ async function expandEvents(orm: Orm, options: ExpandOptions, onlyId: string | n
 }
 
 function em(orm: Orm): EntityManager {
-  return orm.em.fork() as EntityManager;
+  return orm.em.fork();
 }

@@ -55,6 +55,6 @@ export class PolicyService {
   }
 
   #em(): EntityManager {
-    return this.#orm.em.fork() as EntityManager;
+    return this.#orm.em.fork();
   }
 }

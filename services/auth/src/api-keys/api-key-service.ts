@@ -98,7 +98,7 @@ export class ApiKeyService {
   }
 
   #em(): EntityManager {
-    return this.#orm.em.fork() as EntityManager;
+    return this.#orm.em.fork();
   }
 }
 

@@ -95,7 +95,7 @@ export class AuditLog {
   }
 
   #em(): EntityManager {
-    return this.#orm.em.fork() as EntityManager;
+    return this.#orm.em.fork();
   }
 }
 

@@ -1,4 +1,4 @@
-import type { EntityManager, Orm } from "@pulsegate/db";
+import type { Orm } from "@pulsegate/db";
 import type { Logger } from "@pulsegate/logger";
 import {
   hmacFromStates,
@@ -159,7 +159,7 @@ export class TeamKeys {
     }
     let teams: Team[];
     try {
-      const em = this.#orm.em.fork() as EntityManager;
+      const em = this.#orm.em.fork();
       teams = await em.find(TeamSchema, { id: { $in: teamIds } });
     } catch (error) {
       // A database outage must not stop verification: keys already opened, else the

@@ -1,4 +1,4 @@
-import type { EntityManager, Orm } from "@pulsegate/db";
+import type { Orm } from "@pulsegate/db";
 import type { Logger } from "@pulsegate/logger";
 import { metrics } from "@pulsegate/telemetry";
 import type { PingSpool } from "../spool/ping-spool.ts";
@@ -33,9 +33,11 @@ export function observeMonitors(orm: Orm, spool: PingSpool, log: Logger): void {
     async (observer) => {
       const [counts, spooled] = await Promise.allSettled([
         withTimeout(
-          (orm.em.fork() as EntityManager).execute<{ status: string; count: number }[]>(
-            "SELECT status, count(*)::int AS count FROM monitors.monitors GROUP BY status",
-          ),
+          orm.em
+            .fork()
+            .execute<{ status: string; count: number }[]>(
+              "SELECT status, count(*)::int AS count FROM monitors.monitors GROUP BY status",
+            ),
         ),
         spool.configured ? withTimeout(spool.backlog()) : Promise.resolve(null),
       ]);

@@ -192,6 +192,6 @@ export class MonitorService {
   }
 
   #em(): EntityManager {
-    return this.#orm.em.fork() as EntityManager;
+    return this.#orm.em.fork();
   }
 }

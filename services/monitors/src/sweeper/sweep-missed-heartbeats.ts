@@ -1,4 +1,4 @@
-import type { EntityManager, Orm } from "@pulsegate/db";
+import type { Orm } from "@pulsegate/db";
 import { incidentActionRow } from "../incidents/incident-action-row.ts";
 import { MISSED_HEARTBEAT, RUN_DID_NOT_FINISH } from "../incidents/incident-text.ts";
 import { type MonitorRow, monitorFromRow } from "../monitors/monitor-row.ts";
@@ -37,7 +37,7 @@ const INSERT_ACTIONS = `
  * Returns how many monitors went down and whether the batch was full.
  */
 export async function sweepMissedHeartbeats(orm: Orm, now: () => Date = () => new Date()) {
-  return (orm.em.fork() as EntityManager).transactional(async (tx) => {
+  return orm.em.fork().transactional(async (tx) => {
     const rows = await tx.execute<(MonitorRow & { swept: boolean })[]>(
       `WITH due AS (${SELECT_DUE_MONITORS})
        UPDATE monitors.monitors m
@@ -63,7 +63,7 @@ export async function sweepMissedHeartbeats(orm: Orm, now: () => Date = () => ne
       ),
     );
     // Every raise of the batch in one statement.
-    if (actions.length > 0) await (tx as EntityManager).execute(INSERT_ACTIONS, [JSON.stringify(actions)]);
+    if (actions.length > 0) await tx.execute(INSERT_ACTIONS, [JSON.stringify(actions)]);
     return { down: swept, full: rows.length === SWEEP_BATCH };
   });
 }
