@@ -1,6 +1,7 @@
 import { inTransaction, type PgClient, type PgPool } from "@pulsegate/db";
 import { isTransientError } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
+import { quotaKey, quotaMonth } from "@pulsegate/quota";
 import type { TextProblem } from "@pulsegate/text";
 import { foldOutcomes } from "../metrics/alerts-metrics.ts";
 import {
@@ -20,8 +21,6 @@ import {
   keyOf,
   newAlertId,
   planBatch,
-  quotaKeyOf,
-  quotaMonth,
   resolveResults,
 } from "./plan-batch.ts";
 
@@ -190,7 +189,7 @@ async function foldInTransaction(client: PgClient, inputs: FoldInput[], options:
     }
     if (input.alertQuotaMonthly > 0) {
       const month = quotaMonth(input.receivedAt);
-      quotas.set(quotaKeyOf(input.teamId, month), { teamId: input.teamId, month });
+      quotas.set(quotaKey(input.teamId, month), { teamId: input.teamId, month });
     }
   }
   const states = new Map<string, KeyState>();
@@ -201,7 +200,7 @@ async function foldInTransaction(client: PgClient, inputs: FoldInput[], options:
     classified.states.forEach((state, index) => {
       states.set(ids[index] as string, state);
     });
-    for (const row of classified.usage) usage.set(quotaKeyOf(row.teamId, row.month), row.used);
+    for (const row of classified.usage) usage.set(quotaKey(row.teamId, row.month), row.used);
   }
   const plan = planBatch(
     rest.map((entry) => entry.input),

@@ -1,14 +1,7 @@
+import { quotaKey, quotaMonth } from "@pulsegate/quota";
 import { describe, expect, it } from "vitest";
 import type { AlertView } from "./alert-row.ts";
-import {
-  type FoldInput,
-  type KeyState,
-  keyOf,
-  planBatch,
-  quotaKeyOf,
-  quotaMonth,
-  resolveResults,
-} from "./plan-batch.ts";
+import { type FoldInput, type KeyState, keyOf, planBatch, resolveResults } from "./plan-batch.ts";
 
 const at = new Date("2026-11-23T10:00:00.000Z");
 const month = quotaMonth(at);
@@ -167,7 +160,7 @@ describe("planBatch", () => {
 
   it("hands the quota out in batch order; a refused key refuses the rest of its triggers; folds never need it", () => {
     const states = new Map<string, KeyState>([[keyOf("team_a", "open"), { kind: "open", alertId: "alert_open" }]]);
-    const usage = new Map([[quotaKeyOf("team_a", month), 3]]);
+    const usage = new Map([[quotaKey("team_a", month), 3]]);
     const quota = { alertQuotaMonthly: 5 };
     const plan = planBatch(
       [

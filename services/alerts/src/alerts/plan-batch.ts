@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { quotaAllowsOneMore, quotaKey, quotaMonth } from "@pulsegate/quota";
 import { type AlertEventType, outboxPayload } from "../outbox/write-outbox-event.ts";
 import type { Severity } from "../severity.ts";
 import type { AlertSource, AlertView } from "./alert-row.ts";
@@ -102,15 +103,6 @@ export function keyOf(teamId: string, groupKey: string): string {
   return `${teamId}\u0000${groupKey}`;
 }
 
-/** The UTC calendar month of `at` as the quota counts it: `YYYY-MM-01`. */
-export function quotaMonth(at: Date): string {
-  return `${at.getUTCFullYear()}-${String(at.getUTCMonth() + 1).padStart(2, "0")}-01`;
-}
-
-export function quotaKeyOf(teamId: string, month: string): string {
-  return `${teamId}\u0000${month}`;
-}
-
 export function newAlertId(): string {
   return `alert_${randomUUID().replaceAll("-", "")}`;
 }
@@ -141,12 +133,12 @@ export function planBatch(
 
   const takeQuota = (input: FoldInput): boolean => {
     const month = quotaMonth(input.receivedAt);
-    const key = quotaKeyOf(input.teamId, month);
+    const key = quotaKey(input.teamId, month);
     if (input.alertQuotaMonthly > 0) {
       const current = used.get(key);
       // The classify step locks the usage of every team with a quota that may create.
       if (current === undefined) throw new Error("quota usage was not read for a team with a quota");
-      if (current >= input.alertQuotaMonthly) return false;
+      if (!quotaAllowsOneMore(input.alertQuotaMonthly, current)) return false;
     }
     used.set(key, (used.get(key) ?? 0) + 1);
     const count = counted.get(key) ?? { teamId: input.teamId, month, count: 0 };

@@ -1,15 +1,7 @@
 import { type PgPool, run, statement } from "@pulsegate/db";
+import { quotaKey, quotaMonth } from "@pulsegate/quota";
 import { type AlertRow, alertFromRow } from "./alert-row.ts";
-import {
-  type FoldInput,
-  type FoldResult,
-  type KeyState,
-  keyOf,
-  planBatch,
-  quotaKeyOf,
-  quotaMonth,
-  resolveResults,
-} from "./plan-batch.ts";
+import { type FoldInput, type FoldResult, type KeyState, keyOf, planBatch, resolveResults } from "./plan-batch.ts";
 
 /**
  * For a dry run: each key's open alert (with its count), or else the newest
@@ -64,7 +56,7 @@ export async function previewFold(pool: PgPool, inputs: FoldInput[]): Promise<Fo
     }
     if (input.alertQuotaMonthly > 0) {
       const month = quotaMonth(input.receivedAt);
-      quotas.set(quotaKeyOf(input.teamId, month), { teamId: input.teamId, month });
+      quotas.set(quotaKey(input.teamId, month), { teamId: input.teamId, month });
     }
   }
   const firsts = [...keys.values()];
@@ -104,7 +96,7 @@ export async function previewFold(pool: PgPool, inputs: FoldInput[]): Promise<Fo
   }
   // A team with a quota and no usage row yet has used none of it.
   const usage = new Map<string, number>([...quotas.keys()].map((key) => [key, 0]));
-  for (const row of usageRows) usage.set(quotaKeyOf(row.team_id, row.month), row.used);
+  for (const row of usageRows) usage.set(quotaKey(row.team_id, row.month), row.used);
 
   const plan = planBatch(inputs, states, usage, () => "");
   const countAfter = new Map(plan.bumps.map((bump) => [bump.alertId, (countNow.get(bump.alertId) ?? 0) + bump.added]));

@@ -1,5 +1,5 @@
 import { type PgPool, run, statement } from "@pulsegate/db";
-import { quotaMonth } from "./plan-batch.ts";
+import { quotaMonth } from "@pulsegate/quota";
 
 const READ_USAGE = statement(
   "alerts_read_quota_usage",

@@ -1,4 +1,5 @@
 import { inTransaction, type PgPool, run } from "@pulsegate/db";
+import { quotaAllowsOneMore, quotaKey, quotaMonth } from "@pulsegate/quota";
 import { type IncidentActionRow, incidentActionRow } from "../incidents/incident-action-row.ts";
 import { type MonitorRow, type MonitorView, monitorFromRow } from "../monitors/monitor-row.ts";
 import { LOCK_BATCH, WRITE_PING_BATCH } from "./ping-batch-statements.ts";
@@ -13,13 +14,6 @@ export type ApplyResult =
   | { outcome: "paused"; monitor: MonitorView }
   | { outcome: "quota_exhausted" }
   | { outcome: "monitor_not_found" };
-
-/** First day of the ping's UTC month, the quota's key. */
-export function monthOf(date: Date): string {
-  return `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, "0")}-01`;
-}
-
-const usageKey = (teamId: string, month: string) => `${teamId}\u0000${month}`;
 
 /**
  * Records a batch of pings and moves their monitors (DESIGN §5) in one
@@ -49,12 +43,12 @@ export async function applyPingBatch(
     }>(client, LOCK_BATCH, [
       [...new Set(items.map((item) => item.monitorId))],
       items.map((item) => item.teamId),
-      items.map((item) => monthOf(item.receivedAt)),
+      items.map((item) => quotaMonth(item.receivedAt)),
       options.spooled ? items.map((item) => item.pingId) : [],
     ]);
     const monitors = new Map((locked?.monitors ?? []).map((row) => [row.id, monitorFromRow(row)]));
     const stored = new Set(locked?.stored ?? []);
-    const used = new Map((locked?.usage ?? []).map((row) => [usageKey(row.team_id, row.month), row.used]));
+    const used = new Map((locked?.usage ?? []).map((row) => [quotaKey(row.team_id, row.month), row.used]));
     const counted = new Map<string, number>();
 
     const write = new BatchWrite(options);
@@ -75,10 +69,10 @@ export async function applyPingBatch(
         results.push({ outcome: "paused", monitor });
         continue;
       }
-      const key = usageKey(item.teamId, monthOf(item.receivedAt));
+      const key = quotaKey(item.teamId, quotaMonth(item.receivedAt));
       const count = (used.get(key) ?? 0) + (counted.get(key) ?? 0);
       const limit = options.spooled ? 0 : item.heartbeatQuotaMonthly;
-      if (limit > 0 && count + 1 > limit) {
+      if (!quotaAllowsOneMore(limit, count)) {
         results.push({ outcome: "quota_exhausted" });
         continue;
       }

@@ -1,7 +1,7 @@
 import { type PgPool, run, statement } from "@pulsegate/db";
+import { quotaAllowsOneMore, quotaKey, quotaMonth } from "@pulsegate/quota";
 import { incidentGroupKey } from "../incidents/incident-text.ts";
 import { type MonitorRow, type MonitorView, monitorFromRow } from "../monitors/monitor-row.ts";
-import { monthOf } from "./apply-ping-batch.ts";
 import type { PingItem } from "./ping-item.ts";
 import { pingTransition } from "./ping-transition.ts";
 
@@ -40,19 +40,19 @@ export async function previewPings(pool: PgPool, items: PingItem[]): Promise<Pre
     [
       [...new Set(items.map((item) => item.monitorId))],
       items.map((item) => item.teamId),
-      items.map((item) => monthOf(item.receivedAt)),
+      items.map((item) => quotaMonth(item.receivedAt)),
     ],
   );
   const monitors = new Map((row?.monitors ?? []).map((monitor) => [monitor.id, monitorFromRow(monitor)]));
-  const used = new Map((row?.usage ?? []).map((usage) => [`${usage.team_id}\u0000${usage.month}`, usage.used]));
+  const used = new Map((row?.usage ?? []).map((usage) => [quotaKey(usage.team_id, usage.month), usage.used]));
   return items.map((item): PreviewResult => {
     const monitor = monitors.get(item.monitorId);
     if (!monitor || monitor.teamId !== item.teamId) return { outcome: "monitor_not_found" };
     if (monitor.status === "paused") return { outcome: "paused", monitor };
-    const key = `${item.teamId}\u0000${monthOf(item.receivedAt)}`;
-    const count = (used.get(key) ?? 0) + 1;
-    if (item.heartbeatQuotaMonthly > 0 && count > item.heartbeatQuotaMonthly) return { outcome: "quota_exhausted" };
-    used.set(key, count);
+    const key = quotaKey(item.teamId, quotaMonth(item.receivedAt));
+    const count = used.get(key) ?? 0;
+    if (!quotaAllowsOneMore(item.heartbeatQuotaMonthly, count)) return { outcome: "quota_exhausted" };
+    used.set(key, count + 1);
     const transition = pingTransition(monitor, {
       status: item.status,
       reason: item.reason,

@@ -1,5 +1,5 @@
 import { type PgPool, run, statement } from "@pulsegate/db";
-import { monthOf } from "./apply-ping-batch.ts";
+import { quotaMonth } from "@pulsegate/quota";
 
 const READ_USAGE = statement(
   "monitors_read_heartbeat_usage",
@@ -12,7 +12,7 @@ export async function readHeartbeatUsage(
   teamId: string,
   at: Date = new Date(),
 ): Promise<{ month: string; used: number }> {
-  const month = monthOf(at);
+  const month = quotaMonth(at);
   const rows = await run<{ used: number }>(pool, READ_USAGE, [teamId, month]);
   return { month, used: rows[0]?.used ?? 0 };
 }

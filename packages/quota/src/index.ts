@@ -1,0 +1,1 @@
+export { quotaAllowsOneMore, quotaKey, quotaMonth } from "./quota-period.ts";

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { quotaAllowsOneMore, quotaKey, quotaMonth } from "./quota-period.ts";
+
+describe("quotaMonth", () => {
+  it("is the first day of the UTC month, whatever the local time zone says", () => {
+    expect(quotaMonth(new Date("2026-11-23T16:42:00Z"))).toBe("2026-11-01");
+    expect(quotaMonth(new Date("2026-01-01T00:00:00.000Z"))).toBe("2026-01-01");
+    expect(quotaMonth(new Date("2026-12-31T23:59:59.999Z"))).toBe("2026-12-01");
+  });
+
+  it("changes exactly at midnight UTC between two months, and across a year", () => {
+    expect(quotaMonth(new Date("2026-02-28T23:59:59.999Z"))).toBe("2026-02-01");
+    expect(quotaMonth(new Date("2026-03-01T00:00:00.000Z"))).toBe("2026-03-01");
+    expect(quotaMonth(new Date("2025-12-31T23:59:59.999Z"))).toBe("2025-12-01");
+    expect(quotaMonth(new Date("2026-01-01T00:00:00.000Z"))).toBe("2026-01-01");
+    // 23:30 on 31 October in New York is already November in UTC.
+    expect(quotaMonth(new Date("2026-10-31T23:30:00-04:00"))).toBe("2026-11-01");
+  });
+
+  it("counts a leap day in February", () => {
+    expect(quotaMonth(new Date("2028-02-29T12:00:00Z"))).toBe("2028-02-01");
+  });
+});
+
+describe("quotaKey", () => {
+  it("tells teams and months apart, even when a team id ends like a month", () => {
+    expect(quotaKey("team_a", "2026-11-01")).not.toBe(quotaKey("team_a", "2026-12-01"));
+    expect(quotaKey("team_a", "2026-11-01")).not.toBe(quotaKey("team_b", "2026-11-01"));
+    expect(quotaKey("a\u0000b", "c")).toBe(quotaKey("a\u0000b", "c"));
+  });
+});
+
+describe("quotaAllowsOneMore", () => {
+  it("lets one more in below the quota, none at it", () => {
+    expect(quotaAllowsOneMore(3, 2)).toBe(true);
+    expect(quotaAllowsOneMore(3, 3)).toBe(false);
+    expect(quotaAllowsOneMore(3, 4)).toBe(false);
+    expect(quotaAllowsOneMore(1, 0)).toBe(true);
+  });
+
+  it("reads a quota of 0 as unlimited", () => {
+    expect(quotaAllowsOneMore(0, 0)).toBe(true);
+    expect(quotaAllowsOneMore(0, 1_000_000)).toBe(true);
+  });
+});

@@ -1,0 +1,19 @@
+/**
+ * Monthly quotas (alerts created or reopened, pings accepted) count per team
+ * and UTC calendar month; a quota of 0 is unlimited (but still counted).
+ */
+
+/** The UTC calendar month of `at` as the quotas count it, and as the usage tables key it: `YYYY-MM-01`. */
+export function quotaMonth(at: Date): string {
+  return `${at.getUTCFullYear()}-${String(at.getUTCMonth() + 1).padStart(2, "0")}-01`;
+}
+
+/** One (team, month) usage counter's key in an in-memory map. */
+export function quotaKey(teamId: string, month: string): string {
+  return `${teamId}\u0000${month}`;
+}
+
+/** True when one more fits: `used` so far this month under a quota of `quota` (0: unlimited). */
+export function quotaAllowsOneMore(quota: number, used: number): boolean {
+  return quota === 0 || used < quota;
+}
