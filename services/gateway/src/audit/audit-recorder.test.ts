@@ -1,6 +1,6 @@
 import { createLogger } from "@pulsegate/logger";
 import type { auth } from "@pulsegate/proto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Peers } from "../peers/connect-peers.ts";
 import { createAuditIds, createAuditRecorder } from "./audit-recorder.ts";
 
@@ -62,10 +62,14 @@ describe("the audit recorder", () => {
 
   it("makes a recording wait for room when the queue is full, and drops nothing", async () => {
     let allow = false;
+    let refusals = 0;
     const stored: string[] = [];
     const recorder = createAuditRecorder(
       peersRecording((entries) => {
-        if (!allow) return new Error("auth away");
+        if (!allow) {
+          refusals++;
+          return new Error("auth away");
+        }
         stored.push(...entries.map((e) => e.action));
         return undefined;
       }),
@@ -78,7 +82,9 @@ describe("the audit recorder", () => {
     const third = recorder.record(entry("c")).then(() => {
       thirdQueued = true;
     });
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Awaited, not slept: auth refused several more sends while the third waited, and it still waits.
+    const refusedBefore = refusals;
+    await vi.waitFor(() => expect(refusals).toBeGreaterThanOrEqual(refusedBefore + 5), { timeout: 2_000 });
     expect(thirdQueued).toBe(false);
     allow = true;
     await third;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { booleanField, defined, endOfDayField, integerField } from "./form-values.ts";
 import { html, renderDocument } from "./html.ts";
 import { rulesFromForm } from "./rule-editor.ts";
@@ -62,7 +62,12 @@ describe("rendering", () => {
 });
 
 describe("sessions", () => {
-  it("end after the idle timeout and on sign-out, and never hold more than the bound", async () => {
+  it("end after the idle timeout and on sign-out, and never hold more than the bound", () => {
+    // A fake clock: the idle timeout is crossed by advancing time, not by sleeping past it.
+    vi.useFakeTimers();
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const store = createSessionStore({ idleMs: 50, maxSessions: 2 });
     const first = store.create("token-1", { kind: "admin" });
     expect(store.get(first.id)?.token).toBe("token-1");
@@ -74,7 +79,10 @@ describe("sessions", () => {
     expect(store.get(a?.id)).toBeUndefined();
     expect(store.get(b?.id)).toBeDefined();
     expect(store.get(c?.id)).toBeDefined();
-    await new Promise((done) => setTimeout(done, 80));
+    // Each use starts the idle time again; 50 ms without one ends the session.
+    vi.advanceTimersByTime(49);
+    expect(store.get(c?.id)).toBeDefined();
+    vi.advanceTimersByTime(50);
     expect(store.get(c?.id)).toBeUndefined();
   });
 });
