@@ -1,4 +1,4 @@
-export { isTransientError, isUnstorableTextError } from "./classify-error.ts";
+export { isUnstorableTextError } from "./classify-error.ts";
 export { callUnary, connectClient, type UnaryMethod } from "./client.ts";
 export { createGrpcServer, type GrpcServer, type ServiceBinding } from "./create-server.ts";
 export {

@@ -1,6 +1,7 @@
 import { type handleUnaryCall, type ServerUnaryCall, status } from "@grpc/grpc-js";
 import type { Logger } from "@pulsegate/logger";
-import { isTransientError, isUnstorableTextError } from "./classify-error.ts";
+import { isTransientError } from "@pulsegate/transient-error";
+import { isUnstorableTextError } from "./classify-error.ts";
 import { rpcBatchSize, rpcServerDuration } from "./rpc-metrics.ts";
 import { ServiceError } from "./service-error.ts";
 

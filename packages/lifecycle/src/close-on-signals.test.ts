@@ -22,11 +22,26 @@ async function run(signals: number): Promise<{ code: number | null; output: stri
     output += chunk.toString();
   });
   const exited = new Promise<number | null>((done) => child.once("close", done));
-  while (!output.includes("ready")) await new Promise((done) => setTimeout(done, 20));
+  /** Until the child has printed `text`: each signal is sent once the one before was handled. */
+  const printed = (text: string) =>
+    new Promise<void>((done, fail) => {
+      const check = () => {
+        if (!output.includes(text)) return;
+        child.stdout.off("data", check);
+        child.off("close", gone);
+        done();
+      };
+      const gone = () => fail(new Error(`exited before printing "${text}":\n${output}`));
+      child.stdout.on("data", check);
+      child.once("close", gone);
+      check();
+    });
+  await printed("ready");
   const started = Date.now();
+  const handled = ['"msg":"shutting down"', "signal ignored while in-flight work drains"];
   for (let index = 0; index < signals; index++) {
     child.kill("SIGTERM");
-    await new Promise((done) => setTimeout(done, 150));
+    if (index < signals - 1) await printed(handled[index] ?? "");
   }
   const code = await exited;
   return { code, output, ms: Date.now() - started };

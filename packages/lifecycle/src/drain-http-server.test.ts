@@ -34,20 +34,42 @@ function open(port: number): Promise<{ socket: Socket; text: () => string; close
   return new Promise((done) => socket.once("connect", () => done({ socket, text: () => received, closed })));
 }
 
+/** Resolves once the server has accepted `count` more connections. */
+function acceptedConnections(count: number): Promise<void> {
+  let left = count;
+  return new Promise((done) => {
+    const onConnection = () => {
+      if (--left > 0) return;
+      server?.off("connection", onConnection);
+      done();
+    };
+    server?.on("connection", onConnection);
+  });
+}
+
 const post = (length: number) => `POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${length}\r\n\r\n`;
 
 describe("watchHttpServer().drain()", () => {
   it("answers a request whose body is still arriving, with Connection: close, then resolves", async () => {
     const { port, drain } = await start();
+    const accepted = acceptedConnections(2);
+    const begun = new Promise((done) => server?.once("request", done));
     const client = await open(port);
+    // An idle kept-alive connection beside it: its close marks the end of the grace.
+    const idle = await open(port);
+    await accepted;
     client.socket.write(`${post(10)}12345`);
-    await new Promise((done) => setTimeout(done, 50));
+    await begun;
     let drained = false;
     const draining = drain.drain({ idleGraceMs: 100 }).then(() => {
       drained = true;
     });
-    await new Promise((done) => setTimeout(done, 300));
+    // Awaited, not slept: the grace is over (the idle connection was closed), and the drain still
+    // waits for the request whose body is arriving.
+    await idle.closed;
+    expect(idle.text()).toBe("");
     expect(drained).toBe(false);
+    expect(client.text()).toBe("");
     client.socket.write("67890");
     await client.closed;
     await draining;

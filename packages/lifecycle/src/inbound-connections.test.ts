@@ -1,5 +1,5 @@
 import { connect, createServer, type Server } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { grpcDrainMs, watchInboundConnections } from "./inbound-connections.ts";
 
 let server: Server | undefined;
@@ -30,12 +30,28 @@ describe("watchInboundConnections", () => {
 
   it("leaves out ignored ports (the metrics server)", async () => {
     const port = await listen();
+    const ignoredServer = server as Server;
+    const counted = createServer(() => undefined);
+    onTestFinished(() => {
+      counted.close();
+    });
+    await new Promise<void>((done) => counted.listen(0, "127.0.0.1", done));
+    const countedAddress = counted.address();
+    const countedPort = typeof countedAddress === "object" && countedAddress ? countedAddress.port : 0;
     const connections = watchInboundConnections({ ignorePorts: [port] });
+    // Awaited, not slept: the server has accepted the connection, so the watcher has seen it
+    // (net.server.socket is published before "connection" is emitted).
+    const accepted = new Promise((done) => ignoredServer.once("connection", done));
     const client = connect(port, "127.0.0.1");
-    await new Promise((done) => client.once("connect", done));
-    await new Promise((done) => setTimeout(done, 50));
+    await accepted;
     expect(connections.count).toBe(0);
+    // The same watcher counts a connection on a port it does not ignore.
+    const acceptedToo = new Promise((done) => counted.once("connection", done));
+    const other = connect(countedPort, "127.0.0.1");
+    await acceptedToo;
+    expect(connections.count).toBe(1);
     client.destroy();
+    other.destroy();
   });
 });
 

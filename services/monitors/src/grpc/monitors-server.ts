@@ -1,10 +1,10 @@
 import { type ServiceBinding, ServiceError, unary } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { monitors } from "@pulsegate/proto";
+import { isTransientError } from "@pulsegate/transient-error";
 import { monitorsErrors } from "../errors.ts";
 import type { MonitorService } from "../monitors/monitor-service.ts";
 import type { PingRecorder, RecordInput } from "../pings/record-pings.ts";
-import { isDatabaseUnavailable } from "../runtime/database-unavailable.ts";
 import type { SpoolStatus } from "../spool/spool-durability.ts";
 import {
   monitorToProto,
@@ -23,7 +23,7 @@ function guard<Req, Res>(handler: (request: Req) => Promise<Res>): (request: Req
     try {
       return await handler(request);
     } catch (error) {
-      if (!(error instanceof ServiceError) && isDatabaseUnavailable(error)) throw monitorsErrors.databaseUnavailable();
+      if (!(error instanceof ServiceError) && isTransientError(error)) throw monitorsErrors.databaseUnavailable();
       throw error;
     }
   };
