@@ -5,12 +5,12 @@ import { randomUUID } from "node:crypto";
 import { createServer } from "node:net";
 import { createPgPool, type PgPool } from "@pulsegate/db";
 import { createLogger } from "@pulsegate/logger";
+import { isTransientError } from "@pulsegate/transient-error";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { LastKnownMonitors } from "../../services/monitors/src/monitors/last-known-monitors.ts";
 import type { PingItem } from "../../services/monitors/src/pings/ping-item.ts";
 import { PingRecorder } from "../../services/monitors/src/pings/record-pings.ts";
-import { isDatabaseUnavailable } from "../../services/monitors/src/runtime/database-unavailable.ts";
 import { drainSpool } from "../../services/monitors/src/spool/drain-spool.ts";
 import { PingSpool } from "../../services/monitors/src/spool/ping-spool.ts";
 
@@ -60,14 +60,14 @@ describe("a drain while the database is away", () => {
     const first = await spool.append(ping(new Date("2026-01-01T00:00:00Z")));
     const second = await spool.append(ping(new Date("2026-01-01T00:00:01Z")));
 
-    await expect(drainSpool(deps)).rejects.toSatisfy(isDatabaseUnavailable);
+    await expect(drainSpool(deps)).rejects.toSatisfy(isTransientError);
     expect((await spool.oldest(10)).map((entry) => entry.entryId)).toEqual([first, second]);
     expect(await redis.xlen(`${spool.key}:dead`)).toBe(0);
     expect(recorder.spooling).toBe(true);
 
     // The lock is free again: the next drain gets it (and fails the same way).
     expect(await redis.exists(`${spool.key}:drain-lock`)).toBe(0);
-    await expect(drainSpool(deps)).rejects.toSatisfy(isDatabaseUnavailable);
+    await expect(drainSpool(deps)).rejects.toSatisfy(isTransientError);
     expect(await spool.length()).toBe(2);
   });
 });

@@ -1,8 +1,8 @@
 import { inTransaction, type PgClient, type PgPool } from "@pulsegate/db";
-import { isTransientError } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { quotaKey, quotaMonth } from "@pulsegate/quota";
 import type { TextProblem } from "@pulsegate/text";
+import { isTransientError } from "@pulsegate/transient-error";
 import { foldOutcomes } from "../metrics/alerts-metrics.ts";
 import {
   classifyKeys,

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager, Orm } from "@pulsegate/db";
-import { isTransientError } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
+import { isTransientError } from "@pulsegate/transient-error";
 import { CHANNEL_DISABLED, noticeRecipients } from "./channel-notice.ts";
 import { type NotificationRoute, routeEvent } from "./route-event.ts";
 

@@ -1,9 +1,16 @@
 import { createLogger } from "@pulsegate/logger";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { RetentionSchedule } from "./retention-schedule.ts";
 
 const log = createLogger("test", "silent");
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// A fake clock: what must not happen yet is checked after advancing time past it, not after a sleep.
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe("retention schedule", () => {
   it("runs first after the start delay, then every interval, at once again while a run hit its cap", async () => {
@@ -20,12 +27,20 @@ describe("retention schedule", () => {
     });
     const t0 = Date.now();
     schedule.start();
-    await sleep(10);
+    await vi.advanceTimersByTimeAsync(19);
     expect(started).toEqual([]);
-    await sleep(150);
-    // The first run, and two follow-ups of capped runs; then nothing until the interval.
+    await vi.advanceTimersByTimeAsync(1);
+    expect(started.map((at) => at - t0)).toEqual([20]);
+    // Two follow-ups of capped runs at once (a zero delay, which timers may round up to 1 ms); then
+    // nothing until an interval after the last.
+    await vi.advanceTimersByTimeAsync(2);
     expect(started).toHaveLength(3);
-    expect((started[0] ?? 0) - t0).toBeGreaterThanOrEqual(15);
+    const last = started[2] ?? 0;
+    expect(last - t0).toBeLessThanOrEqual(22);
+    await vi.advanceTimersByTimeAsync(last + 9_999 - Date.now());
+    expect(started).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(started).toEqual([...started.slice(0, 3), last + 10_000]);
     await schedule.stop();
   });
 
@@ -38,20 +53,21 @@ describe("retention schedule", () => {
       firstRunDelayMs: 0,
       run: async (signal) => {
         runs++;
-        while (!signal.aborted) await sleep(5);
+        await new Promise((done) => signal.addEventListener("abort", done, { once: true }));
         aborted = true;
         return true;
       },
     });
     schedule.start();
-    await sleep(20);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(runs).toBe(1);
     await schedule.stop();
     expect(aborted).toBe(true);
-    await sleep(30);
+    await vi.advanceTimersByTimeAsync(60_000);
     expect(runs).toBe(1);
   });
 
-  it("keeps going after a failed run", async () => {
+  it("keeps going after a failed run, every interval", async () => {
     let runs = 0;
     const schedule = new RetentionSchedule({
       log,
@@ -63,8 +79,12 @@ describe("retention schedule", () => {
       },
     });
     schedule.start();
-    await sleep(100);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(runs).toBe(1);
+    await vi.advanceTimersByTimeAsync(9);
+    expect(runs).toBe(1);
+    await vi.advanceTimersByTimeAsync(21);
+    expect(runs).toBe(4);
     await schedule.stop();
-    expect(runs).toBeGreaterThan(1);
   });
 });

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { type EntityManager, type Orm, type PgPool, run, statement } from "@pulsegate/db";
 import { newUrlToken } from "@pulsegate/text";
+import { isTransientError } from "@pulsegate/transient-error";
 import { monitorsErrors } from "../errors.ts";
 import { readHeartbeatUsage } from "../pings/read-heartbeat-usage.ts";
-import { isDatabaseUnavailable } from "../runtime/database-unavailable.ts";
 import type { LastKnownMonitors } from "./last-known-monitors.ts";
 import type { PingStatus } from "./monitor.entity.ts";
 import { type MonitorRow, type MonitorView, monitorFromRow, toDate } from "./monitor-row.ts";
@@ -105,7 +105,7 @@ export class MonitorService {
       return row ? this.#lastKnown.remember(monitorFromRow(row)) : null;
     } catch (error) {
       const known = this.#lastKnown.byPingUrl(pingUrl);
-      if (known && isDatabaseUnavailable(error)) return known;
+      if (known && isTransientError(error)) return known;
       throw error;
     }
   }
@@ -121,7 +121,7 @@ export class MonitorService {
       const byUrl = new Map(rows.map((row) => [row.ping_url, this.#lastKnown.remember(monitorFromRow(row))]));
       return pingUrls.map((pingUrl) => byUrl.get(pingUrl) ?? null);
     } catch (error) {
-      if (!isDatabaseUnavailable(error)) throw error;
+      if (!isTransientError(error)) throw error;
       const known = pingUrls.map((pingUrl) => this.#lastKnown.byPingUrl(pingUrl) ?? null);
       if (known.every((monitor) => monitor === null)) throw error;
       return known;

@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import type { PgPool } from "@pulsegate/db";
 import type { Logger } from "@pulsegate/logger";
 import { findUnstorableText, type TextProblem } from "@pulsegate/text";
+import { isTransientError } from "@pulsegate/transient-error";
 import { monitorsErrors } from "../errors.ts";
 import type { LastKnownMonitors } from "../monitors/last-known-monitors.ts";
 import type { MonitorView } from "../monitors/monitor-row.ts";
-import { isDatabaseUnavailable } from "../runtime/database-unavailable.ts";
 import type { PingSpool } from "../spool/ping-spool.ts";
 import { type ApplyResult, applyPingBatch } from "./apply-ping-batch.ts";
 import type { PingItem } from "./ping-item.ts";
@@ -131,7 +131,7 @@ export class PingRecorder {
         await this.#sendIncidents(items, applied);
         return applied.map((result, index) => this.#answer(result, items[index] as PingItem));
       } catch (error) {
-        if (!isDatabaseUnavailable(error)) return this.#writeOneByOne(items, error);
+        if (!isTransientError(error)) return this.#writeOneByOne(items, error);
         // Without a spool there is no backlog to queue behind: the next batch tries the database again.
         if (!this.#spool.configured) throw monitorsErrors.pingNotStored();
         this.startSpooling(error instanceof Error ? error.message : String(error));
@@ -205,7 +205,7 @@ export class PingRecorder {
         await this.#sendIncidents([item], applied ? [applied] : []);
         return applied ? this.#answer(applied, item) : { outcome: "not_stored" };
       } catch (databaseError) {
-        if (!isDatabaseUnavailable(databaseError)) throw databaseError;
+        if (!isTransientError(databaseError)) throw databaseError;
         this.#log.error({ err: spoolError }, "ping could be stored neither in the database nor in the spool");
         throw monitorsErrors.pingNotStored();
       }

@@ -1,6 +1,6 @@
 import type { Logger } from "@pulsegate/logger";
 import { context, ROOT_CONTEXT } from "@pulsegate/telemetry";
-import { isDatabaseUnavailable } from "./database-unavailable.ts";
+import { isTransientError } from "@pulsegate/transient-error";
 
 export type Periodic = {
   /** Runs the task soon, without waiting for the next period. */
@@ -44,7 +44,7 @@ export function startPeriodic(name: string, intervalMs: number, task: () => Prom
       },
       (error: unknown) => {
         running = undefined;
-        if (isDatabaseUnavailable(error)) log.debug({ err: error, task: name }, "task skipped: database unavailable");
+        if (isTransientError(error)) log.debug({ err: error, task: name }, "task skipped: database unavailable");
         else log.error({ err: error, task: name }, "periodic task failed");
         schedule(intervalMs);
       },

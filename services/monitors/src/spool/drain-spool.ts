@@ -1,11 +1,11 @@
 import type { PgPool } from "@pulsegate/db";
 import type { Logger } from "@pulsegate/logger";
 import { inBackgroundSpan } from "@pulsegate/telemetry";
+import { isTransientError } from "@pulsegate/transient-error";
 import { spoolDrained } from "../metrics/monitors-metrics.ts";
 import type { LastKnownMonitors } from "../monitors/last-known-monitors.ts";
 import { type ApplyResult, applyPingBatch } from "../pings/apply-ping-batch.ts";
 import type { PingRecorder } from "../pings/record-pings.ts";
-import { isDatabaseUnavailable } from "../runtime/database-unavailable.ts";
 import type { PingSpool, SpoolEntry } from "./ping-spool.ts";
 
 const BATCH = 100;
@@ -80,7 +80,7 @@ async function applyEntries(deps: DrainDeps, entries: SpoolEntry[]): Promise<voi
       { spooled: true, now: new Date() },
     );
   } catch (error) {
-    if (isDatabaseUnavailable(error)) throw error;
+    if (isTransientError(error)) throw error;
     if (entries.length > 1) {
       for (const entry of entries) await applyEntries(deps, [entry]);
       return;

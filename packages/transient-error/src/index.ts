@@ -1,0 +1,1 @@
+export { isTransientError } from "./is-transient-error.ts";
