@@ -8,3 +8,13 @@ export const iso = (date: Date | undefined): string | null => (date ? date.toISO
 
 /** An optional string, or null when unset (empty). */
 export const orNull = (value: string): string | null => (value === "" ? null : value);
+
+/** JSON text stored by a service, back to a value; unset ("") is null, and text that is not JSON stays text. */
+export function fromJsonText(text: string): unknown {
+  if (text === "") return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -6,6 +6,7 @@ import type { Peers } from "../../peers/connect-peers.ts";
 import { iso } from "./absent-as-null.ts";
 import { owned, TEAM } from "./access.ts";
 import type { ApiKeyAuthenticator } from "./api-key-authenticator.ts";
+import { createdEvent } from "./audit-events.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { noBody } from "./schemas.ts";
@@ -78,11 +79,7 @@ export async function apiKeyRoutes(
         peers.timeoutMs,
       );
       const apiKey = present(response.apiKey, "apiKey");
-      await audit(request, {
-        action: "api_key.create",
-        target: { kind: "api_key", id: apiKey.id },
-        details: { name: apiKey.name, scope },
-      });
+      await audit(request, createdEvent("api_key", apiKey, { scope }));
       return reply.code(201).send({ apiKey: apiKeyJson(apiKey), token: response.token });
     },
   );

@@ -6,11 +6,13 @@ import type { Peers } from "../../peers/connect-peers.ts";
 import { severityToProto } from "../../severity.ts";
 import type { Severity } from "../../validation/index.ts";
 import { owned, TEAM } from "./access.ts";
+import { updatedEvent } from "./audit-events.ts";
 import { channelJson, channelKindToProto, deliveryJson, policyJson } from "./channel-json.ts";
 import { createChannelBody, putPolicyBody, updateChannelBody } from "./channel-schemas.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { requireTeam } from "./require-team.ts";
+import { teamCreateRoute, teamListRoute } from "./team-collection-routes.ts";
 
 type TeamParams = { teamId: string };
 type CreateChannelBody = { kind: string; name: string; url: string; enabled?: boolean; key?: string };
@@ -36,21 +38,16 @@ export async function channelRoutes(
 ): Promise<void> {
   const client = peers.alerts;
 
-  app.post<{ Params: TeamParams; Body: CreateChannelBody }>(
-    "/teams/:teamId/channels",
-    {
-      config: TEAM,
-      schema: {
-        tags,
-        summary: "Create a notification channel",
-        body: createChannelBody,
-        response: { 201: wrapped("channel", "Channel", "The channel (its URL masked)."), 409: conflictResponse },
-      },
-    },
-    async (request, reply) => {
-      const { teamId } = request.params;
-      const body = request.body;
-      await requireTeam(peers, teamId);
+  teamCreateRoute<CreateChannelBody>(app, peers, audit, {
+    plural: "channels",
+    kind: "channel",
+    ref: "Channel",
+    tags,
+    summary: "Create a notification channel",
+    body: createChannelBody,
+    description: "The channel (its URL masked).",
+    responses: { 409: conflictResponse },
+    create: async (teamId, body) => {
       const response = await callUnary(
         client,
         client.createChannel,
@@ -65,34 +62,20 @@ export async function channelRoutes(
         peers.timeoutMs,
       );
       const channel = present(response.channel, "channel");
-      await audit(request, {
-        action: "channel.create",
-        target: { kind: "channel", id: channel.id },
-        details: { name: channel.name, kind: body.kind },
-      });
-      return reply.code(201).send({ channel: channelJson(channel) });
+      return { created: channel, json: channelJson(channel), details: { kind: body.kind } };
     },
-  );
+  });
 
-  app.get<{ Params: TeamParams }>(
-    "/teams/:teamId/channels",
-    {
-      config: TEAM,
-      schema: {
-        tags,
-        summary: "List a team's channels",
-        response: { 200: page("channels", "Channel", "Every channel.") },
-      },
+  teamListRoute(app, peers, {
+    plural: "channels",
+    ref: "Channel",
+    tags,
+    description: "Every channel.",
+    list: async (teamId) => {
+      const response = await callUnary(client, client.listChannels, { teamId }, peers.timeoutMs);
+      return response.channels.map(channelJson);
     },
-    async (request) => {
-      const { teamId } = request.params;
-      const [, response] = await Promise.all([
-        requireTeam(peers, teamId),
-        callUnary(client, client.listChannels, { teamId }, peers.timeoutMs),
-      ]);
-      return { channels: response.channels.map(channelJson), nextCursor: null };
-    },
-  );
+  });
 
   app.patch<{ Params: { id: string }; Body: UpdateChannelBody }>(
     "/channels/:id",
@@ -114,11 +97,7 @@ export async function channelRoutes(
         peers.timeoutMs,
       );
       const channel = present(response.channel, "channel");
-      await audit(request, {
-        action: "channel.update",
-        target: { kind: "channel", id: channel.id },
-        details: { fields: Object.keys(body), ...(body.enabled === undefined ? {} : { enabled: body.enabled }) },
-      });
+      await audit(request, updatedEvent("channel", channel.id, body));
       return { channel: channelJson(channel) };
     },
   );

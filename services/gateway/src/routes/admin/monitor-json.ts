@@ -1,21 +1,12 @@
 import type { monitors } from "@pulsegate/proto";
 import { monitorStatusName } from "../ping/ping-record.ts";
-import { iso, orNull } from "./absent-as-null.ts";
+import { fromJsonText, iso, orNull } from "./absent-as-null.ts";
 
 const PING_STATUSES: ReadonlyMap<number, "up" | "down" | "start"> = new Map([
   [1, "up"],
   [2, "down"],
   [3, "start"],
 ]);
-
-function fromJsonText(text: string): unknown {
-  if (text === "") return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
 
 /** `baseUrl` is the scheme and host the admin request came to, so pingEndpoint reaches this gateway. */
 export function monitorJson(monitor: monitors.Monitor, baseUrl: string) {

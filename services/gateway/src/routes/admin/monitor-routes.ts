@@ -6,13 +6,13 @@ import type { Peers } from "../../peers/connect-peers.ts";
 import { SEVERITIES, type Severity } from "../../validation/index.ts";
 import type { MonitorLookup } from "../ping/monitor-lookup.ts";
 import { orNull } from "./absent-as-null.ts";
-import { owned, TEAM } from "./access.ts";
+import { owned } from "./access.ts";
 import { monitorJson, pingJson } from "./monitor-json.ts";
 import { present } from "./present.ts";
 import { publicBaseUrl } from "./public-base-url.ts";
 import type { RecordAudit } from "./record-audit.ts";
-import { requireTeam } from "./require-team.ts";
 import { noBody, pageOnlyQuery } from "./schemas.ts";
+import { teamCreateRoute, teamListRoute } from "./team-collection-routes.ts";
 
 type MonitorBody = {
   name: string;
@@ -87,21 +87,15 @@ export async function monitorRoutes(
   const { peers, audit } = options;
   const client = peers.monitors;
 
-  app.post<{ Params: { teamId: string }; Body: MonitorBody }>(
-    "/teams/:teamId/monitors",
-    {
-      config: TEAM,
-      schema: {
-        tags,
-        summary: "Create a heartbeat monitor",
-        body: createMonitorBody,
-        response: { 201: wrapped("monitor", "Monitor", "The monitor (idle until its first ping), with its ping URL.") },
-      },
-    },
-    async (request, reply) => {
-      const { teamId } = request.params;
-      const body = request.body;
-      await requireTeam(peers, teamId);
+  teamCreateRoute<MonitorBody>(app, peers, audit, {
+    plural: "monitors",
+    kind: "monitor",
+    ref: "Monitor",
+    tags,
+    summary: "Create a heartbeat monitor",
+    body: createMonitorBody,
+    description: "The monitor (idle until its first ping), with its ping URL.",
+    create: async (teamId, body, request) => {
       const response = await callUnary(
         client,
         client.createMonitor,
@@ -121,35 +115,21 @@ export async function monitorRoutes(
         peers.timeoutMs,
       );
       const monitor = present(response.monitor, "monitor");
-      await audit(request, {
-        action: "monitor.create",
-        target: { kind: "monitor", id: monitor.id },
-        details: { name: monitor.name },
-      });
-      return reply.code(201).send({ monitor: monitorJson(monitor, publicBaseUrl(request, options.publicBaseUrl)) });
+      return { created: monitor, json: monitorJson(monitor, publicBaseUrl(request, options.publicBaseUrl)) };
     },
-  );
+  });
 
-  app.get<{ Params: { teamId: string } }>(
-    "/teams/:teamId/monitors",
-    {
-      config: TEAM,
-      schema: {
-        tags,
-        summary: "List a team's monitors",
-        response: { 200: page("monitors", "Monitor", "Every monitor.") },
-      },
-    },
-    async (request) => {
-      const { teamId } = request.params;
-      const [, response] = await Promise.all([
-        requireTeam(peers, teamId),
-        callUnary(client, client.listMonitors, { teamId }, peers.timeoutMs),
-      ]);
+  teamListRoute(app, peers, {
+    plural: "monitors",
+    ref: "Monitor",
+    tags,
+    description: "Every monitor.",
+    list: async (teamId, request) => {
+      const response = await callUnary(client, client.listMonitors, { teamId }, peers.timeoutMs);
       const baseUrl = publicBaseUrl(request, options.publicBaseUrl);
-      return { monitors: response.monitors.map((monitor) => monitorJson(monitor, baseUrl)), nextCursor: null };
+      return response.monitors.map((monitor) => monitorJson(monitor, baseUrl));
     },
-  );
+  });
 
   app.get<{ Params: { id: string } }>(
     "/monitors/:id",

@@ -1,13 +1,13 @@
 import { callUnary } from "@pulsegate/grpc";
 import type { alerts } from "@pulsegate/proto";
 import type { FastifyInstance } from "fastify";
-import { page, wrapped } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { iso, orNull } from "./absent-as-null.ts";
 import { TEAM } from "./access.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { requireTeam } from "./require-team.ts";
+import { teamCreateRoute, teamListRoute } from "./team-collection-routes.ts";
 
 type TeamParams = { teamId: string };
 type SilenceBody = {
@@ -76,21 +76,15 @@ export async function silenceRoutes(
 ): Promise<void> {
   const client = peers.alerts;
 
-  app.post<{ Params: TeamParams; Body: SilenceBody }>(
-    "/teams/:teamId/silences",
-    {
-      config: TEAM,
-      schema: {
-        tags,
-        summary: "Create a maintenance window or silence",
-        body: createSilenceBody,
-        response: { 201: wrapped("silence", "Silence", "The silence.") },
-      },
-    },
-    async (request, reply) => {
-      const { teamId } = request.params;
-      const body = request.body;
-      await requireTeam(peers, teamId);
+  teamCreateRoute<SilenceBody>(app, peers, audit, {
+    plural: "silences",
+    kind: "silence",
+    ref: "Silence",
+    tags,
+    summary: "Create a maintenance window or silence",
+    body: createSilenceBody,
+    description: "The silence.",
+    create: async (teamId, body) => {
       const response = await callUnary(
         client,
         client.createSilence,
@@ -109,34 +103,20 @@ export async function silenceRoutes(
         peers.timeoutMs,
       );
       const silence = present(response.silence, "silence");
-      await audit(request, {
-        action: "silence.create",
-        target: { kind: "silence", id: silence.id },
-        details: { name: silence.name },
-      });
-      return reply.code(201).send({ silence: silenceJson(silence) });
+      return { created: silence, json: silenceJson(silence) };
     },
-  );
+  });
 
-  app.get<{ Params: TeamParams }>(
-    "/teams/:teamId/silences",
-    {
-      config: TEAM,
-      schema: {
-        tags,
-        summary: "List a team's silences",
-        response: { 200: page("silences", "Silence", "Every silence.") },
-      },
+  teamListRoute(app, peers, {
+    plural: "silences",
+    ref: "Silence",
+    tags,
+    description: "Every silence.",
+    list: async (teamId) => {
+      const response = await callUnary(client, client.listSilences, { teamId }, peers.timeoutMs);
+      return response.silences.map(silenceJson);
     },
-    async (request) => {
-      const { teamId } = request.params;
-      const [, response] = await Promise.all([
-        requireTeam(peers, teamId),
-        callUnary(client, client.listSilences, { teamId }, peers.timeoutMs),
-      ]);
-      return { silences: response.silences.map(silenceJson), nextCursor: null };
-    },
-  );
+  });
 
   app.delete<{ Params: TeamParams & { id: string } }>(
     "/teams/:teamId/silences/:id",

@@ -6,6 +6,7 @@ import type { Peers } from "../../peers/connect-peers.ts";
 import { iso } from "./absent-as-null.ts";
 import { ADMIN_ONLY, TEAM } from "./access.ts";
 import { actorOf } from "./actor.ts";
+import { createdEvent } from "./audit-events.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { createTeamBody, pageOnlyQuery, rotateSecretBody, updateTeamBody } from "./schemas.ts";
@@ -74,12 +75,7 @@ export async function teamRoutes(
         peers.timeoutMs,
       );
       const team = present(response.team, "team");
-      await audit(request, {
-        teamId: team.id,
-        action: "team.create",
-        target: { kind: "team", id: team.id },
-        details: { name: team.name },
-      });
+      await audit(request, { ...createdEvent("team", team), teamId: team.id });
       return reply.code(201).send({ team: teamJson(team), webhookSecret: response.webhookSecret });
     },
   );

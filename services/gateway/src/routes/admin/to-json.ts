@@ -1,18 +1,8 @@
 import { alerts, type auth } from "@pulsegate/proto";
 import { severityFromProto } from "../../severity.ts";
-import { iso, orNull } from "./absent-as-null.ts";
+import { fromJsonText, iso, orNull } from "./absent-as-null.ts";
 
 /** JSON shapes of the admin API (camelCase; absent timestamps and strings are null). */
-
-/** JSON text stored by a service, back to a value; text that is not JSON stays text. */
-function fromJsonText(text: string): unknown {
-  if (text === "") return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
 
 /** A team as shown to admins: fingerprints and dates, never a secret. */
 export function teamJson(team: auth.Team) {

@@ -1,16 +1,16 @@
 import { callUnary } from "@pulsegate/grpc";
-import { alerts } from "@pulsegate/proto";
 import type { FastifyInstance } from "fastify";
-import { page, wrapped } from "../../openapi/admin-components.ts";
+import { wrapped } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { severityToProto } from "../../severity.ts";
 import type { Severity } from "../../validation/index.ts";
-import { owned, TEAM } from "./access.ts";
+import { owned } from "./access.ts";
+import { updatedEvent } from "./audit-events.ts";
 import { present } from "./present.ts";
 import { publicBaseUrl } from "./public-base-url.ts";
 import type { RecordAudit } from "./record-audit.ts";
-import { requireTeam } from "./require-team.ts";
 import { createWebhookBody, updateWebhookBody } from "./schemas.ts";
+import { teamCreateRoute, teamListRoute } from "./team-collection-routes.ts";
 import { type FilterRuleJson, filterRuleToProto, webhookJson } from "./to-json.ts";
 
 type WebhookBody = {
@@ -26,6 +26,17 @@ type WebhookBody = {
 
 const tags = ["webhooks"];
 
+/** The settings both create and change send; absent ones (UNSPECIFIED severity too) mean the default or unchanged. */
+const settingsToProto = (body: Partial<WebhookBody>) => ({
+  defaultSeverity: severityToProto(body.defaultSeverity),
+  enabled: body.enabled,
+  filterRules: (body.filterRules ?? []).map(filterRuleToProto),
+  rateLimitPerMinute: body.rateLimitPerMinute,
+  reopenWindowSeconds: body.reopenWindowSeconds,
+  repeatIntervalSeconds: body.repeatIntervalSeconds,
+  requireTimestamp: body.requireTimestamp,
+});
+
 /** Webhooks (alerts). A team's existence is checked with auth first: alerts does not know teams. */
 export async function webhookRoutes(
   app: FastifyInstance,
@@ -34,67 +45,37 @@ export async function webhookRoutes(
   const { peers, audit } = options;
   const client = peers.alerts;
 
-  app.post<{ Params: { teamId: string }; Body: WebhookBody }>(
-    "/teams/:teamId/webhooks",
-    {
-      config: TEAM,
-      schema: {
-        tags,
-        summary: "Create a webhook",
-        body: createWebhookBody,
-        response: { 201: wrapped("webhook", "Webhook", "The webhook, with its trigger URL.") },
-      },
-    },
-    async (request, reply) => {
-      const { teamId } = request.params;
-      const body = request.body;
-      await requireTeam(peers, teamId);
+  teamCreateRoute<WebhookBody>(app, peers, audit, {
+    plural: "webhooks",
+    kind: "webhook",
+    ref: "Webhook",
+    tags,
+    summary: "Create a webhook",
+    body: createWebhookBody,
+    description: "The webhook, with its trigger URL.",
+    create: async (teamId, body, request) => {
       const response = await callUnary(
         client,
         client.createWebhook,
-        {
-          teamId,
-          name: body.name,
-          defaultSeverity: severityToProto(body.defaultSeverity),
-          enabled: body.enabled,
-          filterRules: (body.filterRules ?? []).map(filterRuleToProto),
-          rateLimitPerMinute: body.rateLimitPerMinute,
-          reopenWindowSeconds: body.reopenWindowSeconds,
-          repeatIntervalSeconds: body.repeatIntervalSeconds,
-          requireTimestamp: body.requireTimestamp,
-        },
+        { teamId, name: body.name, ...settingsToProto(body) },
         peers.timeoutMs,
       );
       const webhook = present(response.webhook, "webhook");
-      await audit(request, {
-        action: "webhook.create",
-        target: { kind: "webhook", id: webhook.id },
-        details: { name: webhook.name },
-      });
-      return reply.code(201).send({ webhook: webhookJson(webhook, publicBaseUrl(request, options.publicBaseUrl)) });
+      return { created: webhook, json: webhookJson(webhook, publicBaseUrl(request, options.publicBaseUrl)) };
     },
-  );
+  });
 
-  app.get<{ Params: { teamId: string } }>(
-    "/teams/:teamId/webhooks",
-    {
-      config: TEAM,
-      schema: {
-        tags,
-        summary: "List a team's webhooks",
-        response: { 200: page("webhooks", "Webhook", "Every webhook.") },
-      },
-    },
-    async (request) => {
-      const { teamId } = request.params;
-      const [, response] = await Promise.all([
-        requireTeam(peers, teamId),
-        callUnary(client, client.listWebhooks, { teamId }, peers.timeoutMs),
-      ]);
+  teamListRoute(app, peers, {
+    plural: "webhooks",
+    ref: "Webhook",
+    tags,
+    description: "Every webhook.",
+    list: async (teamId, request) => {
+      const response = await callUnary(client, client.listWebhooks, { teamId }, peers.timeoutMs);
       const baseUrl = publicBaseUrl(request, options.publicBaseUrl);
-      return { webhooks: response.webhooks.map((webhook) => webhookJson(webhook, baseUrl)), nextCursor: null };
+      return response.webhooks.map((webhook) => webhookJson(webhook, baseUrl));
     },
-  );
+  });
 
   app.get<{ Params: { id: string } }>(
     "/webhooks/:id",
@@ -129,26 +110,13 @@ export async function webhookRoutes(
         {
           id: request.params.id,
           name: body.name,
-          // UNSPECIFIED leaves the default severity unchanged.
-          defaultSeverity: body.defaultSeverity
-            ? severityToProto(body.defaultSeverity)
-            : alerts.Severity.SEVERITY_UNSPECIFIED,
-          enabled: body.enabled,
-          filterRules: (body.filterRules ?? []).map(filterRuleToProto),
+          ...settingsToProto(body),
           replaceFilterRules: body.filterRules !== undefined,
-          rateLimitPerMinute: body.rateLimitPerMinute,
-          reopenWindowSeconds: body.reopenWindowSeconds,
-          repeatIntervalSeconds: body.repeatIntervalSeconds,
-          requireTimestamp: body.requireTimestamp,
         },
         peers.timeoutMs,
       );
       const webhook = present(response.webhook, "webhook");
-      await audit(request, {
-        action: "webhook.update",
-        target: { kind: "webhook", id: webhook.id },
-        details: { fields: Object.keys(body), ...(body.enabled === undefined ? {} : { enabled: body.enabled }) },
-      });
+      await audit(request, updatedEvent("webhook", webhook.id, body));
       return { webhook: webhookJson(webhook, publicBaseUrl(request, options.publicBaseUrl)) };
     },
   );

@@ -1,0 +1,94 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { page, wrapped } from "../../openapi/admin-components.ts";
+import type { Peers } from "../../peers/connect-peers.ts";
+import { TEAM } from "./access.ts";
+import { createdEvent } from "./audit-events.ts";
+import type { RecordAudit } from "./record-audit.ts";
+import { requireTeam } from "./require-team.ts";
+
+/*
+ * The two routes every collection under a team has (webhooks, monitors, silences, channels).
+ * The owning service does not know teams, so auth is asked first (404 team_not_found).
+ */
+
+export type TeamList = {
+  /** The path's last segment and the answer's key: `webhooks` for `GET /teams/:teamId/webhooks`. */
+  plural: string;
+  /** The OpenAPI component of one item. */
+  ref: string;
+  tags: string[];
+  /** The 200 answer's description, e.g. "Every webhook." */
+  description: string;
+  /** The team's items from the owning service, as JSON. */
+  list: (teamId: string, request: FastifyRequest) => Promise<unknown[]>;
+};
+
+/** `GET /teams/:teamId/<plural>`: all of a team's items as one page (`nextCursor: null`). */
+export function teamListRoute(app: FastifyInstance, peers: Peers, route: TeamList): void {
+  app.get<{ Params: { teamId: string } }>(
+    `/teams/:teamId/${route.plural}`,
+    {
+      config: TEAM,
+      schema: {
+        tags: route.tags,
+        summary: `List a team's ${route.plural}`,
+        response: { 200: page(route.plural, route.ref, route.description) },
+      },
+    },
+    async (request) => {
+      const { teamId } = request.params;
+      const [, items] = await Promise.all([requireTeam(peers, teamId), route.list(teamId, request)]);
+      return { [route.plural]: items, nextCursor: null };
+    },
+  );
+}
+
+export type TeamCreate<Body> = {
+  plural: string;
+  /** The audit target's kind and the answer's key: `webhook`. */
+  kind: string;
+  ref: string;
+  tags: string[];
+  summary: string;
+  body: object;
+  /** The 201 answer's description. */
+  description: string;
+  /** More answers documented after the 201 (a 409). */
+  responses?: Record<number, unknown>;
+  /** Creates the item with the owning service: what was created, its JSON, and audit details beyond its name. */
+  create: (
+    teamId: string,
+    body: Body,
+    request: FastifyRequest,
+  ) => Promise<{ created: { id: string; name: string }; json: unknown; details?: Record<string, unknown> }>;
+};
+
+/** `POST /teams/:teamId/<plural>`: 201 with `{ <kind>: … }`, audited as `<kind>.create`. */
+export function teamCreateRoute<Body>(
+  app: FastifyInstance,
+  peers: Peers,
+  audit: RecordAudit,
+  route: TeamCreate<Body>,
+): void {
+  app.post<{ Params: { teamId: string }; Body: Body }>(
+    `/teams/:teamId/${route.plural}`,
+    {
+      config: TEAM,
+      schema: {
+        tags: route.tags,
+        summary: route.summary,
+        body: route.body,
+        response: { 201: wrapped(route.kind, route.ref, route.description), ...route.responses },
+      },
+    },
+    async (request, reply) => {
+      const { teamId } = request.params;
+      await requireTeam(peers, teamId);
+      // Fastify resolves a route's Body through conditional types TypeScript cannot evaluate for a
+      // type parameter; `route.body` has validated it.
+      const { created, json, details } = await route.create(teamId, request.body as Body, request);
+      await audit(request, createdEvent(route.kind, created, details));
+      return reply.code(201).send({ [route.kind]: json });
+    },
+  );
+}
