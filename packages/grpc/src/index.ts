@@ -3,9 +3,9 @@ export { callUnary, connectClient, type UnaryMethod } from "./client.ts";
 export { createGrpcServer, type GrpcServer, type ServiceBinding } from "./create-server.ts";
 export {
   CODE_METADATA_KEY,
-  type ErrorDetail,
-  ServiceError,
-  type ServiceErrorKind,
+  domainErrorFromGrpc,
+  domainErrorToGrpc,
+  grpcStatusOf,
   serviceErrorFromGrpc,
-} from "./service-error.ts";
+} from "./domain-error-status.ts";
 export { unary } from "./unary.ts";

@@ -203,11 +203,21 @@ describe("PulsegateClient retries", () => {
 
   it("stops waiting between attempts when the caller aborts", async () => {
     const stub = await scriptedServer([rateLimited("30"), created]);
-    const client = new PulsegateClient({ baseUrl: stub.baseUrl, secret: SECRET });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error("stop")), 100);
+    const waits: number[] = [];
+    // Aborted once the client is waiting out the 30 s Retry-After (an event, not a guessed moment).
+    const client = new PulsegateClient({
+      baseUrl: stub.baseUrl,
+      secret: SECRET,
+      onRetry: (event) => {
+        waits.push(event.delayMs);
+        setImmediate(() => controller.abort(new Error("stop")));
+      },
+    });
     const started = Date.now();
     await expect(client.trigger("h", { title: "x" }, { signal: controller.signal })).rejects.toThrow("stop");
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toBeGreaterThanOrEqual(30_000);
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(stub.received).toHaveLength(1);
   });

@@ -1,4 +1,5 @@
-import { type ServiceBinding, ServiceError, unary } from "@pulsegate/grpc";
+import { DomainError } from "@pulsegate/errors";
+import { type ServiceBinding, unary } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { monitors } from "@pulsegate/proto";
 import { isTransientError } from "@pulsegate/transient-error";
@@ -23,7 +24,7 @@ function guard<Req, Res>(handler: (request: Req) => Promise<Res>): (request: Req
     try {
       return await handler(request);
     } catch (error) {
-      if (!(error instanceof ServiceError) && isTransientError(error)) throw monitorsErrors.databaseUnavailable();
+      if (!(error instanceof DomainError) && isTransientError(error)) throw monitorsErrors.databaseUnavailable(error);
       throw error;
     }
   };

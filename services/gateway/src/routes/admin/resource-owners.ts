@@ -1,5 +1,4 @@
 import { callUnary } from "@pulsegate/grpc";
-import { NOT_FOUND_SENTENCES } from "@pulsegate/not-found";
 import { HttpError } from "../../errors.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { createLookupCache } from "../../pipeline/lookup-cache.ts";
@@ -12,18 +11,7 @@ export type OwnedResource = "webhook" | "alert" | "monitor" | "channel" | "deliv
  * What the owning service answers for an unknown id, answered as well for a resource of another
  * team than the caller's API key: it does not exist, as far as that key can tell.
  */
-export const NOT_FOUND: Record<OwnedResource | "team", { code: string; message: string }> = {
-  team: { code: "team_not_found", message: "No team has that id." },
-  webhook: { code: "webhook_not_found", message: NOT_FOUND_SENTENCES.webhook_not_found },
-  alert: { code: "alert_not_found", message: "No alert has that id." },
-  monitor: { code: "monitor_not_found", message: NOT_FOUND_SENTENCES.monitor_not_found },
-  channel: { code: "channel_not_found", message: "No channel has that id." },
-  delivery: { code: "delivery_not_found", message: "No delivery has that id." },
-  api_key: { code: "api_key_not_found", message: "No API key has that id." },
-};
-
-export const notFound = (kind: OwnedResource | "team") =>
-  new HttpError(404, NOT_FOUND[kind].code, NOT_FOUND[kind].message);
+export const notFound = (kind: OwnedResource | "team") => new HttpError(`${kind}_not_found`);
 
 export type ResourceOwners = { teamOf: (kind: OwnedResource, id: string) => Promise<string> };
 

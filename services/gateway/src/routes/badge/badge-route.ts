@@ -9,7 +9,7 @@ import { isUrlToken } from "../../pipeline/url-token.ts";
 import { monitorStatusName } from "../ping/ping-record.ts";
 import { badgeSvg } from "./badge-svg.ts";
 
-const badgeNotFound = () => new HttpError(404, "badge_not_found", "No monitor has that badge.");
+const badgeNotFound = () => new HttpError("badge_not_found");
 
 /**
  * GET /badge/:token.svg — a monitor's status as an SVG badge, for a README or
