@@ -1,7 +1,9 @@
 import { createPgPool, openServiceDatabase } from "@pulsegate/db";
 import { createGrpcServer } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
+import { ApiKeySchema } from "./api-keys/api-key.entity.ts";
 import { ApiKeyService } from "./api-keys/api-key-service.ts";
+import { AuditLogEntrySchema } from "./audit/audit-log.entity.ts";
 import { AuditLog } from "./audit/audit-log.ts";
 import type { AuthConfig } from "./config.ts";
 import { authServiceBinding } from "./grpc/auth-server.ts";
@@ -21,7 +23,7 @@ export async function openAuthDatabase(config: AuthConfig, log: Logger) {
     {
       url: config.databaseUrl,
       schema: AUTH_SCHEMA,
-      entities: [TeamSchema],
+      entities: [TeamSchema, ApiKeySchema, AuditLogEntrySchema],
       migrations,
       poolMax: config.DB_POOL_MAX,
     },

@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager, Orm } from "@pulsegate/db";
-import { TEAM_LIMITS } from "@pulsegate/limits";
 import type { Logger } from "@pulsegate/logger";
+import { checkName } from "../check-name.ts";
 import { authErrors } from "../errors.ts";
-import { API_KEY_SCOPES, type ApiKeyRow, type ApiKeyScope, type ApiKeyView, apiKeyFromRow } from "./api-key.ts";
+import { requireTeamExists } from "../teams/team-exists.ts";
+import { ApiKeySchema } from "./api-key.entity.ts";
+import { API_KEY_SCOPES, type ApiKeyScope, type ApiKeyView, apiKeyView } from "./api-key.ts";
 import { issueToken, prefixOf, tokenMatches } from "./api-key-token.ts";
 
 /** How often "last used" is written back per key: authenticating must not write per request. */
@@ -30,43 +32,43 @@ export class ApiKeyService {
       throw authErrors.invalidArgument("scope", "scope must be read or write.");
     }
     const em = this.#em();
-    const [team] = await em.execute<{ id: string }[]>("SELECT id FROM auth.teams WHERE id = ?", [teamId]);
-    if (!team) throw authErrors.teamNotFound();
+    await requireTeamExists(em, teamId);
     const { token, prefix, hash } = issueToken();
-    const [row] = await em.execute<ApiKeyRow[]>(
-      `INSERT INTO auth.api_keys (id, team_id, name, scope, token_prefix, token_hash, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-      [`key_${randomUUID().replaceAll("-", "")}`, teamId, name, input.scope as ApiKeyScope, prefix, hash, this.#now()],
-    );
-    return { apiKey: apiKeyFromRow(row as ApiKeyRow), token };
+    const key = em.create(ApiKeySchema, {
+      id: `key_${randomUUID().replaceAll("-", "")}`,
+      teamId,
+      name,
+      scope: input.scope as ApiKeyScope,
+      tokenPrefix: prefix,
+      tokenHash: hash,
+      createdAt: this.#now(),
+      lastUsedAt: null,
+      revokedAt: null,
+    });
+    await em.flush();
+    return { apiKey: apiKeyView(key), token };
   }
 
   /** Every key of a team, newest first, revoked ones included. */
   async list(teamId: string): Promise<ApiKeyView[]> {
     const em = this.#em();
-    const [team] = await em.execute<{ id: string }[]>("SELECT id FROM auth.teams WHERE id = ?", [teamId]);
-    if (!team) throw authErrors.teamNotFound();
-    const rows = await em.execute<ApiKeyRow[]>(
-      "SELECT * FROM auth.api_keys WHERE team_id = ? ORDER BY created_at DESC, id DESC",
-      [teamId],
-    );
-    return rows.map(apiKeyFromRow);
+    await requireTeamExists(em, teamId);
+    const keys = await em.find(ApiKeySchema, { teamId }, { orderBy: { createdAt: "desc", id: "desc" } });
+    return keys.map(apiKeyView);
   }
 
   async get(id: string): Promise<ApiKeyView> {
-    const [row] = await this.#em().execute<ApiKeyRow[]>("SELECT * FROM auth.api_keys WHERE id = ?", [id]);
-    if (!row) throw authErrors.apiKeyNotFound();
-    return apiKeyFromRow(row);
+    const key = await this.#em().findOne(ApiKeySchema, { id });
+    if (!key) throw authErrors.apiKeyNotFound();
+    return apiKeyView(key);
   }
 
   /** Idempotent: revoking a revoked key keeps its first revocation time. */
   async revoke(id: string): Promise<ApiKeyView> {
-    const [row] = await this.#em().execute<ApiKeyRow[]>(
-      "UPDATE auth.api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING *",
-      [this.#now(), id],
-    );
-    if (!row) throw authErrors.apiKeyNotFound();
-    return apiKeyFromRow(row);
+    const em = this.#em();
+    // One conditional UPDATE: of two revocations at once, the first one's time stays.
+    await em.nativeUpdate(ApiKeySchema, { id, revokedAt: null }, { revokedAt: this.#now() });
+    return this.get(id);
   }
 
   /**
@@ -77,14 +79,11 @@ export class ApiKeyService {
   async authenticate(token: string): Promise<ApiKeyView | null> {
     const prefix = prefixOf(token);
     if (prefix === null) return null;
-    const rows = await this.#em().execute<ApiKeyRow[]>(
-      "SELECT * FROM auth.api_keys WHERE token_prefix = ? AND revoked_at IS NULL",
-      [prefix],
-    );
-    const row = rows.find((candidate) => tokenMatches(token, Buffer.from(candidate.token_hash)));
-    if (!row) return null;
-    this.#recordUse(row.id);
-    return apiKeyFromRow(row);
+    const candidates = await this.#em().find(ApiKeySchema, { tokenPrefix: prefix, revokedAt: null });
+    const key = candidates.find((candidate) => tokenMatches(token, Buffer.from(candidate.tokenHash)));
+    if (!key) return null;
+    this.#recordUse(key.id);
+    return apiKeyView(key);
   }
 
   #recordUse(id: string): void {
@@ -93,20 +92,11 @@ export class ApiKeyService {
     if (this.#lastUsedWrites.size >= MAX_TRACKED_KEYS) this.#lastUsedWrites.clear();
     this.#lastUsedWrites.set(id, now.getTime());
     this.#em()
-      .execute("UPDATE auth.api_keys SET last_used_at = ? WHERE id = ? AND revoked_at IS NULL", [now, id])
+      .nativeUpdate(ApiKeySchema, { id, revokedAt: null }, { lastUsedAt: now })
       .catch((error: unknown) => this.#log.warn({ err: error }, "could not record API key use"));
   }
 
   #em(): EntityManager {
     return this.#orm.em.fork();
   }
-}
-
-function checkName(value: string): string {
-  const name = value.trim();
-  if (name.length === 0) throw authErrors.invalidArgument("name", "name is required.");
-  if ([...name].length > TEAM_LIMITS.nameMaxLength) {
-    throw authErrors.invalidArgument("name", `name must be at most ${TEAM_LIMITS.nameMaxLength} characters.`);
-  }
-  return name;
 }

@@ -1,35 +1,23 @@
 import type { EntityManager, Orm } from "@pulsegate/db";
 import { decodeCursor, encodeCursor, pageSize } from "@pulsegate/page-cursor";
 import { authErrors } from "../errors.ts";
-import { AUDIT_ACTOR_KINDS, type AuditActorKind, type AuditEntry } from "./audit-entry.ts";
+import { requireTeamExists } from "../teams/team-exists.ts";
+import { AUDIT_ACTOR_KINDS, type AuditEntry } from "./audit-entry.ts";
+import { type AuditLogEntry, AuditLogEntrySchema } from "./audit-log.entity.ts";
+import { insertAuditEntries } from "./insert-audit-entries.ts";
 
 /** Bounds of what one RecordAuditEntries call may carry. */
 export const AUDIT_LIMITS = { maxBatch: 500, maxTextLength: 200, maxDetailsBytes: 4_096 } as const;
 
-type AuditRow = {
-  id: string;
-  team_id: string;
-  at: Date | string;
-  actor_kind: AuditActorKind;
-  actor_id: string | null;
-  actor_name: string | null;
-  action: string;
-  target_kind: string;
-  target_id: string;
-  details: Record<string, unknown> | string;
-};
-
-const toDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
-
-function entryFromRow(row: AuditRow): AuditEntry {
+function entryOf(row: AuditLogEntry): AuditEntry {
   return {
     id: row.id,
-    teamId: row.team_id,
-    at: toDate(row.at),
-    actor: { kind: row.actor_kind, id: row.actor_id, name: row.actor_name },
+    teamId: row.teamId,
+    at: row.at,
+    actor: { kind: row.actorKind, id: row.actorId ?? null, name: row.actorName ?? null },
     action: row.action,
-    target: { kind: row.target_kind, id: row.target_id },
-    details: typeof row.details === "string" ? (JSON.parse(row.details) as Record<string, unknown>) : row.details,
+    target: { kind: row.targetKind, id: row.targetId },
+    details: row.details,
   };
 }
 
@@ -50,26 +38,7 @@ export class AuditLog {
       throw authErrors.invalidArgument("entries", `At most ${AUDIT_LIMITS.maxBatch} entries per call.`);
     }
     entries.forEach(checkEntry);
-    const rows = entries.map((entry) => ({
-      id: entry.id,
-      team_id: entry.teamId,
-      at: entry.at.toISOString(),
-      actor_kind: entry.actor.kind,
-      actor_id: entry.actor.id,
-      actor_name: entry.actor.name,
-      action: entry.action,
-      target_kind: entry.target.kind,
-      target_id: entry.target.id,
-      details: entry.details,
-    }));
-    await this.#em().execute(
-      `INSERT INTO auth.audit_log (id, team_id, at, actor_kind, actor_id, actor_name, action, target_kind, target_id, details)
-       SELECT id, team_id, at, actor_kind, actor_id, actor_name, action, target_kind, target_id, details
-         FROM jsonb_to_recordset(?::jsonb) AS e(id text, team_id text, at timestamptz, actor_kind text, actor_id text,
-              actor_name text, action text, target_kind text, target_id text, details jsonb)
-       ON CONFLICT (id) DO NOTHING`,
-      [JSON.stringify(rows)],
-    );
+    await insertAuditEntries(this.#em(), entries);
   }
 
   /** A team's entries, newest first. The team must exist. */
@@ -78,15 +47,15 @@ export class AuditLog {
     const after = cursor ? decodeCursor(cursor) : null;
     if (cursor && !after) throw authErrors.invalidCursor();
     const em = this.#em();
-    const [team] = await em.execute<{ id: string }[]>("SELECT id FROM auth.teams WHERE id = ?", [teamId]);
-    if (!team) throw authErrors.teamNotFound();
-    const rows = await em.execute<AuditRow[]>(
-      `SELECT * FROM auth.audit_log
-        WHERE team_id = ? AND (?::timestamptz IS NULL OR (at, id) < (?::timestamptz, ?))
-        ORDER BY at DESC, id DESC LIMIT ?`,
-      [teamId, after?.at ?? null, after?.at ?? null, after?.id ?? "", size + 1],
+    await requireTeamExists(em, teamId);
+    const rows = await em.find(
+      AuditLogEntrySchema,
+      after
+        ? { teamId, $or: [{ at: { $lt: new Date(after.at) } }, { at: new Date(after.at), id: { $lt: after.id } }] }
+        : { teamId },
+      { orderBy: { at: "desc", id: "desc" }, limit: size + 1 },
     );
-    const page = rows.slice(0, size).map(entryFromRow);
+    const page = rows.slice(0, size).map(entryOf);
     const last = page.at(-1);
     return {
       entries: page,

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type EntityManager, LockMode, type Orm } from "@pulsegate/db";
 import { TEAM_LIMITS } from "@pulsegate/limits";
 import { decodeCursor, encodeCursor, pageSize } from "@pulsegate/page-cursor";
+import { checkName } from "../check-name.ts";
 import { authErrors } from "../errors.ts";
 import { deriveHmacStates, generateSecret, type Keyring, sealStates } from "../secrets/index.ts";
 import { type Team, TeamSchema } from "./team.entity.ts";
@@ -149,15 +150,6 @@ export class TeamService {
   #em(): EntityManager {
     return this.#orm.em.fork();
   }
-}
-
-function checkName(value: string): string {
-  const name = value.trim();
-  if (name.length === 0) throw authErrors.invalidArgument("name", "name is required.");
-  if ([...name].length > TEAM_LIMITS.nameMaxLength) {
-    throw authErrors.invalidArgument("name", `name must be at most ${TEAM_LIMITS.nameMaxLength} characters.`);
-  }
-  return name;
 }
 
 function checkQuota(field: string, value: number | undefined, fallback: number): number {
