@@ -4,18 +4,25 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SELECT_DUE_MONITORS } from "../../services/monitors/src/sweeper/sweep-missed-heartbeats.ts";
 import { Client, type MonitorJson } from "../support/client.ts";
 import { eventually } from "../support/eventually.ts";
+import { freePort } from "../support/free-port.ts";
+import { counter, untilCounter } from "../support/prometheus.ts";
 import { Stack } from "../support/stack.ts";
 
 let stack: Stack;
 let client: Client;
 let db: pg.Pool;
+/** Each monitors process's METRICS_PORT: its sweep counter shows that sweeps ran. */
+const metricsPorts: number[] = [];
 
 beforeAll(async () => {
+  metricsPorts.push(await freePort(), await freePort());
   stack = await Stack.create({
     databaseName: `pulsegate_e2e_sweeper_${process.pid}`,
     env: { SWEEP_INTERVAL_MS: "250", INCIDENT_POLL_MS: "250" },
+    serviceEnv: (name) =>
+      name === "monitors" ? { OTEL_SDK_DISABLED: "false", METRICS_PORT: String(metricsPorts[0]) } : {},
   });
-  await stack.startReplica("monitors", "monitors-2");
+  await stack.startReplica("monitors", "monitors-2", { METRICS_PORT: String(metricsPorts[1]) });
   client = new Client(stack.info);
   db = new pg.Pool({ connectionString: stack.info.databaseUrl, max: 2 });
 }, 90_000);
@@ -32,6 +39,23 @@ const raiseActions = async (monitorId: string) =>
       [monitorId],
     )
   ).rows[0]?.n;
+
+const SWEEPS = "pulsegate_monitors_sweeps_total";
+
+/**
+ * Until both monitors processes have completed `passes` more sweeps than now:
+ * what they did not do by then, they did not do in that many sweeps.
+ */
+async function sweepsPass(passes: number): Promise<() => Promise<void>> {
+  const before = await Promise.all(metricsPorts.map((port) => counter(port, SWEEPS, { result: "ok" })));
+  return async () => {
+    for (const [index, port] of metricsPorts.entries()) {
+      await untilCounter(port, SWEEPS, { result: "ok" }, (before[index] ?? 0) + passes, {
+        what: `${passes} more sweeps by monitors process ${index + 1}`,
+      });
+    }
+  };
+}
 
 async function monitorAlerts(teamId: string) {
   const response = await client.admin("GET", `/teams/${teamId}/alerts`);
@@ -70,7 +94,7 @@ describe("missed-heartbeat sweeper with two replicas", () => {
       return found.length === monitors.length ? found : undefined;
     });
     // Several more sweeps by both processes change nothing.
-    await new Promise((done) => setTimeout(done, 1_500));
+    await (await sweepsPass(4))();
     for (const monitor of monitors) expect(await raiseActions(monitor.id)).toBe(1);
     const again = await monitorAlerts(teamId);
     expect(again.length).toBe(monitors.length);
@@ -106,10 +130,14 @@ describe("missed-heartbeat sweeper with two replicas", () => {
     const healthy = await client.createMonitor(teamId, { name: "healthy", intervalSeconds: 2, graceSeconds: 2 });
     await client.ping(paused.pingUrl, undefined, { secret });
     await client.admin("POST", `/monitors/${paused.id}/pause`);
+    // The healthy one is pinged every half second (well inside its 2 + 2 s: the pause paces the pings,
+    // it is not waited on), and both processes must have swept at least four times meanwhile.
+    const swept = await sweepsPass(4);
     for (let i = 0; i < 5; i++) {
       expect((await client.ping(healthy.pingUrl, undefined, { secret })).status).toBe(200);
       await new Promise((done) => setTimeout(done, 500));
     }
+    await swept();
     expect((await client.getMonitor(idle.id)).status).toBe("idle");
     expect((await client.getMonitor(paused.id)).status).toBe("paused");
     expect((await client.getMonitor(healthy.id)).status).toBe("up");

@@ -1,4 +1,4 @@
-import type { ErrorDetail } from "@pulsegate/grpc";
+import type { FieldProblem } from "@pulsegate/errors";
 import { MONITOR_LIMITS } from "@pulsegate/limits";
 import { isSeverity, type Severity } from "../severity.ts";
 import { checkSchedule, DEFAULT_TIMEZONE, type Schedule } from "./schedule.ts";
@@ -45,7 +45,7 @@ function checkInt(
   min: number,
   max: number,
   fallback: number,
-  errors: ErrorDetail[],
+  errors: FieldProblem[],
 ): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < min || value > max) {
@@ -57,9 +57,9 @@ function checkInt(
 /** Validates a new monitor's settings and fills in the defaults. */
 export function checkMonitorSettings(input: MonitorSettingsInput): {
   settings: MonitorSettings;
-  errors: ErrorDetail[];
+  errors: FieldProblem[];
 } {
-  const errors: ErrorDetail[] = [];
+  const errors: FieldProblem[] = [];
   const name = input.name.trim();
   if (name === "") errors.push({ field: "name", message: "name is required." });
   else if (codePoints(name) > MONITOR_LIMITS.nameMaxLength) {
@@ -125,7 +125,7 @@ export function checkMonitorSettings(input: MonitorSettingsInput): {
 }
 
 /** 0 or absent: no reminders (null); otherwise 60 s to 7 days. */
-function checkRepeatInterval(value: number | undefined, errors: ErrorDetail[]): number | null {
+function checkRepeatInterval(value: number | undefined, errors: FieldProblem[]): number | null {
   if (value === undefined || value === 0) return null;
   const { minRepeatIntervalSeconds: min, maxRepeatIntervalSeconds: max } = MONITOR_LIMITS;
   if (!Number.isInteger(value) || value < min || value > max) {
