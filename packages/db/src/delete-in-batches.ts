@@ -27,7 +27,7 @@ export type BatchOutcome = {
 export async function deleteInBatches(
   orm: Orm,
   lockKey: string,
-  deleteBatch: (tx: EntityManager, batchSize: number) => Promise<number>,
+  deleteBatch: DeleteBatch,
   limits: BatchLimits = {},
 ): Promise<BatchOutcome> {
   const batchSize = limits.batchSize ?? RETENTION_BATCH_SIZE;
@@ -50,4 +50,37 @@ export async function deleteInBatches(
     if (count < batchSize) return { deleted, contended: false, more: false };
   }
   return { deleted, contended: false, more: true };
+}
+
+export type DeleteBatch = (tx: EntityManager, batchSize: number) => Promise<number>;
+
+export type InOrderOutcome = {
+  /** Another replica held the lock from the start: nothing was done. */
+  skipped: boolean;
+  /** Rows deleted per step, in the order given (0 for a step not reached). */
+  deleted: number[];
+  /** A cap was reached with rows left: run again soon. */
+  more: boolean;
+};
+
+/**
+ * One retention run over tables that must be pruned in order (rows of a later one are spent only
+ * once the earlier one's are gone), each step with deleteInBatches under the same lock key. When
+ * another replica takes the lock, the run ends there: that replica carries on.
+ */
+export async function deleteInBatchesInOrder(
+  orm: Orm,
+  lockKey: string,
+  steps: DeleteBatch[],
+  limits: BatchLimits = {},
+): Promise<InOrderOutcome> {
+  const deleted = steps.map(() => 0);
+  let more = false;
+  for (const [index, step] of steps.entries()) {
+    const outcome = await deleteInBatches(orm, lockKey, step, limits);
+    deleted[index] = outcome.deleted;
+    more ||= outcome.more;
+    if (outcome.contended) return { skipped: index === 0 && outcome.deleted === 0, deleted, more };
+  }
+  return { skipped: false, deleted, more };
 }

@@ -3,7 +3,10 @@ export { defineEntity, EntityManager, type InferEntity, LockMode, p } from "@mik
 export {
   type BatchLimits,
   type BatchOutcome,
+  type DeleteBatch,
   deleteInBatches,
+  deleteInBatchesInOrder,
+  type InOrderOutcome,
   RETENTION_BATCH_SIZE,
   RETENTION_MAX_BATCHES,
 } from "./delete-in-batches.ts";

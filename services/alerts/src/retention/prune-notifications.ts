@@ -1,4 +1,4 @@
-import { type BatchLimits, deleteInBatches, type EntityManager, type Orm } from "@pulsegate/db";
+import { type BatchLimits, deleteInBatchesInOrder, type EntityManager, type Orm } from "@pulsegate/db";
 
 export const ALERTS_RETENTION_LOCK = "pulsegate:retention:alerts";
 
@@ -64,24 +64,14 @@ export async function pruneNotifications(
   options: BatchLimits & { retentionDays: number },
 ): Promise<NotificationPruneResult> {
   const { retentionDays } = options;
-  const deliveries = await deleteInBatches(
+  const { skipped, deleted, more } = await deleteInBatchesInOrder(
     orm,
     ALERTS_RETENTION_LOCK,
-    (tx, batchSize) => deleteFinalDeliveries(tx, batchSize, retentionDays),
+    [
+      (tx, batchSize) => deleteFinalDeliveries(tx, batchSize, retentionDays),
+      (tx, batchSize) => deleteSpentOutboxEvents(tx, batchSize, retentionDays),
+    ],
     options,
   );
-  if (deliveries.contended && deliveries.deleted === 0) return { skipped: true, deliveries: 0, outbox: 0, more: false };
-  if (deliveries.contended) return { skipped: false, deliveries: deliveries.deleted, outbox: 0, more: false };
-  const outbox = await deleteInBatches(
-    orm,
-    ALERTS_RETENTION_LOCK,
-    (tx, batchSize) => deleteSpentOutboxEvents(tx, batchSize, retentionDays),
-    options,
-  );
-  return {
-    skipped: false,
-    deliveries: deliveries.deleted,
-    outbox: outbox.deleted,
-    more: deliveries.more || outbox.more,
-  };
+  return { skipped, deliveries: deleted[0] ?? 0, outbox: deleted[1] ?? 0, more };
 }

@@ -1,4 +1,4 @@
-import { type BatchLimits, deleteInBatches, type Orm } from "@pulsegate/db";
+import { type BatchLimits, deleteInBatchesInOrder, type Orm } from "@pulsegate/db";
 import { deleteDoneIncidentActions } from "./prune-incident-actions.ts";
 import { oldPingBatches, PINGS_KEPT_PER_MONITOR } from "./prune-pings.ts";
 
@@ -29,24 +29,14 @@ export async function pruneMonitorHistory(
   orm: Orm,
   options: MonitorHistoryRetention,
 ): Promise<MonitorHistoryPruneResult> {
-  const actions = await deleteInBatches(
+  const { skipped, deleted, more } = await deleteInBatchesInOrder(
     orm,
     MONITORS_RETENTION_LOCK,
-    (tx, batchSize) => deleteDoneIncidentActions(tx, batchSize, options.incidentActionRetentionDays),
+    [
+      (tx, batchSize) => deleteDoneIncidentActions(tx, batchSize, options.incidentActionRetentionDays),
+      oldPingBatches(options.pingRetentionDays, options.pingsKeptPerMonitor ?? PINGS_KEPT_PER_MONITOR),
+    ],
     options,
   );
-  if (actions.contended && actions.deleted === 0) return { skipped: true, incidentActions: 0, pings: 0, more: false };
-  if (actions.contended) return { skipped: false, incidentActions: actions.deleted, pings: 0, more: false };
-  const pings = await deleteInBatches(
-    orm,
-    MONITORS_RETENTION_LOCK,
-    oldPingBatches(options.pingRetentionDays, options.pingsKeptPerMonitor ?? PINGS_KEPT_PER_MONITOR),
-    options,
-  );
-  return {
-    skipped: false,
-    incidentActions: actions.deleted,
-    pings: pings.deleted,
-    more: actions.more || pings.more,
-  };
+  return { skipped, incidentActions: deleted[0] ?? 0, pings: deleted[1] ?? 0, more };
 }
