@@ -92,7 +92,9 @@ describe("log and trace hygiene", () => {
     await eventually(async () => (spansOf().includes("db.query.text") ? true : undefined), {
       what: "exported pg spans",
     });
-    await new Promise((done) => setTimeout(done, 500));
+    // Awaited, not slept: stopping flushes every process's remaining spans and log records to the
+    // collector, and its output to the end, so the search below covers everything.
+    await stack.stopAll();
     // Everything printed, and every log record exported over OTLP, is a log line.
     const output = [
       stack.output(),
