@@ -149,8 +149,9 @@ describe("spool drain", () => {
       };
       await proxy.cut();
       await expect(recorder.record([input("lost")])).rejects.toMatchObject({
-        code: "ping_not_stored",
-        kind: "UNAVAILABLE",
+        name: "UnavailableError",
+        code: "service_unavailable",
+        message: expect.stringContaining("the ping was not stored"),
       });
       expect(recorder.spooling).toBe(false);
       await proxy.restore();

@@ -1,9 +1,10 @@
 import { type handleUnaryCall, type ServerUnaryCall, status } from "@grpc/grpc-js";
+import { DomainError, InvalidError, UnavailableError } from "@pulsegate/errors";
 import type { Logger } from "@pulsegate/logger";
 import { isTransientError } from "@pulsegate/transient-error";
 import { isUnstorableTextError } from "./classify-error.ts";
+import { domainErrorToGrpc, grpcStatusOf } from "./domain-error-status.ts";
 import { rpcBatchSize, rpcServerDuration } from "./rpc-metrics.ts";
-import { ServiceError } from "./service-error.ts";
 
 const STATUS_NAMES = Object.fromEntries(Object.entries(status).map(([name, code]) => [code, name])) as Record<
   number,
@@ -24,8 +25,9 @@ const CALLER_STATUSES = new Set<number>([
 ]);
 
 /**
- * Adapts an async handler to grpc-js. ServiceErrors keep their status, code and
- * sentence; an unreachable database or peer is UNAVAILABLE (callers retry);
+ * Adapts an async handler to grpc-js: the service's one gRPC error edge. Domain
+ * errors keep their code and sentence under the status domain-error-status.ts
+ * gives them; an unreachable database or peer is UNAVAILABLE (callers retry);
  * anything else is answered INTERNAL without its message, so no internal
  * detail leaks to callers. Every call is timed by method and status
  * (rpc.server.call.duration), a call with repeated `items` counts them, and
@@ -53,22 +55,17 @@ export function unary<Req, Res>(
         callback(null, response);
       },
       (error: unknown) => {
-        let answer: ServiceError | undefined;
-        if (error instanceof ServiceError) answer = error;
+        let answer: DomainError | undefined;
+        if (error instanceof DomainError) answer = error;
         else if (isUnstorableTextError(error)) {
-          answer = new ServiceError(
-            "INVALID_ARGUMENT",
+          answer = new InvalidError(
             "invalid_request",
             "A text value contains a character that cannot be stored (U+0000).",
           );
         } else if (isTransientError(error)) {
-          answer = new ServiceError(
-            "UNAVAILABLE",
-            "dependency_unavailable",
-            "A dependency is unavailable; retry shortly.",
-          );
+          answer = new UnavailableError("A dependency is unavailable; retry shortly.");
         }
-        const code = answer ? status[answer.kind] : status.INTERNAL;
+        const code = answer ? grpcStatusOf(answer) : status.INTERNAL;
         const fields = {
           method,
           grpcCode: STATUS_NAMES[code],
@@ -78,7 +75,7 @@ export function unary<Req, Res>(
         if (!answer) log.error({ ...fields, err: error }, "rpc failed");
         else if (CALLER_STATUSES.has(code)) log.info(fields, "rpc failed");
         else log.warn({ ...fields, err: error }, "rpc failed");
-        callback(answer ? answer.toGrpc() : { code: status.INTERNAL, details: "Internal error." });
+        callback(answer ? domainErrorToGrpc(answer) : { code: status.INTERNAL, details: "Internal error." });
       },
     );
   };

@@ -1,34 +1,21 @@
-import { type ErrorDetail, ServiceError } from "@pulsegate/grpc";
+import { ConflictError, type FieldProblem, InvalidError, NotFoundError } from "@pulsegate/errors";
 import { NOT_FOUND_SENTENCES } from "@pulsegate/not-found";
 
-/** Every expected failure of the alerts service, defined once. */
+/** Every expected failure of the alerts service, defined once, as plain domain errors (the gRPC edge maps them). */
 export const alertsErrors = {
-  webhookNotFound: () => new ServiceError("NOT_FOUND", "webhook_not_found", NOT_FOUND_SENTENCES.webhook_not_found),
-  alertNotFound: () => new ServiceError("NOT_FOUND", "alert_not_found", "No alert has that id."),
-  alertResolved: () =>
-    new ServiceError(
-      "FAILED_PRECONDITION",
-      "alert_resolved",
-      "The alert is resolved; it can no longer be acknowledged.",
-    ),
-  channelNotFound: () => new ServiceError("NOT_FOUND", "channel_not_found", "No channel has that id."),
-  deliveryNotFound: () => new ServiceError("NOT_FOUND", "delivery_not_found", "No delivery has that id."),
+  webhookNotFound: () => new NotFoundError("webhook_not_found", NOT_FOUND_SENTENCES.webhook_not_found),
+  alertNotFound: () => new NotFoundError("alert_not_found", NOT_FOUND_SENTENCES.alert_not_found),
+  alertResolved: () => new ConflictError("alert_resolved", "The alert is resolved; it can no longer be acknowledged."),
+  channelNotFound: () => new NotFoundError("channel_not_found", NOT_FOUND_SENTENCES.channel_not_found),
+  deliveryNotFound: () => new NotFoundError("delivery_not_found", NOT_FOUND_SENTENCES.delivery_not_found),
   deliveryNotFailed: (status: string) =>
-    new ServiceError(
-      "FAILED_PRECONDITION",
-      "delivery_not_failed",
-      `Only a failed delivery can be sent again; this one is ${status}.`,
-    ),
+    new ConflictError("delivery_not_failed", `Only a failed delivery can be sent again; this one is ${status}.`),
   channelUnavailable: () =>
-    new ServiceError(
-      "FAILED_PRECONDITION",
+    new ConflictError(
       "channel_unavailable",
       "The delivery's channel is disabled or deleted; enable or recreate it first.",
     ),
-  tooManyChannels: (max: number) =>
-    new ServiceError("FAILED_PRECONDITION", "too_many_channels", `A team has at most ${max} channels.`),
-  invalidCursor: () =>
-    new ServiceError("INVALID_ARGUMENT", "invalid_cursor", "The cursor is not one this API returned."),
-  invalid: (details: ErrorDetail[]) =>
-    new ServiceError("INVALID_ARGUMENT", "invalid_request", details[0]?.message ?? "The request is invalid.", details),
+  tooManyChannels: (max: number) => new ConflictError("too_many_channels", `A team has at most ${max} channels.`),
+  invalidCursor: () => new InvalidError("invalid_cursor", "The cursor is not one this API returned."),
+  invalid: (details: FieldProblem[]) => InvalidError.fields(details),
 };

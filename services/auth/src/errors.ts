@@ -1,22 +1,16 @@
-import { ServiceError } from "@pulsegate/grpc";
+import { ForbiddenError, InvalidError, NotFoundError } from "@pulsegate/errors";
+import { NOT_FOUND_SENTENCES } from "@pulsegate/not-found";
 
-/** Every expected failure of the auth service, defined once. */
+/** Every expected failure of the auth service, defined once, as plain domain errors (the gRPC edge maps them). */
 export const authErrors = {
-  teamNotFound: () => new ServiceError("NOT_FOUND", "team_not_found", "No team has that id."),
-  apiKeyNotFound: () => new ServiceError("NOT_FOUND", "api_key_not_found", "No API key has that id."),
-  invalidCursor: () =>
-    new ServiceError("INVALID_ARGUMENT", "invalid_cursor", "The cursor is not one this API returned."),
-  invalidArgument: (field: string, message: string) =>
-    new ServiceError("INVALID_ARGUMENT", "invalid_request", message, [{ field, message }]),
+  teamNotFound: () => new NotFoundError("team_not_found", NOT_FOUND_SENTENCES.team_not_found),
+  apiKeyNotFound: () => new NotFoundError("api_key_not_found", NOT_FOUND_SENTENCES.api_key_not_found),
+  invalidCursor: () => new InvalidError("invalid_cursor", "The cursor is not one this API returned."),
+  invalidArgument: (field: string, message: string) => InvalidError.fields([{ field, message }]),
   signNotAllowed: () =>
-    new ServiceError(
-      "PERMISSION_DENIED",
-      "sign_not_allowed",
-      "Sign is served only on the signing listener (SIGNING_GRPC_LISTEN_ADDR).",
-    ),
+    new ForbiddenError("sign_not_allowed", "Sign is served only on the signing listener (SIGNING_GRPC_LISTEN_ADDR)."),
   signingListenerOnly: () =>
-    new ServiceError(
-      "PERMISSION_DENIED",
+    new ForbiddenError(
       "signing_listener_only",
       "The signing listener serves Sign only; use the main listener (GRPC_LISTEN_ADDR).",
     ),

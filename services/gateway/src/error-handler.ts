@@ -19,7 +19,7 @@ function fromFastifyError(error: FastifyError): HttpError | undefined {
   }
   if (error instanceof SyntaxError && error.statusCode === 400) return errors.invalidJson();
   if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) {
-    return new HttpError(error.statusCode, "bad_request", "The request could not be read.");
+    return new HttpError("bad_request", undefined, { status: error.statusCode });
   }
   return undefined;
 }

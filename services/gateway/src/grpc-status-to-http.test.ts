@@ -1,5 +1,13 @@
 import { Metadata, status } from "@grpc/grpc-js";
-import { ServiceError } from "@pulsegate/grpc";
+import {
+  ConflictError,
+  type DomainError,
+  ForbiddenError,
+  InvalidError,
+  NotFoundError,
+  UnavailableError,
+} from "@pulsegate/errors";
+import { domainErrorToGrpc } from "@pulsegate/grpc";
 import { describe, expect, it } from "vitest";
 import { httpErrorFromGrpc, isGrpcError } from "./grpc-status-to-http.ts";
 
@@ -8,47 +16,79 @@ function grpcError(code: number, details: string, metadata = new Metadata()) {
   return Object.assign(new Error(`${code} ${details}`), { code, details, metadata });
 }
 
-function fromService(error: ServiceError) {
-  const sent = error.toGrpc();
+/** A domain error as a service's edge sends it and a client receives it. */
+function throughGrpc(error: DomainError) {
+  const sent = domainErrorToGrpc(error);
   return grpcError(sent.code as number, sent.details as string, sent.metadata as Metadata);
 }
 
 describe("httpErrorFromGrpc", () => {
   it.each([
-    [status.INVALID_ARGUMENT, 400],
-    [status.NOT_FOUND, 404],
-    [status.ALREADY_EXISTS, 409],
-    [status.FAILED_PRECONDITION, 409],
-    [status.PERMISSION_DENIED, 403],
-    [status.RESOURCE_EXHAUSTED, 429],
-    [status.UNAVAILABLE, 503],
-    [status.DEADLINE_EXCEEDED, 503],
-    [status.INTERNAL, 500],
-    [status.UNKNOWN, 500],
-    [status.UNIMPLEMENTED, 500],
-  ])("maps gRPC status %i to HTTP %i", (code, http) => {
-    expect(httpErrorFromGrpc(grpcError(code, "x")).status).toBe(http);
+    [status.INVALID_ARGUMENT, 400, "invalid_request"],
+    [status.NOT_FOUND, 404, "not_found"],
+    [status.ALREADY_EXISTS, 409, "conflict"],
+    [status.FAILED_PRECONDITION, 409, "conflict"],
+    [status.PERMISSION_DENIED, 403, "forbidden"],
+    [status.UNAVAILABLE, 503, "service_unavailable"],
+    [status.DEADLINE_EXCEEDED, 503, "service_unavailable"],
+    [status.RESOURCE_EXHAUSTED, 500, "internal"],
+    [status.INTERNAL, 500, "internal"],
+    [status.UNKNOWN, 500, "internal"],
+    [status.UNIMPLEMENTED, 500, "internal"],
+  ])("maps a bare gRPC status %i to HTTP %i %s", (code, http, name) => {
+    expect(httpErrorFromGrpc(grpcError(code, "x"))).toMatchObject({ status: http, code: name });
   });
 
-  it("uses the ServiceError's code, sentence and details", () => {
+  it.each<[string, DomainError, number]>([
+    ["NotFoundError", new NotFoundError("team_not_found", "No team."), 404],
+    ["InvalidError", new InvalidError("invalid_cursor", "Not a cursor."), 400],
+    ["ConflictError", new ConflictError("alert_resolved", "Resolved."), 409],
+    ["ForbiddenError", new ForbiddenError("forbidden", "Not here."), 403],
+    ["UnavailableError", new UnavailableError("The database is away; retry shortly."), 503],
+  ])("answers a %s with its code and sentence under HTTP %i", (_, error, http) => {
+    expect(httpErrorFromGrpc(throughGrpc(error))).toMatchObject({
+      status: http,
+      code: error.code,
+      message: error.message,
+    });
+  });
+
+  it("keeps an InvalidError's field details", () => {
     const error = httpErrorFromGrpc(
-      fromService(
-        new ServiceError("INVALID_ARGUMENT", "invalid_request", "Filter rule 1 is invalid.", [
-          { field: "filterRules[0].op", message: "unknown operator" },
-        ]),
-      ),
+      throughGrpc(InvalidError.fields([{ field: "filterRules[0].op", message: "unknown operator" }])),
     );
     expect(error).toMatchObject({
       status: 400,
       code: "invalid_request",
-      message: "Filter rule 1 is invalid.",
+      message: "unknown operator",
       details: [{ field: "filterRules[0].op", message: "unknown operator" }],
     });
-    expect(httpErrorFromGrpc(fromService(new ServiceError("NOT_FOUND", "team_not_found", "No team.")))).toMatchObject({
+    expect(httpErrorFromGrpc(throughGrpc(new NotFoundError("team_not_found", "No team."))).details).toBeUndefined();
+  });
+
+  it("answers every UnavailableError as service_unavailable with Retry-After, the service's if it gives one", () => {
+    expect(httpErrorFromGrpc(throughGrpc(new UnavailableError("Away.")))).toMatchObject({
+      status: 503,
+      code: "service_unavailable",
+      headers: { "retry-after": "5" },
+    });
+    expect(httpErrorFromGrpc(throughGrpc(new UnavailableError("Away.", { retryAfterSeconds: 2 })))).toMatchObject({
+      status: 503,
+      code: "service_unavailable",
+      message: "Away.",
+      headers: { "retry-after": "2" },
+    });
+  });
+
+  it("answers a code the catalogue does not list, or lists under another status, with its status's generic code", () => {
+    expect(httpErrorFromGrpc(throughGrpc(new NotFoundError("gadget_not_found", "No gadget.")))).toMatchObject({
       status: 404,
-      code: "team_not_found",
-      message: "No team.",
-      details: undefined,
+      code: "not_found",
+      message: "No gadget.",
+    });
+    expect(httpErrorFromGrpc(throughGrpc(new ConflictError("team_not_found", "Odd.")))).toMatchObject({
+      status: 409,
+      code: "conflict",
     });
   });
 

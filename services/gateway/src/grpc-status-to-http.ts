@@ -1,23 +1,23 @@
 import { status } from "@grpc/grpc-js";
-import { serviceErrorFromGrpc } from "@pulsegate/grpc";
-import { errors, HttpError, UNAVAILABLE_RETRY_AFTER_SECONDS } from "./errors.ts";
-
-type Mapping = { http: number; code: string; message: string };
+import { InvalidError, UnavailableError } from "@pulsegate/errors";
+import { domainErrorFromGrpc } from "@pulsegate/grpc";
+import { ERROR_CATALOGUE, type ErrorCode, isErrorCode } from "./error-catalogue.ts";
+import { errors, HttpError } from "./errors.ts";
 
 /**
- * The one table from gRPC status to HTTP. `code` and `message` are used only
- * when the peer sent no ServiceError (a transport failure, or a bare status).
+ * The one table from gRPC status to the catalogue's generic code for it (whose entry gives the
+ * HTTP status). It answers a peer's failure that carries no domain error (a transport failure,
+ * a deadline, a bare status), and a domain error whose code the catalogue does not list.
  * Statuses not listed are answered 500 "Internal error." without their text.
  */
-const GRPC_TO_HTTP: ReadonlyMap<number, Mapping> = new Map([
-  [status.INVALID_ARGUMENT, { http: 400, code: "invalid_request", message: "The request is invalid." }],
-  [status.NOT_FOUND, { http: 404, code: "not_found", message: "Not found." }],
-  [status.ALREADY_EXISTS, { http: 409, code: "already_exists", message: "It already exists." }],
-  [status.FAILED_PRECONDITION, { http: 409, code: "conflict", message: "The resource does not allow this now." }],
-  [status.PERMISSION_DENIED, { http: 403, code: "forbidden", message: "Not allowed." }],
-  [status.RESOURCE_EXHAUSTED, { http: 429, code: "limit_exceeded", message: "A limit has been reached." }],
-  [status.UNAVAILABLE, { http: 503, code: "service_unavailable", message: errors.serviceUnavailable().message }],
-  [status.DEADLINE_EXCEEDED, { http: 503, code: "service_unavailable", message: errors.serviceUnavailable().message }],
+export const GRPC_STATUS_CODES: ReadonlyMap<number, ErrorCode> = new Map([
+  [status.INVALID_ARGUMENT, "invalid_request"],
+  [status.NOT_FOUND, "not_found"],
+  [status.ALREADY_EXISTS, "conflict"],
+  [status.FAILED_PRECONDITION, "conflict"],
+  [status.PERMISSION_DENIED, "forbidden"],
+  [status.UNAVAILABLE, "service_unavailable"],
+  [status.DEADLINE_EXCEEDED, "service_unavailable"],
 ]);
 
 /** True for errors produced by a grpc-js client call. */
@@ -27,14 +27,20 @@ export function isGrpcError(error: unknown): error is Error & { code: number; de
 
 /** Translates a failed gRPC call into the HTTP error answered to the caller. */
 export function httpErrorFromGrpc(error: Error & { code: number }): HttpError {
-  const mapping = GRPC_TO_HTTP.get(error.code);
-  if (!mapping) return errors.internal();
-  const headers: Record<string, string> =
-    mapping.http === 503 ? { "retry-after": String(UNAVAILABLE_RETRY_AFTER_SECONDS) } : {};
-  const serviceError = serviceErrorFromGrpc(error);
-  if (!serviceError) return new HttpError(mapping.http, mapping.code, mapping.message, { headers });
-  return new HttpError(mapping.http, serviceError.code, serviceError.message, {
-    headers,
-    ...(serviceError.details.length > 0 ? { details: serviceError.details } : {}),
-  });
+  const generic = GRPC_STATUS_CODES.get(error.code);
+  if (!generic) return errors.internal();
+  const domain = domainErrorFromGrpc(error);
+  if (generic === "service_unavailable") {
+    return errors.serviceUnavailable(
+      domain?.message ?? ERROR_CATALOGUE.service_unavailable.sentence,
+      domain instanceof UnavailableError ? domain.retryAfterSeconds : undefined,
+    );
+  }
+  if (!domain) return new HttpError(generic);
+  const code =
+    isErrorCode(domain.code) && ERROR_CATALOGUE[domain.code].status === ERROR_CATALOGUE[generic].status
+      ? domain.code
+      : generic;
+  const details = domain instanceof InvalidError && domain.details.length > 0 ? domain.details : undefined;
+  return new HttpError(code, domain.message, details ? { details } : {});
 }

@@ -1,5 +1,5 @@
+import type { FieldProblem } from "@pulsegate/errors";
 import type { FastifySchemaValidationError } from "fastify/types/schema.js";
-import type { ErrorDetail } from "./errors.ts";
 
 function decodePointer(pointer: string): string[] {
   return pointer
@@ -26,7 +26,7 @@ function join(...parts: (string | undefined)[]): string {
 export function detailsFromValidation(
   issues: readonly FastifySchemaValidationError[],
   context: string | undefined,
-): ErrorDetail[] {
+): FieldProblem[] {
   return issues.map((issue) => {
     const path = join(...decodePointer(issue.instancePath));
     const params = issue.params as Record<string, unknown>;

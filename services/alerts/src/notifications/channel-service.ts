@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager, Orm } from "@pulsegate/db";
-import type { ErrorDetail } from "@pulsegate/grpc";
+import type { FieldProblem } from "@pulsegate/errors";
 import { alertsErrors } from "../errors.ts";
 import {
   CHANNEL_COLUMNS,
@@ -54,7 +54,7 @@ export class ChannelService {
   }
 
   async create(teamId: string, input: CreateChannelInput): Promise<ChannelView> {
-    const errors: ErrorDetail[] = [];
+    const errors: FieldProblem[] = [];
     if (!teamId) errors.push({ field: "teamId", message: "teamId is required." });
     if (!isChannelKind(input.kind)) {
       errors.push({ field: "kind", message: "kind must be slack, webhook, pagerduty, opsgenie or email." });
@@ -112,7 +112,7 @@ export class ChannelService {
       [id],
     );
     if (!row) throw alertsErrors.channelNotFound();
-    const errors: ErrorDetail[] = [];
+    const errors: FieldProblem[] = [];
     if (url !== undefined && (row.kind === "email") !== url.startsWith("mailto:")) {
       errors.push({ field: "url", message: "An email channel's url is mailto:, any other channel's http or https." });
     }
@@ -142,7 +142,7 @@ export class ChannelService {
   }
 
   async update(id: string, input: UpdateChannelInput): Promise<ChannelView> {
-    const errors: ErrorDetail[] = [];
+    const errors: FieldProblem[] = [];
     const name = input.name === undefined ? undefined : checkName(input.name, errors);
     const email = input.url?.trim().toLowerCase().startsWith("mailto:") ?? false;
     const url = input.url === undefined ? undefined : await this.#checkUrl(input.url, errors, email);
@@ -204,7 +204,7 @@ export class ChannelService {
   }
 
   /** An email channel's URL is `mailto:` and its recipients (the relay is the service's own). */
-  async #checkUrl(raw: string, errors: ErrorDetail[], email = false): Promise<string | undefined> {
+  async #checkUrl(raw: string, errors: FieldProblem[], email = false): Promise<string | undefined> {
     if (email) {
       const recipients = mailRecipients(raw.trim());
       if (recipients) return `mailto:${recipients.join(",")}`;
@@ -234,7 +234,7 @@ async function cancelPending(em: EntityManager, channelId: string, reason: strin
   );
 }
 
-function checkName(raw: string, errors: ErrorDetail[]): string | undefined {
+function checkName(raw: string, errors: FieldProblem[]): string | undefined {
   const name = raw.trim();
   if (name.length === 0) errors.push({ field: "name", message: "name is required." });
   else if ([...name].length > CHANNEL_LIMITS.nameMaxLength) {
@@ -244,7 +244,7 @@ function checkName(raw: string, errors: ErrorDetail[]): string | undefined {
 }
 
 /** A key for the kinds that need one (1 to 500 printable characters), none for the others. */
-function checkKey(kind: string | undefined, raw: string, errors: ErrorDetail[]): string | undefined {
+function checkKey(kind: string | undefined, raw: string, errors: FieldProblem[]): string | undefined {
   const keyed = (KEYED_KINDS as readonly string[]).includes(kind ?? "");
   const key = raw.trim();
   if (!keyed) {

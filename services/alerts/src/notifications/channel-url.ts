@@ -1,5 +1,5 @@
 import { lookup } from "node:dns/promises";
-import type { ErrorDetail } from "@pulsegate/grpc";
+import type { FieldProblem } from "@pulsegate/errors";
 import { isAddressLiteral, isPublicAddress } from "./private-address.ts";
 
 export const CHANNEL_URL_MAX_LENGTH = 2_048;
@@ -24,7 +24,7 @@ export function bareHost(url: URL): string {
 export async function checkChannelUrl(
   raw: string,
   options: { allowPrivateNetworks: boolean; resolve?: ResolveAll; field?: string },
-): Promise<{ url: string } | { error: ErrorDetail }> {
+): Promise<{ url: string } | { error: FieldProblem }> {
   const field = options.field ?? "url";
   const fail = (message: string) => ({ error: { field, message } });
   const text = raw.trim();

@@ -1,4 +1,4 @@
-import type { ErrorDetail } from "@pulsegate/grpc";
+import type { FieldProblem } from "@pulsegate/errors";
 import { isSeverity, SEVERITIES, type Severity } from "../severity.ts";
 import type { NotificationRoute } from "./route-event.ts";
 
@@ -13,8 +13,8 @@ export type RouteInput = { severities: string[]; channelIds: string[] };
 export function checkRoutes(
   routes: RouteInput[],
   teamChannelIds: ReadonlySet<string>,
-): { routes: NotificationRoute[] } | { errors: ErrorDetail[] } {
-  const errors: ErrorDetail[] = [];
+): { routes: NotificationRoute[] } | { errors: FieldProblem[] } {
+  const errors: FieldProblem[] = [];
   if (routes.length > POLICY_LIMITS.maxRoutes) {
     return { errors: [{ field: "routes", message: `A policy has at most ${POLICY_LIMITS.maxRoutes} routes.` }] };
   }

@@ -1,4 +1,4 @@
-import type { ErrorDetail } from "@pulsegate/grpc";
+import type { FieldProblem } from "@pulsegate/errors";
 
 export type Recurrence = "daily" | "weekly";
 
@@ -76,9 +76,9 @@ const MAX_SOURCES = 100;
 /** Checks a new silence; the problems are named by field. */
 export function checkSilence(input: SilenceInput): {
   silence?: Omit<Silence, "id" | "teamId" | "createdAt">;
-  errors: ErrorDetail[];
+  errors: FieldProblem[];
 } {
-  const errors: ErrorDetail[] = [];
+  const errors: FieldProblem[] = [];
   const name = input.name.trim();
   if (name === "" || [...name].length > 200)
     errors.push({ field: "name", message: "name must be 1 to 200 characters." });

@@ -1,4 +1,4 @@
-import type { ErrorDetail } from "@pulsegate/grpc";
+import type { FieldProblem } from "@pulsegate/errors";
 import { WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { type FilterRule, validateFilterRules } from "../filter-rules/index.ts";
 import { isSeverity, SEVERITIES, type Severity } from "../severity.ts";
@@ -30,9 +30,9 @@ export type WebhookSettings = {
 /** Checks the given settings; absent ones stay absent (the caller applies defaults). */
 export function checkWebhookSettings(input: WebhookSettingsInput): {
   settings: WebhookSettings;
-  errors: ErrorDetail[];
+  errors: FieldProblem[];
 } {
-  const errors: ErrorDetail[] = [];
+  const errors: FieldProblem[] = [];
   const settings: WebhookSettings = {};
   if (input.name !== undefined) {
     const name = input.name.trim();
@@ -89,7 +89,7 @@ export function checkRepeatInterval(value: number): number | null | undefined {
   return Number.isInteger(value) && value >= min && value <= max ? value : undefined;
 }
 
-function repeatIntervalError(): ErrorDetail {
+function repeatIntervalError(): FieldProblem {
   return {
     field: "repeatIntervalSeconds",
     message: `repeatIntervalSeconds must be 0 (no reminders) or a whole number from ${WEBHOOK_LIMITS.minRepeatIntervalSeconds} to ${WEBHOOK_LIMITS.maxRepeatIntervalSeconds}.`,

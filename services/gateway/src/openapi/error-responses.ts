@@ -1,6 +1,12 @@
-/** OpenAPI descriptions of the error answers: one body everywhere, `code` named per status. */
+import { ERROR_CATALOGUE, type ErrorCode } from "../error-catalogue.ts";
 
-const errorBody = (codes: readonly string[]) => ({
+/**
+ * OpenAPI descriptions of the error answers: one body everywhere, `code` named per status. The
+ * codes are the catalogue's (error-catalogue.ts); a code listed under a status it is not answered
+ * with is a mistake caught at start-up.
+ */
+
+const errorBody = (codes: readonly ErrorCode[]) => ({
   type: "object",
   required: ["error", "code", "requestId"],
   properties: {
@@ -31,7 +37,10 @@ export const rateLimitHeaders = {
 
 type Headers = Record<string, { type: string; description: string; minimum?: number }>;
 
-export function errorResponse(description: string, codes: readonly string[], headers?: Headers) {
+export function errorResponse(description: string, codes: readonly ErrorCode[], headers?: Headers) {
+  const status = ERROR_CATALOGUE[codes[0] as ErrorCode].status;
+  const stray = codes.filter((code) => ERROR_CATALOGUE[code].status !== status);
+  if (stray.length > 0) throw new Error(`error codes answered with another status than ${status}: ${stray.join(", ")}`);
   return { description, ...errorBody(codes), ...(headers ? { headers } : {}) };
 }
 
@@ -89,12 +98,18 @@ export function publicErrorResponses(kind: "trigger" | "ping") {
       kind === "ping"
         ? "The body is not a JSON object, a field is invalid (`details`), or the URL has a query string."
         : "The body is not a JSON object or a field is invalid (`details`).",
-      ["invalid_request", "invalid_json", "malformed_request"],
+      ["invalid_request", "invalid_json", "malformed_request", "bad_request"],
     ),
-    401: errorResponse("X-Webhook-Signature is missing, or does not match the body under the team's secret.", [
-      "missing_signature",
-      "invalid_signature",
-    ]),
+    401: errorResponse(
+      "X-Webhook-Signature is missing, or does not match the body under the team's secret; or, where the webhook or monitor requires it, X-Webhook-Timestamp is missing, not a Unix time, or more than 300 s from the server's clock.",
+      [
+        "missing_signature",
+        "invalid_signature",
+        "missing_timestamp",
+        "invalid_timestamp",
+        "timestamp_out_of_tolerance",
+      ],
+    ),
     403: errorResponse("The team's subscription has expired.", ["subscription_expired"]),
     404: errorResponse(
       kind === "ping" ? "No active monitor has that ping URL (unknown or paused)." : "No enabled webhook has that URL.",

@@ -1,7 +1,7 @@
 import { HttpError } from "../errors.ts";
 
 const invalid = (message: string) =>
-  new HttpError(400, "invalid_request", message, { details: [{ field: "query.dryRun", message }] });
+  new HttpError("invalid_request", message, { details: [{ field: "query.dryRun", message }] });
 
 /**
  * `?dryRun=true` on a signed public endpoint: answer what would happen and

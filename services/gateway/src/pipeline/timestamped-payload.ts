@@ -5,16 +5,10 @@ import { HttpError } from "../errors.ts";
 export const TIMESTAMP_TOLERANCE_SECONDS = 300;
 
 export const timestampErrors = {
-  missing: () =>
-    new HttpError(
-      401,
-      "missing_timestamp",
-      "This endpoint requires X-Webhook-Timestamp (Unix seconds) and a signature over '<timestamp>.<body>'.",
-    ),
-  invalid: () => new HttpError(401, "invalid_timestamp", "X-Webhook-Timestamp must be a Unix time in whole seconds."),
+  missing: () => new HttpError("missing_timestamp"),
+  invalid: () => new HttpError("invalid_timestamp"),
   outOfTolerance: () =>
     new HttpError(
-      401,
       "timestamp_out_of_tolerance",
       `X-Webhook-Timestamp is more than ${TIMESTAMP_TOLERANCE_SECONDS} s from the server's clock: the request is refused as a possible replay.`,
     ),

@@ -1,4 +1,4 @@
-import type { ErrorDetail } from "@pulsegate/grpc";
+import type { FieldProblem } from "@pulsegate/errors";
 import { Cron } from "croner";
 
 /** A monitor's cron schedule: a 5-field expression read in an IANA time zone. */
@@ -41,7 +41,7 @@ function isTimeZone(name: string): boolean {
  * so it means what crontab means), a time zone the runtime knows, and at
  * least one future run. Returns the problems, named by field.
  */
-export function checkSchedule(expression: string, timezone: string): ErrorDetail[] {
+export function checkSchedule(expression: string, timezone: string): FieldProblem[] {
   const fields = expression.trim().split(/\s+/);
   if (expression.trim() === "" || fields.length !== 5) {
     return [

@@ -101,7 +101,9 @@ describe("PingRecorder spooling", () => {
     const { recorder } = setup(new PingSpool(null, databaseUrl));
     const monitor = view({});
     await expect(recorder.record([input(monitor.id, monitor.teamId)])).rejects.toMatchObject({
-      code: "ping_not_stored",
+      name: "UnavailableError",
+      code: "service_unavailable",
+      message: expect.stringContaining("the ping was not stored"),
     });
     expect(recorder.spooling).toBe(false);
   });
@@ -123,7 +125,9 @@ describe("PingRecorder spooling", () => {
     const monitor = lastKnown.remember(view({}));
     recorder.startSpooling("database away");
     await expect(recorder.record([input(monitor.id, monitor.teamId)])).rejects.toMatchObject({
-      code: "ping_not_stored",
+      name: "UnavailableError",
+      code: "service_unavailable",
+      message: expect.stringContaining("the ping was not stored"),
     });
     expect(lastKnown.byId(monitor.id)).toBe(monitor);
     expect(messages()).toContain("ping could be stored neither in the database nor in the spool");

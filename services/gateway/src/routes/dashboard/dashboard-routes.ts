@@ -99,12 +99,12 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
   });
   app.addHook("preHandler", async (request) => {
     if (request.method !== "POST") return;
-    if (!sameOrigin(request)) throw new HttpError(403, "cross_origin", "Forms must be sent from this dashboard.");
+    if (!sameOrigin(request)) throw new HttpError("cross_origin");
     if (isPublic(request.url)) return;
     const session = store.get(sessionIdOf(request));
     const form = request.body instanceof URLSearchParams ? request.body : undefined;
     if (!session || !tokensMatch(session.csrfToken, form?.get("_csrf") ?? null)) {
-      throw new HttpError(403, "csrf", "This form has expired: reload the page and try again.");
+      throw new HttpError("csrf");
     }
   });
 

@@ -4,7 +4,6 @@ import { HttpError } from "../../errors.ts";
 export const pingErrors = {
   rateLimited: (headers: Record<string, string>) =>
     new HttpError(
-      429,
       "rate_limited",
       "More than 10 pings in a minute for this ping URL; retry after Retry-After seconds.",
       { headers },
@@ -12,27 +11,19 @@ export const pingErrors = {
   /** DESIGN §2 step 6: say why, since `curl -d` sends a form type by default. */
   notJson: () =>
     new HttpError(
-      415,
       "unsupported_media_type",
       "A ping body must be JSON sent with Content-Type: application/json (curl -d sends application/x-www-form-urlencoded; add -H 'Content-Type: application/json'), or send no body at all.",
     ),
   queryNotAllowed: () =>
-    new HttpError(
-      400,
-      "invalid_request",
-      "The ping URL takes no query parameters but dryRun; send a JSON body instead.",
-      {
-        details: [
-          { field: "query", message: "Query parameters are not covered by the signature and are not accepted." },
-        ],
-      },
-    ),
+    new HttpError("invalid_request", "The ping URL takes no query parameters but dryRun; send a JSON body instead.", {
+      details: [{ field: "query", message: "Query parameters are not covered by the signature and are not accepted." }],
+    }),
   notAStart: () =>
-    new HttpError(400, "invalid_request", "A ping to /start is a start signal; see details.", {
+    new HttpError("invalid_request", "A ping to /start is a start signal; see details.", {
       details: [{ field: "status", message: "status, if given on the /start path, must be start." }],
     }),
   heartbeatQuotaExhausted: (retryAfterSeconds: number) =>
-    new HttpError(429, "heartbeat_quota_exhausted", "The team's monthly heartbeat quota is exhausted.", {
+    new HttpError("heartbeat_quota_exhausted", undefined, {
       headers: { "retry-after": String(retryAfterSeconds) },
     }),
 };
