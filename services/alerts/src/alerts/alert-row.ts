@@ -1,6 +1,7 @@
 import type { Severity } from "../severity.ts";
 
-export type AlertStatus = "open" | "acknowledged" | "resolved";
+export const ALERT_STATUSES = ["open", "acknowledged", "resolved"] as const;
+export type AlertStatus = (typeof ALERT_STATUSES)[number];
 export type AlertSource = "webhook" | "monitor";
 
 /** An alert as the API shows it. */

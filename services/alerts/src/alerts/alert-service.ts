@@ -2,19 +2,18 @@ import type { EntityManager, Orm } from "@pulsegate/db";
 import { decodeCursor, encodeCursor, pageSize } from "@pulsegate/page-cursor";
 import { alertsErrors } from "../errors.ts";
 import { writeOutboxEvent } from "../outbox/write-outbox-event.ts";
-import { type AlertRow, type AlertStatus, type AlertView, alertFromRow, toDate } from "./alert-row.ts";
-
-const STATUSES: readonly AlertStatus[] = ["open", "acknowledged", "resolved"];
+import type { Severity } from "../severity.ts";
+import { ALERT_STATUSES, type AlertRow, type AlertSource, type AlertView, alertFromRow, toDate } from "./alert-row.ts";
 
 export type OccurrenceView = {
   id: string;
   alertId: string;
   outcome: string;
-  source: string;
+  source: AlertSource;
   sourceId: string;
   title: string;
   description: string;
-  severity: string;
+  severity: Severity;
   metadata: unknown;
   receivedAt: Date;
 };
@@ -41,8 +40,8 @@ export class AlertService {
     cursor: string,
     limit: number,
   ): Promise<{ alerts: AlertView[]; nextCursor: string }> {
-    if (status && !STATUSES.includes(status as AlertStatus)) {
-      throw alertsErrors.invalid([{ field: "status", message: `status must be one of ${STATUSES.join(", ")}.` }]);
+    if (status && !(ALERT_STATUSES as readonly string[]).includes(status)) {
+      throw alertsErrors.invalid([{ field: "status", message: `status must be one of ${ALERT_STATUSES.join(", ")}.` }]);
     }
     const size = pageSize(limit);
     const after = cursor ? decodeCursor(cursor) : null;
@@ -82,11 +81,11 @@ export class AlertService {
         id: String(row.id),
         alertId: row.alert_id as string,
         outcome: row.outcome as string,
-        source: row.source as string,
+        source: row.source as AlertSource,
         sourceId: row.source_id as string,
         title: row.title as string,
         description: row.description as string,
-        severity: row.severity as string,
+        severity: row.severity as Severity,
         metadata: row.metadata,
         receivedAt: toDate(row.received_at as Date | string),
       })),

@@ -17,12 +17,11 @@ import {
   filterRulesFromProto,
   occurrenceToProto,
   resolveByKeyResultToProto,
-  severityFromProto,
-  sourceFromProto,
   triggerResultToProto,
   webhookToProto,
 } from "./proto-mapping.ts";
 import { silenceMethods } from "./silences-server.ts";
+import { alertStatusFromProto, severityFromProto, sourceFromProto } from "./vocabulary-mapping.ts";
 
 const MAX_BATCH = 500;
 
@@ -102,7 +101,11 @@ export function alertsServiceBinding(
     }),
     getAlert: unary(log, async (request) => ({ alert: alertToProto(await alertService.get(request.id)) })),
     listAlerts: unary(log, async (request) => {
-      const page = await alertService.list(request.teamId, request.status, request.cursor, request.limit);
+      const status =
+        request.state === alerts.AlertStatus.ALERT_STATUS_UNSPECIFIED
+          ? ""
+          : (alertStatusFromProto(request.state) ?? `unknown(${request.state})`);
+      const page = await alertService.list(request.teamId, status, request.cursor, request.limit);
       return { alerts: page.alerts.map(alertToProto), nextCursor: page.nextCursor };
     }),
     listOccurrences: unary(log, async (request) => {

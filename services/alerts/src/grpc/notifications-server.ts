@@ -5,13 +5,8 @@ import type { AlertService } from "../alerts/alert-service.ts";
 import type { ChannelService } from "../notifications/channel-service.ts";
 import type { DeliveryStore } from "../notifications/delivery-store.ts";
 import type { PolicyService } from "../notifications/policy-service.ts";
-import {
-  channelKindFromProto,
-  channelToProto,
-  deliveryToProto,
-  policyToProto,
-  routesFromProto,
-} from "./notifications-mapping.ts";
+import { channelToProto, deliveryToProto, policyToProto, routesFromProto } from "./notifications-mapping.ts";
+import { channelKindFromProto } from "./vocabulary-mapping.ts";
 
 export type NotificationDeps = {
   channels: ChannelService;

@@ -1,38 +1,11 @@
 import { alerts } from "@pulsegate/proto";
-import type { AlertSource, AlertView } from "../alerts/alert-row.ts";
+import type { AlertView } from "../alerts/alert-row.ts";
 import type { OccurrenceView } from "../alerts/alert-service.ts";
 import type { ResolveByKeyResult } from "../alerts/resolve-by-key.ts";
 import type { TriggerResult } from "../alerts/trigger-alerts.ts";
 import type { FilterRule } from "../filter-rules/index.ts";
-import type { Severity } from "../severity.ts";
 import type { Webhook } from "../webhooks/webhook.entity.ts";
-
-const SEVERITY_TO_PROTO: Record<Severity, alerts.Severity> = {
-  sev0: alerts.Severity.SEVERITY_SEV0,
-  sev1: alerts.Severity.SEVERITY_SEV1,
-  sev2: alerts.Severity.SEVERITY_SEV2,
-  sev3: alerts.Severity.SEVERITY_SEV3,
-  sev4: alerts.Severity.SEVERITY_SEV4,
-};
-
-/** Undefined for UNSPECIFIED (use the default) and for values this build does not know. */
-export function severityFromProto(value: alerts.Severity): Severity | undefined {
-  return (Object.keys(SEVERITY_TO_PROTO) as Severity[]).find((key) => SEVERITY_TO_PROTO[key] === value);
-}
-
-export function severityToProto(value: string): alerts.Severity {
-  return SEVERITY_TO_PROTO[value as Severity] ?? alerts.Severity.SEVERITY_UNSPECIFIED;
-}
-
-export function sourceFromProto(value: alerts.AlertSource): AlertSource | undefined {
-  if (value === alerts.AlertSource.ALERT_SOURCE_WEBHOOK) return "webhook";
-  if (value === alerts.AlertSource.ALERT_SOURCE_MONITOR) return "monitor";
-  return undefined;
-}
-
-export function sourceToProto(value: string): alerts.AlertSource {
-  return value === "monitor" ? alerts.AlertSource.ALERT_SOURCE_MONITOR : alerts.AlertSource.ALERT_SOURCE_WEBHOOK;
-}
+import { alertStatusToProto, severityToProto, sourceToProto } from "./vocabulary-mapping.ts";
 
 export function filterRulesFromProto(rules: alerts.FilterRule[]): unknown[] {
   return rules.map((rule) => {
@@ -80,6 +53,7 @@ export function alertToProto(alert: AlertView): alerts.Alert {
     id: alert.id,
     teamId: alert.teamId,
     status: alert.status,
+    state: alertStatusToProto(alert.status),
     groupKey: alert.groupKey ?? "",
     title: alert.title,
     description: alert.description,

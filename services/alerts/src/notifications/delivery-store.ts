@@ -3,9 +3,13 @@ import type { EntityManager, Orm } from "@pulsegate/db";
 import { toDate } from "../alerts/alert-row.ts";
 import { alertsErrors } from "../errors.ts";
 import { deliveryResultOf, deliveryResults } from "../metrics/alerts-metrics.ts";
+import type { AlertEventType } from "../outbox/write-outbox-event.ts";
 import type { ChannelKind } from "./channel.ts";
+import type { CHANNEL_DISABLED } from "./channel-notice.ts";
 
 export type DeliveryStatus = "pending" | "delivered" | "failed" | "cancelled";
+/** What a delivery tells its channel: an alert's event, or a channel notice. */
+export type DeliveryEventType = AlertEventType | typeof CHANNEL_DISABLED;
 
 /** A delivery this replica holds the lease of, with what an attempt needs. */
 export type ClaimedDelivery = {
@@ -19,7 +23,7 @@ export type ClaimedDelivery = {
   kind: ChannelKind;
   /** The channel's credentials, sealed (channel-credentials.ts): the dispatcher opens them to send. */
   credentialsSealed: Buffer;
-  eventType: string;
+  eventType: DeliveryEventType;
   /** This attempt's number, from 1. */
   attempt: number;
   maxAttempts: number;
@@ -47,7 +51,7 @@ export type DeliveryView = {
   channelId: string;
   channelKind: ChannelKind;
   channelName: string;
-  eventType: string;
+  eventType: DeliveryEventType;
   eventId: string;
   status: DeliveryStatus;
   attempts: number;
@@ -113,7 +117,7 @@ export class DeliveryStore {
       channelId: row.channel_id as string,
       kind: row.kind as ChannelKind,
       credentialsSealed: row.credentials_sealed as Buffer,
-      eventType: row.event_type as string,
+      eventType: row.event_type as DeliveryEventType,
       attempt: row.attempts as number,
       maxAttempts: row.max_attempts as number,
       traceparent: (row.traceparent as string | null) ?? null,
@@ -208,7 +212,7 @@ export class DeliveryStore {
       channelId: row.channel_id as string,
       channelKind: row.channel_kind as ChannelKind,
       channelName: row.channel_name as string,
-      eventType: row.event_type as string,
+      eventType: row.event_type as DeliveryEventType,
       eventId: eventIdOf(row.outbox_id as string),
       status: row.status as DeliveryStatus,
       attempts: row.attempts as number,

@@ -1,4 +1,5 @@
-import { SEVERITIES } from "../validation/index.ts";
+import { ALERT_STATUSES, CHANNEL_KINDS, DELIVERY_EVENTS } from "../json-vocabulary.ts";
+import { PING_STATUSES, SEVERITIES } from "../validation/index.ts";
 
 /**
  * The admin API's resources as OpenAPI components (shared Fastify schemas, referenced as
@@ -73,7 +74,7 @@ export const adminComponents = [
   object("Alert", "An alert: triggers and incidents with one group key fold into it.", {
     id: string,
     teamId: string,
-    status: { type: "string", enum: ["open", "acknowledged", "resolved"] },
+    status: { type: "string", enum: [...ALERT_STATUSES] },
     groupKey: nullableString,
     title: string,
     description: string,
@@ -139,7 +140,7 @@ export const adminComponents = [
     severity: string,
     reopenWindowSeconds: integer,
     lastPingAt: nullableTime,
-    lastPingStatus: { type: ["string", "null"], enum: ["up", "down", "start", null] },
+    lastPingStatus: { type: ["string", "null"], enum: [...PING_STATUSES, null] },
     lastReason: nullableString,
     nextDueAt: {
       ...nullableTime,
@@ -168,7 +169,7 @@ export const adminComponents = [
   object("Channel", "A notification channel. Its URL is a secret: only a masked form is shown.", {
     id: string,
     teamId: string,
-    kind: { type: ["string", "null"], enum: ["slack", "webhook", "pagerduty", "opsgenie", "email", null] },
+    kind: { type: ["string", "null"], enum: [...CHANNEL_KINDS, null] },
     name: string,
     maskedUrl: string,
     enabled: { type: "boolean" },
@@ -197,9 +198,9 @@ export const adminComponents = [
     id: { ...string, description: "Sent as X-Pulsegate-Delivery, the same on every attempt." },
     alertId: string,
     channelId: string,
-    channelKind: { type: ["string", "null"], enum: ["slack", "webhook", "pagerduty", "opsgenie", "email", null] },
+    channelKind: { type: ["string", "null"], enum: [...CHANNEL_KINDS, null] },
     channelName: string,
-    eventType: { type: "string", enum: ["alert.created", "alert.reopened", "alert.resolved", "channel.disabled"] },
+    eventType: { type: "string", enum: [...DELIVERY_EVENTS] },
     eventId: string,
     status: { type: ["string", "null"], enum: ["pending", "delivered", "failed", "cancelled", null] },
     attempts: integer,

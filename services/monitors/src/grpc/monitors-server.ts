@@ -1,7 +1,7 @@
 import { DomainError } from "@pulsegate/errors";
 import { type ServiceBinding, unary } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
-import { monitors } from "@pulsegate/proto";
+import { alerts, monitors } from "@pulsegate/proto";
 import { isTransientError } from "@pulsegate/transient-error";
 import { monitorsErrors } from "../errors.ts";
 import type { MonitorService } from "../monitors/monitor-service.ts";
@@ -9,12 +9,12 @@ import type { PingRecorder, RecordInput } from "../pings/record-pings.ts";
 import type { SpoolStatus } from "../spool/spool-durability.ts";
 import {
   monitorToProto,
-  pingStatusFromProto,
   pingToProto,
   previewResultToProto,
   recordResultToProto,
   spoolStatusToProto,
 } from "./proto-mapping.ts";
+import { pingStatusFromProto, severityFromProto } from "./vocabulary-mapping.ts";
 
 const MAX_BATCH = 500;
 
@@ -45,7 +45,11 @@ export function monitorsServiceBinding(
           name: request.name,
           intervalSeconds: request.intervalSeconds,
           graceSeconds: request.graceSeconds,
-          severity: request.severity,
+          // UNSPECIFIED: the default; an unknown value becomes text that validation names.
+          severity:
+            request.incidentSeverity === alerts.Severity.SEVERITY_UNSPECIFIED
+              ? undefined
+              : (severityFromProto(request.incidentSeverity) ?? `unknown(${request.incidentSeverity})`),
           reopenWindowSeconds: request.reopenWindowSeconds,
           schedule: request.schedule,
           timezone: request.timezone,

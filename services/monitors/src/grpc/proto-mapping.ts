@@ -1,47 +1,11 @@
-import { alerts, monitors } from "@pulsegate/proto";
+import { monitors } from "@pulsegate/proto";
 import type { TextProblem } from "@pulsegate/text";
-import type { MonitorStatus, PingStatus } from "../monitors/monitor.entity.ts";
 import type { MonitorView } from "../monitors/monitor-row.ts";
 import type { PingView } from "../monitors/monitor-service.ts";
 import type { PreviewResult } from "../pings/preview-pings.ts";
 import type { RecordResult } from "../pings/record-pings.ts";
-import type { Severity } from "../severity.ts";
 import type { SpoolStatus } from "../spool/spool-durability.ts";
-
-const STATUS_TO_PROTO: Record<MonitorStatus, monitors.MonitorStatus> = {
-  idle: monitors.MonitorStatus.MONITOR_STATUS_IDLE,
-  up: monitors.MonitorStatus.MONITOR_STATUS_UP,
-  down: monitors.MonitorStatus.MONITOR_STATUS_DOWN,
-  paused: monitors.MonitorStatus.MONITOR_STATUS_PAUSED,
-};
-
-export function pingStatusToProto(status: PingStatus | null): monitors.PingStatus {
-  if (status === "up") return monitors.PingStatus.PING_STATUS_UP;
-  if (status === "down") return monitors.PingStatus.PING_STATUS_DOWN;
-  if (status === "start") return monitors.PingStatus.PING_STATUS_START;
-  return monitors.PingStatus.PING_STATUS_UNSPECIFIED;
-}
-
-/** UNSPECIFIED means up: a ping without a status reports up. */
-export function pingStatusFromProto(status: monitors.PingStatus): PingStatus | undefined {
-  if (status === monitors.PingStatus.PING_STATUS_DOWN) return "down";
-  if (status === monitors.PingStatus.PING_STATUS_START) return "start";
-  if (status === monitors.PingStatus.PING_STATUS_UP || status === monitors.PingStatus.PING_STATUS_UNSPECIFIED)
-    return "up";
-  return undefined;
-}
-
-const SEVERITY_TO_PROTO: Record<Severity, alerts.Severity> = {
-  sev0: alerts.Severity.SEVERITY_SEV0,
-  sev1: alerts.Severity.SEVERITY_SEV1,
-  sev2: alerts.Severity.SEVERITY_SEV2,
-  sev3: alerts.Severity.SEVERITY_SEV3,
-  sev4: alerts.Severity.SEVERITY_SEV4,
-};
-
-export function severityToProto(severity: string): alerts.Severity {
-  return SEVERITY_TO_PROTO[severity as Severity] ?? alerts.Severity.SEVERITY_UNSPECIFIED;
-}
+import { monitorStatusToProto, pingStatusToProto, severityToProto } from "./vocabulary-mapping.ts";
 
 export function monitorToProto(monitor: MonitorView): monitors.Monitor {
   return {
@@ -49,11 +13,12 @@ export function monitorToProto(monitor: MonitorView): monitors.Monitor {
     teamId: monitor.teamId,
     pingUrl: monitor.pingUrl,
     name: monitor.name,
-    status: STATUS_TO_PROTO[monitor.status],
+    status: monitorStatusToProto(monitor.status),
     monitoringActive: monitor.monitoringActive,
     intervalSeconds: monitor.intervalSeconds,
     graceSeconds: monitor.graceSeconds,
     severity: monitor.severity,
+    incidentSeverity: severityToProto(monitor.severity),
     reopenWindowSeconds: monitor.reopenWindowSeconds,
     lastPingAt: monitor.lastPingAt ?? undefined,
     lastPingStatus: pingStatusToProto(monitor.lastPingStatus),
@@ -101,7 +66,7 @@ function monitorSummaryToProto(monitor: MonitorView): monitors.Monitor {
     id: monitor.id,
     teamId: monitor.teamId,
     name: monitor.name,
-    status: STATUS_TO_PROTO[monitor.status],
+    status: monitorStatusToProto(monitor.status),
     monitoringActive: monitor.monitoringActive,
   };
 }

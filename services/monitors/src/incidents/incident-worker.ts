@@ -4,7 +4,8 @@ import { callUnary, serviceErrorFromGrpc } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { alerts } from "@pulsegate/proto";
 import { context, inBackgroundSpan, traceparentOf } from "@pulsegate/telemetry";
-import { severityToProto } from "../grpc/proto-mapping.ts";
+import { severityToProto } from "../grpc/vocabulary-mapping.ts";
+import type { Severity } from "../severity.ts";
 
 type ActionRow = {
   id: string;
@@ -13,7 +14,7 @@ type ActionRow = {
   kind: "raise" | "resolve";
   title: string;
   description: string;
-  severity: string;
+  severity: Severity;
   group_key: string;
   metadata: unknown;
   reopen_window_seconds: number;

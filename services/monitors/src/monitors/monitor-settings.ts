@@ -1,6 +1,6 @@
 import type { FieldProblem } from "@pulsegate/errors";
 import { MONITOR_LIMITS } from "@pulsegate/limits";
-import { isSeverity, type Severity } from "../severity.ts";
+import { isSeverity, SEVERITIES, type Severity } from "../severity.ts";
 import { checkSchedule, DEFAULT_TIMEZONE, type Schedule } from "./schedule.ts";
 
 export type MonitorSettingsInput = {
@@ -68,7 +68,7 @@ export function checkMonitorSettings(input: MonitorSettingsInput): {
   const severity =
     input.severity === undefined || input.severity === "" ? MONITOR_LIMITS.defaultSeverity : input.severity;
   if (!isSeverity(severity))
-    errors.push({ field: "severity", message: "severity must be one of sev0, sev1, sev2, sev3, sev4." });
+    errors.push({ field: "severity", message: `severity must be one of ${SEVERITIES.join(", ")}.` });
   const expression = input.schedule?.trim() ?? "";
   const timezone = input.timezone?.trim() ?? "";
   let schedule: Schedule | null = null;

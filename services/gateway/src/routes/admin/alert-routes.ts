@@ -4,6 +4,7 @@ import { page, wrapped } from "../../openapi/admin-components.ts";
 import { conflictResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { owned, TEAM } from "./access.ts";
+import { type AlertStatus, alertStatusToProto } from "../../json-vocabulary.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { requireTeam } from "./require-team.ts";
@@ -24,7 +25,7 @@ export async function alertRoutes(
 ): Promise<void> {
   const client = peers.alerts;
 
-  app.get<{ Params: { teamId: string }; Querystring: PageQuery & { status?: string } }>(
+  app.get<{ Params: { teamId: string }; Querystring: PageQuery & { status?: AlertStatus } }>(
     "/teams/:teamId/alerts",
     {
       config: TEAM,
@@ -43,7 +44,7 @@ export async function alertRoutes(
         callUnary(
           client,
           client.listAlerts,
-          { teamId, status: query.status ?? "", cursor: query.cursor ?? "", limit: limitOf(query) },
+          { teamId, status: query.status ?? "", state: alertStatusToProto(query.status), cursor: query.cursor ?? "", limit: limitOf(query) },
           peers.timeoutMs,
         ),
       ]);

@@ -1,33 +1,15 @@
-import { alerts } from "@pulsegate/proto";
-import { severityFromProto } from "../../severity.ts";
+import type { alerts } from "@pulsegate/proto";
+import { channelKindJson, deliveryEventJson, deliveryStatusJson, severityJson } from "../../json-vocabulary.ts";
 import { iso, orNull } from "./absent-as-null.ts";
 
 /** JSON shapes of channels, policies and deliveries (camelCase; absent values are null). */
-
-const KINDS: ReadonlyMap<alerts.ChannelKind, string> = new Map([
-  [alerts.ChannelKind.CHANNEL_KIND_SLACK, "slack"],
-  [alerts.ChannelKind.CHANNEL_KIND_WEBHOOK, "webhook"],
-  [alerts.ChannelKind.CHANNEL_KIND_PAGERDUTY, "pagerduty"],
-  [alerts.ChannelKind.CHANNEL_KIND_OPSGENIE, "opsgenie"],
-  [alerts.ChannelKind.CHANNEL_KIND_EMAIL, "email"],
-]);
-
-const DELIVERY_STATUSES: ReadonlyMap<number, string> = new Map([
-  [alerts.DeliveryStatus.DELIVERY_STATUS_PENDING, "pending"],
-  [alerts.DeliveryStatus.DELIVERY_STATUS_DELIVERED, "delivered"],
-  [alerts.DeliveryStatus.DELIVERY_STATUS_FAILED, "failed"],
-  [alerts.DeliveryStatus.DELIVERY_STATUS_CANCELLED, "cancelled"],
-]);
-
-export const channelKindToProto = (kind: string): alerts.ChannelKind =>
-  [...KINDS].find(([, name]) => name === kind)?.[0] ?? alerts.ChannelKind.CHANNEL_KIND_UNSPECIFIED;
 
 /** The URL is a secret: only its masked form ever leaves the alerts service. */
 export function channelJson(channel: alerts.Channel) {
   return {
     id: channel.id,
     teamId: channel.teamId,
-    kind: KINDS.get(channel.kind) ?? null,
+    kind: channelKindJson(channel.kind),
     name: channel.name,
     maskedUrl: channel.maskedUrl,
     enabled: channel.enabled,
@@ -42,7 +24,7 @@ export function policyJson(policy: alerts.NotificationPolicy) {
   return {
     teamId: policy.teamId,
     routes: policy.routes.map((route) => ({
-      severities: route.severities.map(severityFromProto),
+      severities: route.severities.map(severityJson),
       channelIds: route.channelIds,
     })),
     updatedAt: iso(policy.updatedAt),
@@ -54,11 +36,11 @@ export function deliveryJson(delivery: alerts.Delivery) {
     id: delivery.id,
     alertId: delivery.alertId,
     channelId: delivery.channelId,
-    channelKind: KINDS.get(delivery.channelKind) ?? null,
+    channelKind: channelKindJson(delivery.channelKind),
     channelName: delivery.channelName,
-    eventType: delivery.eventType,
+    eventType: deliveryEventJson(delivery.event),
     eventId: delivery.eventId,
-    status: DELIVERY_STATUSES.get(delivery.status) ?? null,
+    status: deliveryStatusJson(delivery.status),
     attempts: delivery.attempts,
     maxAttempts: delivery.maxAttempts,
     nextAttemptAt: iso(delivery.nextAttemptAt),

@@ -3,11 +3,11 @@ import type { FastifyInstance } from "fastify";
 import { page, wrapped } from "../../openapi/admin-components.ts";
 import { conflictResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
-import { severityToProto } from "../../severity.ts";
+import { type ChannelKind, channelKindToProto, severityToProto } from "../../json-vocabulary.ts";
 import type { Severity } from "../../validation/index.ts";
 import { owned, TEAM } from "./access.ts";
 import { updatedEvent } from "./audit-events.ts";
-import { channelJson, channelKindToProto, deliveryJson, policyJson } from "./channel-json.ts";
+import { channelJson, deliveryJson, policyJson } from "./channel-json.ts";
 import { createChannelBody, putPolicyBody, updateChannelBody } from "./channel-schemas.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
@@ -15,7 +15,7 @@ import { requireTeam } from "./require-team.ts";
 import { teamCreateRoute, teamListRoute } from "./team-collection-routes.ts";
 
 type TeamParams = { teamId: string };
-type CreateChannelBody = { kind: string; name: string; url: string; enabled?: boolean; key?: string };
+type CreateChannelBody = { kind: ChannelKind; name: string; url: string; enabled?: boolean; key?: string };
 type UpdateChannelBody = { name?: string; url?: string; enabled?: boolean; key?: string };
 type PolicyBody = { routes: { severities: Severity[]; channelIds: string[] }[] };
 

@@ -1,3 +1,4 @@
+import { CHANNEL_KINDS } from "../../json-vocabulary.ts";
 import { SEVERITIES } from "../../validation/index.ts";
 
 /** JSON schemas of the notification admin bodies (no coercion, no unknown fields). */
@@ -6,8 +7,6 @@ const name = { type: "string", minLength: 1, maxLength: 200 } as const;
 /** The alerts service checks the URL itself (scheme, private addresses); this only bounds it. */
 const url = { type: "string", minLength: 1, maxLength: 2_048 } as const;
 const channelId = { type: "string", minLength: 1, maxLength: 200 } as const;
-
-export const CHANNEL_KINDS = ["slack", "webhook", "pagerduty", "opsgenie", "email"] as const;
 
 const key = {
   type: "string",

@@ -1,12 +1,6 @@
 import type { monitors } from "@pulsegate/proto";
-import { monitorStatusName } from "../ping/ping-record.ts";
+import { monitorStatusJson, pingStatusJson, severityJson } from "../../json-vocabulary.ts";
 import { fromJsonText, iso, orNull } from "./absent-as-null.ts";
-
-const PING_STATUSES: ReadonlyMap<number, "up" | "down" | "start"> = new Map([
-  [1, "up"],
-  [2, "down"],
-  [3, "start"],
-]);
 
 /** `baseUrl` is the scheme and host the admin request came to, so pingEndpoint reaches this gateway. */
 export function monitorJson(monitor: monitors.Monitor, baseUrl: string) {
@@ -16,7 +10,7 @@ export function monitorJson(monitor: monitors.Monitor, baseUrl: string) {
     pingUrl: monitor.pingUrl,
     pingEndpoint: `${baseUrl}/api/ping/${encodeURIComponent(monitor.pingUrl)}`,
     name: monitor.name,
-    status: monitorStatusName(monitor.status),
+    status: monitorStatusJson(monitor.status),
     monitoringActive: monitor.monitoringActive,
     // Unused while the monitor has a schedule.
     intervalSeconds: monitor.intervalSeconds,
@@ -24,10 +18,10 @@ export function monitorJson(monitor: monitors.Monitor, baseUrl: string) {
     timezone: orNull(monitor.timezone),
     graceSeconds: monitor.graceSeconds,
     maxDurationSeconds: monitor.maxDurationSeconds > 0 ? monitor.maxDurationSeconds : null,
-    severity: monitor.severity,
+    severity: severityJson(monitor.incidentSeverity),
     reopenWindowSeconds: monitor.reopenWindowSeconds,
     lastPingAt: iso(monitor.lastPingAt),
-    lastPingStatus: PING_STATUSES.get(monitor.lastPingStatus) ?? null,
+    lastPingStatus: pingStatusJson(monitor.lastPingStatus),
     lastReason: orNull(monitor.lastReason),
     nextDueAt: iso(monitor.nextDueAt),
     runStartedAt: iso(monitor.runStartedAt),
@@ -43,7 +37,7 @@ export function pingJson(ping: monitors.Ping) {
   return {
     id: ping.id,
     monitorId: ping.monitorId,
-    status: PING_STATUSES.get(ping.status) ?? null,
+    status: pingStatusJson(ping.status),
     reason: orNull(ping.reason),
     metadata: fromJsonText(ping.metadataJson),
     method: ping.method,

@@ -3,6 +3,7 @@ import { MONITOR_LIMITS } from "@pulsegate/limits";
 import type { FastifyInstance } from "fastify";
 import { page, wrapped } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
+import { severityToProto } from "../../json-vocabulary.ts";
 import { SEVERITIES, type Severity } from "../../validation/index.ts";
 import type { MonitorLookup } from "../ping/monitor-lookup.ts";
 import { orNull } from "./absent-as-null.ts";
@@ -105,6 +106,7 @@ export async function monitorRoutes(
           intervalSeconds: body.intervalSeconds,
           graceSeconds: body.graceSeconds,
           severity: body.severity ?? "",
+          incidentSeverity: severityToProto(body.severity),
           reopenWindowSeconds: body.reopenWindowSeconds,
           schedule: body.schedule ?? "",
           timezone: body.timezone ?? "",

@@ -1,4 +1,5 @@
 import { TEAM_LIMITS, WEBHOOK_LIMITS } from "@pulsegate/limits";
+import { ALERT_STATUSES } from "../../json-vocabulary.ts";
 import { SEVERITIES } from "../../validation/index.ts";
 
 /** JSON schemas of admin request bodies and queries (no coercion, no unknown fields). */
@@ -93,7 +94,7 @@ const pageQuery = {
 export const listAlertsQuery = {
   type: "object",
   additionalProperties: false,
-  properties: { ...pageQuery, status: { type: "string", enum: ["open", "acknowledged", "resolved"] } },
+  properties: { ...pageQuery, status: { type: "string", enum: [...ALERT_STATUSES] } },
 } as const;
 
 export const pageOnlyQuery = {

@@ -1,5 +1,5 @@
 import { alerts, type auth } from "@pulsegate/proto";
-import { severityFromProto } from "../../severity.ts";
+import { alertStatusJson, severityJson } from "../../json-vocabulary.ts";
 import { fromJsonText, iso, orNull } from "./absent-as-null.ts";
 
 /** JSON shapes of the admin API (camelCase; absent timestamps and strings are null). */
@@ -42,7 +42,7 @@ export function webhookJson(webhook: alerts.Webhook, baseUrl: string) {
     webhookUrl: webhook.webhookUrl,
     triggerUrl: `${baseUrl}/api/alerts/trigger/${encodeURIComponent(webhook.webhookUrl)}`,
     name: webhook.name,
-    defaultSeverity: severityFromProto(webhook.defaultSeverity),
+    defaultSeverity: severityJson(webhook.defaultSeverity),
     enabled: webhook.enabled,
     filterRules: webhook.filterRules.map(filterRuleJson),
     rateLimitPerMinute: webhook.rateLimitPerMinute,
@@ -63,11 +63,11 @@ export function alertJson(alert: alerts.Alert) {
   return {
     id: alert.id,
     teamId: alert.teamId,
-    status: alert.status,
+    status: alertStatusJson(alert.state),
     groupKey: orNull(alert.groupKey),
     title: alert.title,
     description: alert.description,
-    severity: severityFromProto(alert.severity),
+    severity: severityJson(alert.severity),
     occurrenceCount: alert.occurrenceCount,
     source: SOURCES.get(alert.source) ?? null,
     sourceId: alert.sourceId,
@@ -91,7 +91,7 @@ export function occurrenceJson(occurrence: alerts.Occurrence) {
     sourceId: occurrence.sourceId,
     title: occurrence.title,
     description: occurrence.description,
-    severity: severityFromProto(occurrence.severity),
+    severity: severityJson(occurrence.severity),
     metadata: fromJsonText(occurrence.metadataJson),
     receivedAt: iso(occurrence.receivedAt),
   };

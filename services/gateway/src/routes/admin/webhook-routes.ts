@@ -2,7 +2,7 @@ import { callUnary } from "@pulsegate/grpc";
 import type { FastifyInstance } from "fastify";
 import { wrapped } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
-import { severityToProto } from "../../severity.ts";
+import { severityToProto } from "../../json-vocabulary.ts";
 import type { Severity } from "../../validation/index.ts";
 import { owned } from "./access.ts";
 import { updatedEvent } from "./audit-events.ts";

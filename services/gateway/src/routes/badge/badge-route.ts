@@ -6,7 +6,7 @@ import { errorResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { createLookupCache } from "../../pipeline/lookup-cache.ts";
 import { isUrlToken } from "../../pipeline/url-token.ts";
-import { monitorStatusName } from "../ping/ping-record.ts";
+import { monitorStatusJson } from "../../json-vocabulary.ts";
 import { badgeSvg } from "./badge-svg.ts";
 
 const badgeNotFound = () => new HttpError("badge_not_found");
@@ -55,7 +55,7 @@ export async function badgeRoute(app: FastifyInstance, options: { peers: Peers; 
         .header("content-type", "image/svg+xml; charset=utf-8")
         .header("cache-control", "no-cache, max-age=0")
         .header("x-content-type-options", "nosniff")
-        .send(badgeSvg(monitor.name, monitorStatusName(monitor.status) ?? "unknown"));
+        .send(badgeSvg(monitor.name, monitorStatusJson(monitor.status) ?? "unknown"));
     },
   );
 }

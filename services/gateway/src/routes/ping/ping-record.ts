@@ -1,5 +1,6 @@
 import { type auth, monitors } from "@pulsegate/proto";
 import { errors } from "../../errors.ts";
+import { monitorStatusJson, pingStatusToProto } from "../../json-vocabulary.ts";
 import { DRY_RUN_MESSAGE } from "../../pipeline/dry-run.ts";
 import type { PingBody } from "../../validation/index.ts";
 import { secondsUntilNextUtcMonth } from "../trigger/trigger-response.ts";
@@ -7,23 +8,6 @@ import { pingErrors } from "./ping-errors.ts";
 
 /** Spec §4.2 (exact). */
 export const PING_RECEIVED = "Ping received";
-
-const STATUS_NAMES: ReadonlyMap<number, string> = new Map([
-  [monitors.MonitorStatus.MONITOR_STATUS_IDLE, "idle"],
-  [monitors.MonitorStatus.MONITOR_STATUS_UP, "up"],
-  [monitors.MonitorStatus.MONITOR_STATUS_DOWN, "down"],
-  [monitors.MonitorStatus.MONITOR_STATUS_PAUSED, "paused"],
-]);
-
-export function monitorStatusName(status: monitors.MonitorStatus): string | null {
-  return STATUS_NAMES.get(status) ?? null;
-}
-
-const PING_STATUS_TO_PROTO: Record<PingBody["status"], monitors.PingStatus> = {
-  up: monitors.PingStatus.PING_STATUS_UP,
-  down: monitors.PingStatus.PING_STATUS_DOWN,
-  start: monitors.PingStatus.PING_STATUS_START,
-};
 
 /** The RecordPing item for a validated ping to `monitor`. */
 export function toRecordPingItem(
@@ -36,7 +20,7 @@ export function toRecordPingItem(
   return {
     monitorId: monitor.id,
     teamId: monitor.teamId,
-    status: PING_STATUS_TO_PROTO[body.status],
+    status: pingStatusToProto(body.status),
     reason: body.reason ?? "",
     groupKey: body.group_key ?? "",
     metadataJson: body.metadata === undefined ? "" : JSON.stringify(body.metadata),
@@ -71,7 +55,7 @@ export function pingResponse(
         monitor: monitor
           ? {
               name: monitor.name,
-              status: monitorStatusName(monitor.status),
+              status: monitorStatusJson(monitor.status),
               monitoringActive: monitor.monitoringActive,
             }
           : // A start ping leaves the status as it was, which is not known here.
@@ -115,7 +99,7 @@ export function dryRunPingResponse(
         monitor: monitor
           ? {
               name: monitor.name,
-              status: monitorStatusName(monitor.status),
+              status: monitorStatusJson(monitor.status),
               monitoringActive: monitor.monitoringActive,
             }
           : { name: resolved.name, status: null, monitoringActive: null },

@@ -1,5 +1,5 @@
 import { alerts, type auth } from "@pulsegate/proto";
-import { severityToProto } from "../../severity.ts";
+import { severityToProto } from "../../json-vocabulary.ts";
 import type { TriggerBody } from "../../validation/index.ts";
 
 /** The TriggerAlert item for a validated body sent to `webhook`. */

@@ -93,6 +93,62 @@ export function severityToJSON(object: Severity): string {
   }
 }
 
+/** An alert's lifecycle: open -> acknowledged -> resolved (a trigger can reopen a resolved alert). */
+export const AlertStatus = {
+  ALERT_STATUS_UNSPECIFIED: 0,
+  ALERT_STATUS_OPEN: 1,
+  ALERT_STATUS_ACKNOWLEDGED: 2,
+  ALERT_STATUS_RESOLVED: 3,
+  UNRECOGNIZED: -1,
+} as const;
+
+export type AlertStatus = typeof AlertStatus[keyof typeof AlertStatus];
+
+export namespace AlertStatus {
+  export type ALERT_STATUS_UNSPECIFIED = typeof AlertStatus.ALERT_STATUS_UNSPECIFIED;
+  export type ALERT_STATUS_OPEN = typeof AlertStatus.ALERT_STATUS_OPEN;
+  export type ALERT_STATUS_ACKNOWLEDGED = typeof AlertStatus.ALERT_STATUS_ACKNOWLEDGED;
+  export type ALERT_STATUS_RESOLVED = typeof AlertStatus.ALERT_STATUS_RESOLVED;
+  export type UNRECOGNIZED = typeof AlertStatus.UNRECOGNIZED;
+}
+
+export function alertStatusFromJSON(object: any): AlertStatus {
+  switch (object) {
+    case 0:
+    case "ALERT_STATUS_UNSPECIFIED":
+      return AlertStatus.ALERT_STATUS_UNSPECIFIED;
+    case 1:
+    case "ALERT_STATUS_OPEN":
+      return AlertStatus.ALERT_STATUS_OPEN;
+    case 2:
+    case "ALERT_STATUS_ACKNOWLEDGED":
+      return AlertStatus.ALERT_STATUS_ACKNOWLEDGED;
+    case 3:
+    case "ALERT_STATUS_RESOLVED":
+      return AlertStatus.ALERT_STATUS_RESOLVED;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return AlertStatus.UNRECOGNIZED;
+  }
+}
+
+export function alertStatusToJSON(object: AlertStatus): string {
+  switch (object) {
+    case AlertStatus.ALERT_STATUS_UNSPECIFIED:
+      return "ALERT_STATUS_UNSPECIFIED";
+    case AlertStatus.ALERT_STATUS_OPEN:
+      return "ALERT_STATUS_OPEN";
+    case AlertStatus.ALERT_STATUS_ACKNOWLEDGED:
+      return "ALERT_STATUS_ACKNOWLEDGED";
+    case AlertStatus.ALERT_STATUS_RESOLVED:
+      return "ALERT_STATUS_RESOLVED";
+    case AlertStatus.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export const AlertSource = {
   ALERT_SOURCE_UNSPECIFIED: 0,
   ALERT_SOURCE_WEBHOOK: 1,
@@ -366,6 +422,78 @@ export function deliveryStatusToJSON(object: DeliveryStatus): string {
   }
 }
 
+/** What a notification tells its channel. */
+export const DeliveryEvent = {
+  DELIVERY_EVENT_UNSPECIFIED: 0,
+  DELIVERY_EVENT_ALERT_CREATED: 1,
+  DELIVERY_EVENT_ALERT_REOPENED: 2,
+  DELIVERY_EVENT_ALERT_RESOLVED: 3,
+  /** DELIVERY_EVENT_ALERT_REMINDER - Repeated while an alert stays open and unacknowledged. */
+  DELIVERY_EVENT_ALERT_REMINDER: 4,
+  /** DELIVERY_EVENT_CHANNEL_DISABLED - The delivery policy disabled one of the team's channels (the notice belongs to no alert). */
+  DELIVERY_EVENT_CHANNEL_DISABLED: 5,
+  UNRECOGNIZED: -1,
+} as const;
+
+export type DeliveryEvent = typeof DeliveryEvent[keyof typeof DeliveryEvent];
+
+export namespace DeliveryEvent {
+  export type DELIVERY_EVENT_UNSPECIFIED = typeof DeliveryEvent.DELIVERY_EVENT_UNSPECIFIED;
+  export type DELIVERY_EVENT_ALERT_CREATED = typeof DeliveryEvent.DELIVERY_EVENT_ALERT_CREATED;
+  export type DELIVERY_EVENT_ALERT_REOPENED = typeof DeliveryEvent.DELIVERY_EVENT_ALERT_REOPENED;
+  export type DELIVERY_EVENT_ALERT_RESOLVED = typeof DeliveryEvent.DELIVERY_EVENT_ALERT_RESOLVED;
+  export type DELIVERY_EVENT_ALERT_REMINDER = typeof DeliveryEvent.DELIVERY_EVENT_ALERT_REMINDER;
+  export type DELIVERY_EVENT_CHANNEL_DISABLED = typeof DeliveryEvent.DELIVERY_EVENT_CHANNEL_DISABLED;
+  export type UNRECOGNIZED = typeof DeliveryEvent.UNRECOGNIZED;
+}
+
+export function deliveryEventFromJSON(object: any): DeliveryEvent {
+  switch (object) {
+    case 0:
+    case "DELIVERY_EVENT_UNSPECIFIED":
+      return DeliveryEvent.DELIVERY_EVENT_UNSPECIFIED;
+    case 1:
+    case "DELIVERY_EVENT_ALERT_CREATED":
+      return DeliveryEvent.DELIVERY_EVENT_ALERT_CREATED;
+    case 2:
+    case "DELIVERY_EVENT_ALERT_REOPENED":
+      return DeliveryEvent.DELIVERY_EVENT_ALERT_REOPENED;
+    case 3:
+    case "DELIVERY_EVENT_ALERT_RESOLVED":
+      return DeliveryEvent.DELIVERY_EVENT_ALERT_RESOLVED;
+    case 4:
+    case "DELIVERY_EVENT_ALERT_REMINDER":
+      return DeliveryEvent.DELIVERY_EVENT_ALERT_REMINDER;
+    case 5:
+    case "DELIVERY_EVENT_CHANNEL_DISABLED":
+      return DeliveryEvent.DELIVERY_EVENT_CHANNEL_DISABLED;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return DeliveryEvent.UNRECOGNIZED;
+  }
+}
+
+export function deliveryEventToJSON(object: DeliveryEvent): string {
+  switch (object) {
+    case DeliveryEvent.DELIVERY_EVENT_UNSPECIFIED:
+      return "DELIVERY_EVENT_UNSPECIFIED";
+    case DeliveryEvent.DELIVERY_EVENT_ALERT_CREATED:
+      return "DELIVERY_EVENT_ALERT_CREATED";
+    case DeliveryEvent.DELIVERY_EVENT_ALERT_REOPENED:
+      return "DELIVERY_EVENT_ALERT_REOPENED";
+    case DeliveryEvent.DELIVERY_EVENT_ALERT_RESOLVED:
+      return "DELIVERY_EVENT_ALERT_RESOLVED";
+    case DeliveryEvent.DELIVERY_EVENT_ALERT_REMINDER:
+      return "DELIVERY_EVENT_ALERT_REMINDER";
+    case DeliveryEvent.DELIVERY_EVENT_CHANNEL_DISABLED:
+      return "DELIVERY_EVENT_CHANNEL_DISABLED";
+    case DeliveryEvent.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export const ResolveByKeyOutcome = {
   RESOLVE_BY_KEY_OUTCOME_UNSPECIFIED: 0,
   /** RESOLVE_BY_KEY_OUTCOME_RESOLVED - The open (or acknowledged) alert with the key is now resolved. */
@@ -625,6 +753,8 @@ export interface Alert {
    * (its notifications are not sent); empty when none.
    */
   silencedBy: string;
+  /** Named "state" as in AIP-216 (the name "status" belonged to the old string field). */
+  state: AlertStatus;
 }
 
 export interface Occurrence {
@@ -653,6 +783,8 @@ export interface ListAlertsRequest {
   status: string;
   cursor: string;
   limit: number;
+  /** UNSPECIFIED: every state. */
+  state: AlertStatus;
 }
 
 export interface ListAlertsResponse {
@@ -828,6 +960,7 @@ export interface Delivery {
     | undefined;
   /** The team of the delivery's alert. */
   teamId: string;
+  event: DeliveryEvent;
 }
 
 export interface ListDeliveriesRequest {
@@ -3111,6 +3244,7 @@ function createBaseAlert(): Alert {
     nextReminderAt: undefined,
     remindersSent: 0,
     silencedBy: "",
+    state: 0,
   };
 }
 
@@ -3172,6 +3306,9 @@ export const Alert: MessageFns<Alert> = {
     }
     if (message.silencedBy !== "") {
       writer.uint32(154).string(message.silencedBy);
+    }
+    if (message.state !== 0) {
+      writer.uint32(160).int32(message.state);
     }
     return writer;
   },
@@ -3341,6 +3478,14 @@ export const Alert: MessageFns<Alert> = {
             message.silencedBy = reader.string();
             continue;
           }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.state = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3426,6 +3571,7 @@ export const Alert: MessageFns<Alert> = {
         : isSet(object.silenced_by)
         ? globalThis.String(object.silenced_by)
         : "",
+      state: isSet(object.state) ? alertStatusFromJSON(object.state) : 0,
     };
   },
 
@@ -3488,6 +3634,9 @@ export const Alert: MessageFns<Alert> = {
     if (message.silencedBy !== "") {
       obj.silencedBy = message.silencedBy;
     }
+    if (message.state !== 0) {
+      obj.state = alertStatusToJSON(message.state);
+    }
     return obj;
   },
 
@@ -3515,6 +3664,7 @@ export const Alert: MessageFns<Alert> = {
     message.nextReminderAt = object.nextReminderAt ?? undefined;
     message.remindersSent = object.remindersSent ?? 0;
     message.silencedBy = object.silencedBy ?? "";
+    message.state = object.state ?? 0;
     return message;
   },
 };
@@ -3877,7 +4027,7 @@ export const GetAlertResponse: MessageFns<GetAlertResponse> = {
 };
 
 function createBaseListAlertsRequest(): ListAlertsRequest {
-  return { teamId: "", status: "", cursor: "", limit: 0 };
+  return { teamId: "", status: "", cursor: "", limit: 0, state: 0 };
 }
 
 export const ListAlertsRequest: MessageFns<ListAlertsRequest> = {
@@ -3893,6 +4043,9 @@ export const ListAlertsRequest: MessageFns<ListAlertsRequest> = {
     }
     if (message.limit !== 0) {
       writer.uint32(32).int32(message.limit);
+    }
+    if (message.state !== 0) {
+      writer.uint32(40).int32(message.state);
     }
     return writer;
   },
@@ -3942,6 +4095,14 @@ export const ListAlertsRequest: MessageFns<ListAlertsRequest> = {
             message.limit = reader.int32();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.state = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3964,6 +4125,7 @@ export const ListAlertsRequest: MessageFns<ListAlertsRequest> = {
       status: isSet(object.status) ? globalThis.String(object.status) : "",
       cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
       limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      state: isSet(object.state) ? alertStatusFromJSON(object.state) : 0,
     };
   },
 
@@ -3981,6 +4143,9 @@ export const ListAlertsRequest: MessageFns<ListAlertsRequest> = {
     if (message.limit !== 0) {
       obj.limit = Math.round(message.limit);
     }
+    if (message.state !== 0) {
+      obj.state = alertStatusToJSON(message.state);
+    }
     return obj;
   },
 
@@ -3993,6 +4158,7 @@ export const ListAlertsRequest: MessageFns<ListAlertsRequest> = {
     message.status = object.status ?? "";
     message.cursor = object.cursor ?? "";
     message.limit = object.limit ?? 0;
+    message.state = object.state ?? 0;
     return message;
   },
 };
@@ -6291,6 +6457,7 @@ function createBaseDelivery(): Delivery {
     deliveredAt: undefined,
     createdAt: undefined,
     teamId: "",
+    event: 0,
   };
 }
 
@@ -6346,6 +6513,9 @@ export const Delivery: MessageFns<Delivery> = {
     }
     if (message.teamId !== "") {
       writer.uint32(138).string(message.teamId);
+    }
+    if (message.event !== 0) {
+      writer.uint32(144).int32(message.event);
     }
     return writer;
   },
@@ -6499,6 +6669,14 @@ export const Delivery: MessageFns<Delivery> = {
             message.teamId = reader.string();
             continue;
           }
+          case 18: {
+            if (tag !== 144) {
+              break;
+            }
+
+            message.event = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6586,6 +6764,7 @@ export const Delivery: MessageFns<Delivery> = {
         : isSet(object.team_id)
         ? globalThis.String(object.team_id)
         : "",
+      event: isSet(object.event) ? deliveryEventFromJSON(object.event) : 0,
     };
   },
 
@@ -6642,6 +6821,9 @@ export const Delivery: MessageFns<Delivery> = {
     if (message.teamId !== "") {
       obj.teamId = message.teamId;
     }
+    if (message.event !== 0) {
+      obj.event = deliveryEventToJSON(message.event);
+    }
     return obj;
   },
 
@@ -6667,6 +6849,7 @@ export const Delivery: MessageFns<Delivery> = {
     message.deliveredAt = object.deliveredAt ?? undefined;
     message.createdAt = object.createdAt ?? undefined;
     message.teamId = object.teamId ?? "";
+    message.event = object.event ?? 0;
     return message;
   },
 };

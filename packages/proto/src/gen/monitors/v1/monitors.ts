@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { Severity, severityFromJSON, severityToJSON } from "../../alerts/v1/alerts.ts";
 import { Timestamp } from "../../google/protobuf/timestamp.ts";
 
 export const protobufPackage = "monitors.v1";
@@ -357,6 +358,8 @@ export interface Monitor {
    * (replay protection, 300 s tolerance).
    */
   requireTimestamp: boolean;
+  /** The severity of the incident alerts the monitor raises. */
+  incidentSeverity: Severity;
 }
 
 export interface Ping {
@@ -396,7 +399,11 @@ export interface CreateMonitorRequest {
     | undefined;
   /** Reminders while the incident alert stays open and unacknowledged (0 or unset: none). */
   repeatIntervalSeconds?: number | undefined;
-  requireTimestamp?: boolean | undefined;
+  requireTimestamp?:
+    | boolean
+    | undefined;
+  /** UNSPECIFIED: the default (sev2). */
+  incidentSeverity: Severity;
 }
 
 export interface CreateMonitorResponse {
@@ -602,6 +609,7 @@ function createBaseMonitor(): Monitor {
     badgeToken: "",
     repeatIntervalSeconds: 0,
     requireTimestamp: false,
+    incidentSeverity: 0,
   };
 }
 
@@ -675,6 +683,9 @@ export const Monitor: MessageFns<Monitor> = {
     }
     if (message.requireTimestamp !== false) {
       writer.uint32(184).bool(message.requireTimestamp);
+    }
+    if (message.incidentSeverity !== 0) {
+      writer.uint32(192).int32(message.incidentSeverity);
     }
     return writer;
   },
@@ -876,6 +887,14 @@ export const Monitor: MessageFns<Monitor> = {
             message.requireTimestamp = reader.bool();
             continue;
           }
+          case 24: {
+            if (tag !== 192) {
+              break;
+            }
+
+            message.incidentSeverity = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -981,6 +1000,11 @@ export const Monitor: MessageFns<Monitor> = {
         : isSet(object.require_timestamp)
         ? globalThis.Boolean(object.require_timestamp)
         : false,
+      incidentSeverity: isSet(object.incidentSeverity)
+        ? severityFromJSON(object.incidentSeverity)
+        : isSet(object.incident_severity)
+        ? severityFromJSON(object.incident_severity)
+        : 0,
     };
   },
 
@@ -1055,6 +1079,9 @@ export const Monitor: MessageFns<Monitor> = {
     if (message.requireTimestamp !== false) {
       obj.requireTimestamp = message.requireTimestamp;
     }
+    if (message.incidentSeverity !== 0) {
+      obj.incidentSeverity = severityToJSON(message.incidentSeverity);
+    }
     return obj;
   },
 
@@ -1086,6 +1113,7 @@ export const Monitor: MessageFns<Monitor> = {
     message.badgeToken = object.badgeToken ?? "";
     message.repeatIntervalSeconds = object.repeatIntervalSeconds ?? 0;
     message.requireTimestamp = object.requireTimestamp ?? false;
+    message.incidentSeverity = object.incidentSeverity ?? 0;
     return message;
   },
 };
@@ -1309,6 +1337,7 @@ function createBaseCreateMonitorRequest(): CreateMonitorRequest {
     maxDurationSeconds: undefined,
     repeatIntervalSeconds: undefined,
     requireTimestamp: undefined,
+    incidentSeverity: 0,
   };
 }
 
@@ -1346,6 +1375,9 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
     }
     if (message.requireTimestamp !== undefined) {
       writer.uint32(88).bool(message.requireTimestamp);
+    }
+    if (message.incidentSeverity !== 0) {
+      writer.uint32(96).int32(message.incidentSeverity);
     }
     return writer;
   },
@@ -1451,6 +1483,14 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
             message.requireTimestamp = reader.bool();
             continue;
           }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.incidentSeverity = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1504,6 +1544,11 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
         : isSet(object.require_timestamp)
         ? globalThis.Boolean(object.require_timestamp)
         : undefined,
+      incidentSeverity: isSet(object.incidentSeverity)
+        ? severityFromJSON(object.incidentSeverity)
+        : isSet(object.incident_severity)
+        ? severityFromJSON(object.incident_severity)
+        : 0,
     };
   },
 
@@ -1542,6 +1587,9 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
     if (message.requireTimestamp !== undefined) {
       obj.requireTimestamp = message.requireTimestamp;
     }
+    if (message.incidentSeverity !== 0) {
+      obj.incidentSeverity = severityToJSON(message.incidentSeverity);
+    }
     return obj;
   },
 
@@ -1561,6 +1609,7 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
     message.maxDurationSeconds = object.maxDurationSeconds ?? undefined;
     message.repeatIntervalSeconds = object.repeatIntervalSeconds ?? undefined;
     message.requireTimestamp = object.requireTimestamp ?? undefined;
+    message.incidentSeverity = object.incidentSeverity ?? 0;
     return message;
   },
 };

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { ALERT_STATUSES, type AlertStatus } from "../../../json-vocabulary.ts";
 import { must, requireTeamOf } from "../admin-client.ts";
 import { backTo, contextOf, type PageContext, seeOther } from "../context.ts";
 import type { DashboardDeps } from "../dashboard-routes.ts";
@@ -10,8 +11,6 @@ import { loadTeam, sendTeamPage } from "../team-page.ts";
 
 type TeamParams = { teamId: string };
 type AlertParams = TeamParams & { alertId: string };
-const STATUSES = ["open", "acknowledged", "resolved"] as const;
-type Status = (typeof STATUSES)[number];
 
 const alertPath = (alert: Alert, rest = "") => teamPath(alert.teamId, `/alerts/${encodeURIComponent(alert.id)}${rest}`);
 
@@ -21,13 +20,13 @@ function alertActions(ctx: PageContext, alert: Alert) {
     ${alert.status !== "resolved" ? actionButton(ctx.session, alertPath(alert, "/resolve"), "Resolve", "button small") : null}`;
 }
 
-const EMPTY: Record<Status, string> = {
+const EMPTY: Record<AlertStatus, string> = {
   open: "Nothing open. Alerts appear here when a webhook is triggered or a monitor goes down.",
   acknowledged: "Nothing acknowledged: someone acknowledges an open alert to say they are on it.",
   resolved: "Nothing resolved yet.",
 };
 
-function alertTable(ctx: PageContext, team: Team, status: Status, alerts: Alert[]) {
+function alertTable(ctx: PageContext, team: Team, status: AlertStatus, alerts: Alert[]) {
   if (alerts.length === 0) {
     const hint =
       status === "open"
@@ -109,7 +108,7 @@ export function alertPages(app: FastifyInstance, { gateway }: DashboardDeps): vo
     async (request, reply) => {
       const ctx = contextOf(gateway, request, reply);
       const { teamId } = request.params;
-      const status: Status = STATUSES.find((name) => name === request.query.status) ?? "open";
+      const status: AlertStatus = ALERT_STATUSES.find((name) => name === request.query.status) ?? "open";
       const cursor = request.query.cursor ? `&cursor=${encodeURIComponent(request.query.cursor)}` : "";
       const [team, list] = await Promise.all([
         loadTeam(ctx, teamId),
@@ -129,7 +128,7 @@ export function alertPages(app: FastifyInstance, { gateway }: DashboardDeps): vo
         title: "Alerts",
         children: html`<h1>Alerts</h1>
         <nav aria-label="Alert status" class="actions">
-          ${STATUSES.map(
+          ${ALERT_STATUSES.map(
             (name) =>
               html`<a class=${name === status ? "button small" : "button small secondary"} href=${teamPath(teamId, `/alerts?status=${name}`)} aria-current=${name === status ? "page" : undefined}>${name}</a>`,
           )}
