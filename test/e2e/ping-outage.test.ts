@@ -39,6 +39,8 @@ beforeAll(async () => {
       INCIDENT_POLL_MS: "250",
       SWEEP_INTERVAL_MS: "250",
     },
+    // Failed drain passes are logged at debug level: the test awaits them.
+    serviceEnv: (name) => (name === "monitors" ? { LOG_LEVEL: "debug" } : {}),
   });
   client = new Client(stack.info);
   db = new pg.Pool({ connectionString: stack.info.databaseUrl, max: 2 });
@@ -61,6 +63,14 @@ const CACHE_EXPIRY_MS = 400;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 type Sent = { status: "up" | "down"; reason?: string };
+
+/**
+ * How many drain passes monitors has logged as failed: the periodic runner logs each failed pass
+ * with the task's name (an unreachable database at debug level, hence LOG_LEVEL debug below).
+ */
+function failedDrains(): number {
+  return stack.output().split('spool drain"').length - 1;
+}
 
 async function storedPings(monitorId: string) {
   const { rows } = await db.query<{ status: string; reason: string | null; spooled: boolean; received_at: Date }>(
@@ -120,7 +130,12 @@ describe("PostgreSQL unreachable", () => {
     });
     // Nothing reached the database; everything waits in the spool.
     expect(await redis.xlen(`pulsegate:monitors:{${databaseName}}:ping-spool`)).toBe(plan.length);
-    await sleep(500); // drain attempts fail meanwhile
+    // Drain attempts fail meanwhile: awaited (two more logged failures), not slept.
+    const failedBefore = failedDrains();
+    await eventually(async () => (failedDrains() >= failedBefore + 2 ? true : undefined), {
+      what: "two failed drain attempts",
+    });
+    expect(await redis.xlen(`pulsegate:monitors:{${databaseName}}:ping-spool`)).toBe(plan.length);
 
     await pgProxy.restore();
 
@@ -239,12 +254,24 @@ describe("PostgreSQL lost under ping load", () => {
       }
     };
     const callers = Array.from({ length: 8 }, caller);
-    // The database goes away mid-load (every connection dropped), and comes back.
-    await sleep(800);
+    // The database goes away mid-load (every connection dropped), and comes back; each phase lasts
+    // until what it is for has happened, not for a fixed time.
+    const spoolKey = `pulsegate:monitors:{${databaseName}}:ping-spool`;
+    await eventually(async () => (acknowledged.size >= 80 ? true : undefined), {
+      what: "80 pings acknowledged before the outage",
+    });
     await pgProxy.cut();
-    await sleep(1_000);
+    await eventually(async () => ((await redis.xlen(spoolKey)) >= 40 ? true : undefined), {
+      what: "40 pings spooled during the outage",
+      timeoutMs: 20_000,
+    });
     await pgProxy.restore();
-    await sleep(1_200);
+    const beforeRestore = acknowledged.size;
+    // Load goes on while the database is back and the spool drains (unless all 800 pings are sent).
+    await eventually(async () => (acknowledged.size >= beforeRestore + 80 || sequence >= 800 ? true : undefined), {
+      what: "80 pings acknowledged after the outage",
+      timeoutMs: 20_000,
+    });
     stop = true;
     await Promise.all(callers);
     expect(acknowledged.size).toBeGreaterThan(100);
