@@ -52,7 +52,6 @@ export function deliveryToProto(delivery: DeliveryView): alerts.Delivery {
     channelId: delivery.channelId,
     channelKind: channelKindToProto(delivery.channelKind),
     channelName: delivery.channelName,
-    eventType: delivery.eventType,
     event: deliveryEventToProto(delivery.eventType),
     eventId: delivery.eventId,
     status: deliveryStatusToProto(delivery.status),

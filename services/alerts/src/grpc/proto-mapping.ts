@@ -52,7 +52,6 @@ export function alertToProto(alert: AlertView): alerts.Alert {
   return {
     id: alert.id,
     teamId: alert.teamId,
-    status: alert.status,
     state: alertStatusToProto(alert.status),
     groupKey: alert.groupKey ?? "",
     title: alert.title,

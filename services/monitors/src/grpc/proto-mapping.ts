@@ -17,7 +17,6 @@ export function monitorToProto(monitor: MonitorView): monitors.Monitor {
     monitoringActive: monitor.monitoringActive,
     intervalSeconds: monitor.intervalSeconds,
     graceSeconds: monitor.graceSeconds,
-    severity: monitor.severity,
     incidentSeverity: severityToProto(monitor.severity),
     reopenWindowSeconds: monitor.reopenWindowSeconds,
     lastPingAt: monitor.lastPingAt ?? undefined,

@@ -44,7 +44,7 @@ export async function alertRoutes(
         callUnary(
           client,
           client.listAlerts,
-          { teamId, status: query.status ?? "", state: alertStatusToProto(query.status), cursor: query.cursor ?? "", limit: limitOf(query) },
+          { teamId, state: alertStatusToProto(query.status), cursor: query.cursor ?? "", limit: limitOf(query) },
           peers.timeoutMs,
         ),
       ]);

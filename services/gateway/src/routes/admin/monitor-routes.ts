@@ -105,7 +105,6 @@ export async function monitorRoutes(
           name: body.name,
           intervalSeconds: body.intervalSeconds,
           graceSeconds: body.graceSeconds,
-          severity: body.severity ?? "",
           incidentSeverity: severityToProto(body.severity),
           reopenWindowSeconds: body.reopenWindowSeconds,
           schedule: body.schedule ?? "",

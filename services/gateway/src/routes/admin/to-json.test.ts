@@ -60,13 +60,19 @@ describe("alertJson", () => {
   it("parses metadata and names the source", () => {
     const alert = alerts.Alert.fromPartial({
       id: "a1",
-      status: "open",
+      state: alerts.AlertStatus.ALERT_STATUS_OPEN,
       source: alerts.AlertSource.ALERT_SOURCE_MONITOR,
       metadataJson: '{"env":"prod"}',
       severity: alerts.Severity.SEVERITY_SEV0,
       occurrenceCount: 2,
     });
     const json = alertJson(alert);
-    expect(json).toMatchObject({ source: "monitor", metadata: { env: "prod" }, severity: "sev0", groupKey: null });
+    expect(json).toMatchObject({
+      status: "open",
+      source: "monitor",
+      metadata: { env: "prod" },
+      severity: "sev0",
+      groupKey: null,
+    });
   });
 });

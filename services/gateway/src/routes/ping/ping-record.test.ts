@@ -1,4 +1,4 @@
-import { monitors } from "@pulsegate/proto";
+import { alerts, monitors } from "@pulsegate/proto";
 import { describe, expect, it } from "vitest";
 import { HttpError } from "../../errors.ts";
 import { pingResponse, toRecordPingItem } from "./ping-record.ts";
@@ -13,7 +13,7 @@ const monitor: monitors.Monitor = {
   monitoringActive: false,
   intervalSeconds: 300,
   graceSeconds: 60,
-  severity: "sev2",
+  incidentSeverity: alerts.Severity.SEVERITY_SEV2,
   reopenWindowSeconds: 3600,
   lastPingAt: undefined,
   lastPingStatus: monitors.PingStatus.PING_STATUS_UNSPECIFIED,

@@ -727,8 +727,6 @@ export interface TriggerAlertResponse {
 export interface Alert {
   id: string;
   teamId: string;
-  /** "open", "acknowledged" or "resolved". */
-  status: string;
   groupKey: string;
   title: string;
   description: string;
@@ -779,8 +777,6 @@ export interface GetAlertResponse {
 
 export interface ListAlertsRequest {
   teamId: string;
-  /** Empty for every status. */
-  status: string;
   cursor: string;
   limit: number;
   /** UNSPECIFIED: every state. */
@@ -939,8 +935,6 @@ export interface Delivery {
   channelId: string;
   channelKind: ChannelKind;
   channelName: string;
-  /** "alert.created", "alert.reopened" or "alert.resolved". */
-  eventType: string;
   /** The event's id, the same for every channel it goes to. */
   eventId: string;
   status: DeliveryStatus;
@@ -3227,7 +3221,6 @@ function createBaseAlert(): Alert {
   return {
     id: "",
     teamId: "",
-    status: "",
     groupKey: "",
     title: "",
     description: "",
@@ -3255,9 +3248,6 @@ export const Alert: MessageFns<Alert> = {
     }
     if (message.teamId !== "") {
       writer.uint32(18).string(message.teamId);
-    }
-    if (message.status !== "") {
-      writer.uint32(26).string(message.status);
     }
     if (message.groupKey !== "") {
       writer.uint32(34).string(message.groupKey);
@@ -3340,14 +3330,6 @@ export const Alert: MessageFns<Alert> = {
             }
 
             message.teamId = reader.string();
-            continue;
-          }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.status = reader.string();
             continue;
           }
           case 4: {
@@ -3506,7 +3488,6 @@ export const Alert: MessageFns<Alert> = {
         : isSet(object.team_id)
         ? globalThis.String(object.team_id)
         : "",
-      status: isSet(object.status) ? globalThis.String(object.status) : "",
       groupKey: isSet(object.groupKey)
         ? globalThis.String(object.groupKey)
         : isSet(object.group_key)
@@ -3583,9 +3564,6 @@ export const Alert: MessageFns<Alert> = {
     if (message.teamId !== "") {
       obj.teamId = message.teamId;
     }
-    if (message.status !== "") {
-      obj.status = message.status;
-    }
     if (message.groupKey !== "") {
       obj.groupKey = message.groupKey;
     }
@@ -3647,7 +3625,6 @@ export const Alert: MessageFns<Alert> = {
     const message = createBaseAlert();
     message.id = object.id ?? "";
     message.teamId = object.teamId ?? "";
-    message.status = object.status ?? "";
     message.groupKey = object.groupKey ?? "";
     message.title = object.title ?? "";
     message.description = object.description ?? "";
@@ -4027,16 +4004,13 @@ export const GetAlertResponse: MessageFns<GetAlertResponse> = {
 };
 
 function createBaseListAlertsRequest(): ListAlertsRequest {
-  return { teamId: "", status: "", cursor: "", limit: 0, state: 0 };
+  return { teamId: "", cursor: "", limit: 0, state: 0 };
 }
 
 export const ListAlertsRequest: MessageFns<ListAlertsRequest> = {
   encode(message: ListAlertsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.teamId !== "") {
       writer.uint32(10).string(message.teamId);
-    }
-    if (message.status !== "") {
-      writer.uint32(18).string(message.status);
     }
     if (message.cursor !== "") {
       writer.uint32(26).string(message.cursor);
@@ -4069,14 +4043,6 @@ export const ListAlertsRequest: MessageFns<ListAlertsRequest> = {
             }
 
             message.teamId = reader.string();
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.status = reader.string();
             continue;
           }
           case 3: {
@@ -4122,7 +4088,6 @@ export const ListAlertsRequest: MessageFns<ListAlertsRequest> = {
         : isSet(object.team_id)
         ? globalThis.String(object.team_id)
         : "",
-      status: isSet(object.status) ? globalThis.String(object.status) : "",
       cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
       limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
       state: isSet(object.state) ? alertStatusFromJSON(object.state) : 0,
@@ -4133,9 +4098,6 @@ export const ListAlertsRequest: MessageFns<ListAlertsRequest> = {
     const obj: any = {};
     if (message.teamId !== "") {
       obj.teamId = message.teamId;
-    }
-    if (message.status !== "") {
-      obj.status = message.status;
     }
     if (message.cursor !== "") {
       obj.cursor = message.cursor;
@@ -4155,7 +4117,6 @@ export const ListAlertsRequest: MessageFns<ListAlertsRequest> = {
   fromPartial<I extends Exact<DeepPartial<ListAlertsRequest>, I>>(object: I): ListAlertsRequest {
     const message = createBaseListAlertsRequest();
     message.teamId = object.teamId ?? "";
-    message.status = object.status ?? "";
     message.cursor = object.cursor ?? "";
     message.limit = object.limit ?? 0;
     message.state = object.state ?? 0;
@@ -6445,7 +6406,6 @@ function createBaseDelivery(): Delivery {
     channelId: "",
     channelKind: 0,
     channelName: "",
-    eventType: "",
     eventId: "",
     status: 0,
     attempts: 0,
@@ -6477,9 +6437,6 @@ export const Delivery: MessageFns<Delivery> = {
     }
     if (message.channelName !== "") {
       writer.uint32(42).string(message.channelName);
-    }
-    if (message.eventType !== "") {
-      writer.uint32(50).string(message.eventType);
     }
     if (message.eventId !== "") {
       writer.uint32(58).string(message.eventId);
@@ -6571,14 +6528,6 @@ export const Delivery: MessageFns<Delivery> = {
             }
 
             message.channelName = reader.string();
-            continue;
-          }
-          case 6: {
-            if (tag !== 50) {
-              break;
-            }
-
-            message.eventType = reader.string();
             continue;
           }
           case 7: {
@@ -6712,11 +6661,6 @@ export const Delivery: MessageFns<Delivery> = {
         : isSet(object.channel_name)
         ? globalThis.String(object.channel_name)
         : "",
-      eventType: isSet(object.eventType)
-        ? globalThis.String(object.eventType)
-        : isSet(object.event_type)
-        ? globalThis.String(object.event_type)
-        : "",
       eventId: isSet(object.eventId)
         ? globalThis.String(object.eventId)
         : isSet(object.event_id)
@@ -6785,9 +6729,6 @@ export const Delivery: MessageFns<Delivery> = {
     if (message.channelName !== "") {
       obj.channelName = message.channelName;
     }
-    if (message.eventType !== "") {
-      obj.eventType = message.eventType;
-    }
     if (message.eventId !== "") {
       obj.eventId = message.eventId;
     }
@@ -6837,7 +6778,6 @@ export const Delivery: MessageFns<Delivery> = {
     message.channelId = object.channelId ?? "";
     message.channelKind = object.channelKind ?? 0;
     message.channelName = object.channelName ?? "";
-    message.eventType = object.eventType ?? "";
     message.eventId = object.eventId ?? "";
     message.status = object.status ?? 0;
     message.attempts = object.attempts ?? 0;

@@ -316,8 +316,6 @@ export interface Monitor {
   monitoringActive: boolean;
   intervalSeconds: number;
   graceSeconds: number;
-  /** "sev0".."sev4". */
-  severity: string;
   reopenWindowSeconds: number;
   lastPingAt: Date | undefined;
   lastPingStatus: PingStatus;
@@ -381,11 +379,7 @@ export interface CreateMonitorRequest {
   teamId: string;
   name: string;
   intervalSeconds?: number | undefined;
-  graceSeconds?:
-    | number
-    | undefined;
-  /** "sev0".."sev4"; empty for the default (sev2). */
-  severity: string;
+  graceSeconds?: number | undefined;
   reopenWindowSeconds?:
     | number
     | undefined;
@@ -594,7 +588,6 @@ function createBaseMonitor(): Monitor {
     monitoringActive: false,
     intervalSeconds: 0,
     graceSeconds: 0,
-    severity: "",
     reopenWindowSeconds: 0,
     lastPingAt: undefined,
     lastPingStatus: 0,
@@ -638,9 +631,6 @@ export const Monitor: MessageFns<Monitor> = {
     }
     if (message.graceSeconds !== 0) {
       writer.uint32(64).int32(message.graceSeconds);
-    }
-    if (message.severity !== "") {
-      writer.uint32(74).string(message.severity);
     }
     if (message.reopenWindowSeconds !== 0) {
       writer.uint32(80).int32(message.reopenWindowSeconds);
@@ -765,14 +755,6 @@ export const Monitor: MessageFns<Monitor> = {
             }
 
             message.graceSeconds = reader.int32();
-            continue;
-          }
-          case 9: {
-            if (tag !== 74) {
-              break;
-            }
-
-            message.severity = reader.string();
             continue;
           }
           case 10: {
@@ -937,7 +919,6 @@ export const Monitor: MessageFns<Monitor> = {
         : isSet(object.grace_seconds)
         ? globalThis.Number(object.grace_seconds)
         : 0,
-      severity: isSet(object.severity) ? globalThis.String(object.severity) : "",
       reopenWindowSeconds: isSet(object.reopenWindowSeconds)
         ? globalThis.Number(object.reopenWindowSeconds)
         : isSet(object.reopen_window_seconds)
@@ -1034,9 +1015,6 @@ export const Monitor: MessageFns<Monitor> = {
     if (message.graceSeconds !== 0) {
       obj.graceSeconds = Math.round(message.graceSeconds);
     }
-    if (message.severity !== "") {
-      obj.severity = message.severity;
-    }
     if (message.reopenWindowSeconds !== 0) {
       obj.reopenWindowSeconds = Math.round(message.reopenWindowSeconds);
     }
@@ -1098,7 +1076,6 @@ export const Monitor: MessageFns<Monitor> = {
     message.monitoringActive = object.monitoringActive ?? false;
     message.intervalSeconds = object.intervalSeconds ?? 0;
     message.graceSeconds = object.graceSeconds ?? 0;
-    message.severity = object.severity ?? "";
     message.reopenWindowSeconds = object.reopenWindowSeconds ?? 0;
     message.lastPingAt = object.lastPingAt ?? undefined;
     message.lastPingStatus = object.lastPingStatus ?? 0;
@@ -1330,7 +1307,6 @@ function createBaseCreateMonitorRequest(): CreateMonitorRequest {
     name: "",
     intervalSeconds: undefined,
     graceSeconds: undefined,
-    severity: "",
     reopenWindowSeconds: undefined,
     schedule: "",
     timezone: "",
@@ -1354,9 +1330,6 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
     }
     if (message.graceSeconds !== undefined) {
       writer.uint32(32).int32(message.graceSeconds);
-    }
-    if (message.severity !== "") {
-      writer.uint32(42).string(message.severity);
     }
     if (message.reopenWindowSeconds !== undefined) {
       writer.uint32(48).int32(message.reopenWindowSeconds);
@@ -1425,14 +1398,6 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
             }
 
             message.graceSeconds = reader.int32();
-            continue;
-          }
-          case 5: {
-            if (tag !== 42) {
-              break;
-            }
-
-            message.severity = reader.string();
             continue;
           }
           case 6: {
@@ -1521,7 +1486,6 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
         : isSet(object.grace_seconds)
         ? globalThis.Number(object.grace_seconds)
         : undefined,
-      severity: isSet(object.severity) ? globalThis.String(object.severity) : "",
       reopenWindowSeconds: isSet(object.reopenWindowSeconds)
         ? globalThis.Number(object.reopenWindowSeconds)
         : isSet(object.reopen_window_seconds)
@@ -1566,9 +1530,6 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
     if (message.graceSeconds !== undefined) {
       obj.graceSeconds = Math.round(message.graceSeconds);
     }
-    if (message.severity !== "") {
-      obj.severity = message.severity;
-    }
     if (message.reopenWindowSeconds !== undefined) {
       obj.reopenWindowSeconds = Math.round(message.reopenWindowSeconds);
     }
@@ -1602,7 +1563,6 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
     message.name = object.name ?? "";
     message.intervalSeconds = object.intervalSeconds ?? undefined;
     message.graceSeconds = object.graceSeconds ?? undefined;
-    message.severity = object.severity ?? "";
     message.reopenWindowSeconds = object.reopenWindowSeconds ?? undefined;
     message.schedule = object.schedule ?? "";
     message.timezone = object.timezone ?? "";
