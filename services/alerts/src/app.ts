@@ -12,12 +12,14 @@ import { ChannelSealer } from "./notifications/channel-credentials.ts";
 import { ChannelService } from "./notifications/channel-service.ts";
 import { DeliveryStore } from "./notifications/delivery-store.ts";
 import { Dispatcher } from "./notifications/dispatcher.ts";
+import { NotificationPolicySchema } from "./notifications/notification-policy.entity.ts";
 import { PolicyService } from "./notifications/policy-service.ts";
 import { resealChannels } from "./notifications/reseal-channels.ts";
 import { createEmailSender } from "./notifications/send-email.ts";
 import { createHttpSender } from "./notifications/send-http.ts";
 import { reminderSchedule } from "./reminders/send-reminders.ts";
 import { notificationRetention } from "./retention/notification-retention.ts";
+import { SilenceSchema } from "./silences/silence.entity.ts";
 import { SilenceService } from "./silences/silence-service.ts";
 import { WebhookSchema } from "./webhooks/webhook.entity.ts";
 import { WebhookService } from "./webhooks/webhook-service.ts";
@@ -37,7 +39,7 @@ export async function openAlertsDatabase(config: AlertsConfig, log: Logger) {
     {
       url: config.databaseUrl,
       schema: ALERTS_SCHEMA,
-      entities: [WebhookSchema],
+      entities: [WebhookSchema, NotificationPolicySchema, SilenceSchema],
       migrations,
       poolMax: config.DB_POOL_MAX,
     },
@@ -68,7 +70,7 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
   const pool = openTriggerPool(config);
   const webhooks = new WebhookService(orm, { cacheMs: config.WEBHOOK_CACHE_MS });
   const alertService = new AlertService(orm);
-  const silences = new SilenceService(pool, { cacheMs: config.WEBHOOK_CACHE_MS });
+  const silences = new SilenceService(orm, pool, { cacheMs: config.WEBHOOK_CACHE_MS });
   const allowPrivateNetworks = config.NOTIFY_ALLOW_PRIVATE_NETWORKS;
   if (allowPrivateNetworks) log.warn("NOTIFY_ALLOW_PRIVATE_NETWORKS=true: notifications may reach private addresses");
   const email = config.SMTP_URL

@@ -1,19 +1,11 @@
 import type { EntityManager, Orm } from "@pulsegate/db";
-import { toDate } from "../alerts/alert-row.ts";
 import { alertsErrors } from "../errors.ts";
 import type { ChannelService } from "./channel-service.ts";
 import { checkRoutes, type RouteInput } from "./check-routes.ts";
+import { type NotificationPolicy, NotificationPolicySchema } from "./notification-policy.entity.ts";
 import type { NotificationRoute } from "./route-event.ts";
 
-export type PolicyView = { teamId: string; routes: NotificationRoute[]; updatedAt: Date };
-
-type PolicyRow = { team_id: string; routes: NotificationRoute[]; updated_at: Date | string };
-
-const fromRow = (row: PolicyRow): PolicyView => ({
-  teamId: row.team_id,
-  routes: row.routes,
-  updatedAt: toDate(row.updated_at),
-});
+export type PolicyView = NotificationPolicy;
 
 /** A team's notification policy: routes from severities to channels. No policy: every channel. */
 export class PolicyService {
@@ -31,27 +23,17 @@ export class PolicyService {
     if (!teamId) throw alertsErrors.invalid([{ field: "teamId", message: "teamId is required." }]);
     const checked = checkRoutes(routes, await this.#channels.idsOf(teamId));
     if ("errors" in checked) throw alertsErrors.invalid(checked.errors);
-    const [row] = await this.#em().execute<PolicyRow[]>(
-      `INSERT INTO alerts.notification_policies (team_id, routes, updated_at) VALUES (?, ?::jsonb, ?)
-       ON CONFLICT (team_id) DO UPDATE SET routes = excluded.routes, updated_at = excluded.updated_at
-       RETURNING *`,
-      [teamId, JSON.stringify(checked.routes), this.#now()],
-    );
-    return fromRow(row as PolicyRow);
+    return this.#em().upsert(NotificationPolicySchema, { teamId, routes: checked.routes, updatedAt: this.#now() });
   }
 
   /** Null when the team has none. */
   async get(teamId: string): Promise<PolicyView | null> {
-    const [row] = await this.#em().execute<PolicyRow[]>(
-      "SELECT * FROM alerts.notification_policies WHERE team_id = ?",
-      [teamId],
-    );
-    return row ? fromRow(row) : null;
+    return this.#em().findOne(NotificationPolicySchema, { teamId });
   }
 
   /** Back to "every channel gets every event"; deleting no policy is harmless. */
   async delete(teamId: string): Promise<void> {
-    await this.#em().execute("DELETE FROM alerts.notification_policies WHERE team_id = ?", [teamId]);
+    await this.#em().nativeDelete(NotificationPolicySchema, { teamId });
   }
 
   #em(): EntityManager {
