@@ -13,6 +13,7 @@ import { Agent, request } from "undici";
 import { afterAll, describe, expect, it } from "vitest";
 import { Client, sign } from "../support/client.ts";
 import { dropDatabase, TEST_DATABASE_SERVER } from "../support/database.ts";
+import { eventually } from "../support/eventually.ts";
 import { StartProcess } from "./start-process.ts";
 
 const databaseName = `pulsegate_shutdown_${process.pid}`;
@@ -69,6 +70,19 @@ function halfSend(
         }),
       );
     });
+  });
+}
+
+/** Whether a new connection to `baseUrl` is refused (the listener has closed). */
+function refused(baseUrl: string): Promise<boolean> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const socket = connect(Number(url.port), url.hostname);
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code === "ECONNREFUSED"));
   });
 }
 
@@ -132,8 +146,20 @@ describe("SIGTERM to npm start's process group under load", () => {
       for (let turn = 0; !stop; turn++) await send((worker + turn) % 2 === 0 ? "trigger" : "ping");
     });
 
-    // Load for a while (every kept-alive connection open), then half-send a few requests.
-    await new Promise((done) => setTimeout(done, 1_500));
+    // Load until every worker has been answered a few times (every kept-alive connection open) and
+    // more than 20 triggers and 20 pings were acknowledged, then half-send a few requests.
+    const answered = (kind: Outcome["kind"]) =>
+      outcomes.filter((outcome) => outcome.kind === kind && outcome.status !== undefined && outcome.status < 300)
+        .length;
+    await eventually(
+      async () =>
+        outcomes.filter((outcome) => outcome.status !== undefined).length >= WORKERS * 3 &&
+        answered("trigger") > 20 &&
+        answered("ping") > 20
+          ? true
+          : undefined,
+      { what: "load under way", timeoutMs: 30_000 },
+    );
     const halfSent = await Promise.all(
       Array.from({ length: HALF_SENT }, async (_, index) => {
         const kind: Outcome["kind"] = index % 2 === 0 ? "trigger" : "ping";
@@ -147,16 +173,28 @@ describe("SIGTERM to npm start's process group under load", () => {
       }),
     );
 
-    // Accepted and read by the gateway (a connection still in the listen backlog when the
-    // listener closes is reset by the kernel: no server can answer it).
-    await new Promise((done) => setTimeout(done, 300));
+    // Accepted by the gateway (a connection still in the listen backlog when the listener closes is
+    // reset by the kernel: no server can answer it). Awaited, not slept: the backlog is accepted in
+    // order, so once a connection opened after them has been answered, they were accepted too.
+    const later = new Agent({ connections: 1 });
+    try {
+      const probe = await request(`${start.baseUrl}/healthz`, { dispatcher: later });
+      await probe.body.text();
+      expect(probe.statusCode).toBe(200);
+    } finally {
+      await later.close();
+    }
 
     // The whole group, as a terminal or supervisor does: each service gets this SIGTERM
     // and the one the start script forwards. No new request from here on.
     stop = true;
     const pid = start.child.pid ?? 0;
     process.kill(-pid, "SIGTERM");
-    await new Promise((done) => setTimeout(done, 1_000));
+    // The rest of each half-sent body goes once the gateway drains (its listener refuses new
+    // connections), so they really arrive during the drain.
+    await eventually(async () => ((await refused(start?.baseUrl ?? "")) ? true : undefined), {
+      what: "the gateway draining",
+    });
     await Promise.all(
       halfSent.map(async ({ outcome, pending }) => {
         outcomes.push(outcome);
