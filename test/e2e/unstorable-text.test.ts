@@ -10,8 +10,8 @@ import { createChannel } from "./notifications-helpers.ts";
 
 const stack = inject("stack");
 const client = new Client(stack);
-const alertsClient = connectClient(alerts.AlertsServiceClient, stack.grpc.alerts);
-const monitorsClient = connectClient(monitors.MonitorsServiceClient, stack.grpc.monitors);
+const alertsClient = connectClient(alerts.AlertsServiceClient, stack.grpc.alerts, { deadlineMs: 5_000 });
+const monitorsClient = connectClient(monitors.MonitorsServiceClient, stack.grpc.monitors, { deadlineMs: 5_000 });
 afterAll(() => {
   alertsClient.close();
   monitorsClient.close();
@@ -118,12 +118,9 @@ describe("the services' own backstop", () => {
       traceparent: "",
       repeatIntervalSeconds: 0,
     });
-    const { results } = await callUnary(
-      alertsClient,
-      alertsClient.triggerAlert,
-      { items: [item(String.raw`{"k":"\u0000"}`), item('{"k":"fine"}'), item("[1]")] },
-      5_000,
-    );
+    const { results } = await callUnary(alertsClient, alertsClient.triggerAlert, {
+      items: [item(String.raw`{"k":"\u0000"}`), item('{"k":"fine"}'), item("[1]")],
+    });
     expect(results.map((result) => result.outcome)).toEqual([
       alerts.TriggerOutcome.TRIGGER_OUTCOME_INVALID,
       alerts.TriggerOutcome.TRIGGER_OUTCOME_CREATED,
@@ -152,7 +149,6 @@ describe("the services' own backstop", () => {
       // (An unpaired surrogate cannot even cross gRPC: protobuf strings are UTF-8, so it arrives as U+FFFD.
       // The gateway is where it is refused; U+0000 does cross, and is refused here too.)
       { items: [item("ok"), item("bad\u0000")] },
-      5_000,
     );
     expect(results.map((result) => result.outcome)).toEqual([
       monitors.RecordOutcome.RECORD_OUTCOME_RECORDED,

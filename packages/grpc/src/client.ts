@@ -15,14 +15,28 @@ type ClientConstructor<C extends Client> = new (
   options?: Partial<ClientOptions>,
 ) => C;
 
-/** One long-lived channel per peer; grpc-js reconnects by itself. */
-export function connectClient<C extends Client>(Ctor: ClientConstructor<C>, address: string): C {
-  return new Ctor(address, credentials.createInsecure(), {
+/** A generated client that knows the deadline of its calls. */
+export type DeadlineClient<C extends Client = Client> = C & {
+  /** Deadline of every call through `callUnary`, in milliseconds from the call. */
+  readonly deadlineMs: number;
+};
+
+/**
+ * One long-lived channel per peer (grpc-js reconnects by itself), whose calls
+ * through `callUnary` each get `deadlineMs` (from the caller's configuration).
+ */
+export function connectClient<C extends Client>(
+  Ctor: ClientConstructor<C>,
+  address: string,
+  options: { deadlineMs: number },
+): DeadlineClient<C> {
+  const client = new Ctor(address, credentials.createInsecure(), {
     "grpc.keepalive_time_ms": 30_000,
     "grpc.keepalive_timeout_ms": 10_000,
     "grpc.max_receive_message_length": 8 * 1024 * 1024,
     "grpc.max_send_message_length": 8 * 1024 * 1024,
   });
+  return Object.assign(client, { deadlineMs: options.deadlineMs });
 }
 
 export type UnaryMethod<Req, Res> = (
@@ -32,15 +46,20 @@ export type UnaryMethod<Req, Res> = (
   callback: (error: GrpcServiceError | null, response: Res) => void,
 ) => ClientUnaryCall;
 
-/** Calls a unary method with a deadline; every call has one. */
+/**
+ * Calls a unary method of `client` under the client's deadline; every call has
+ * one. `options.deadlineMs` overrides it for a call with a bound of its own (a
+ * readiness probe, a re-seal of every secret).
+ */
 export function callUnary<Req, Res>(
-  client: Client,
+  client: DeadlineClient,
   method: UnaryMethod<Req, Res>,
   request: Req,
-  timeoutMs: number,
+  options: { deadlineMs?: number } = {},
 ): Promise<Res> {
+  const deadline = Date.now() + (options.deadlineMs ?? client.deadlineMs);
   return new Promise((resolve, reject) => {
-    method.call(client, request, new Metadata(), { deadline: Date.now() + timeoutMs }, (error, response) =>
+    method.call(client, request, new Metadata(), { deadline }, (error, response) =>
       error ? reject(error) : resolve(response),
     );
   });

@@ -1,5 +1,5 @@
 export { isUnstorableTextError } from "./classify-error.ts";
-export { callUnary, connectClient, type UnaryMethod } from "./client.ts";
+export { callUnary, connectClient, type DeadlineClient, type UnaryMethod } from "./client.ts";
 export { createGrpcServer, type GrpcServer, type ServiceBinding } from "./create-server.ts";
 export {
   CODE_METADATA_KEY,

@@ -85,15 +85,16 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
   const deliveries = new DeliveryStore(orm);
 
   // Sign is served on auth's signing listener only (a NetworkPolicy opens it to alerts alone).
-  const authClient = connectClient(auth.AuthServiceClient, config.AUTH_SIGNING_GRPC_ADDR);
+  const authClient = connectClient(auth.AuthServiceClient, config.AUTH_SIGNING_GRPC_ADDR, {
+    deadlineMs: config.NOTIFY_ATTEMPT_TIMEOUT_MS,
+  });
   const sender = createHttpSender({ allowPrivateNetworks, timeoutMs: config.NOTIFY_ATTEMPT_TIMEOUT_MS });
   const dispatcher = new Dispatcher({
     orm,
     log,
     sender,
     email,
-    sign: async (teamId, payload) =>
-      (await callUnary(authClient, authClient.sign, { teamId, payload }, config.NOTIFY_ATTEMPT_TIMEOUT_MS)).signature,
+    sign: async (teamId, payload) => (await callUnary(authClient, authClient.sign, { teamId, payload })).signature,
     sealer,
     health: { disableAfterMs: config.NOTIFY_DISABLE_AFTER_MS, minFailures: config.NOTIFY_DISABLE_MIN_FAILURES },
     maxAttempts: config.NOTIFY_MAX_ATTEMPTS,

@@ -5,6 +5,7 @@ import { alerts } from "@pulsegate/proto";
 import { connectRedis } from "@pulsegate/redis";
 import { inBackgroundSpan } from "@pulsegate/telemetry";
 import type { MonitorsConfig } from "./config.ts";
+import { alertsOverGrpc } from "./grpc/alerts-client.ts";
 import { monitorsServiceBinding } from "./grpc/monitors-server.ts";
 import { IncidentWorker } from "./incidents/incident-worker.ts";
 import { missedHeartbeats, sweepCompleted, sweeps } from "./metrics/monitors-metrics.ts";
@@ -59,9 +60,11 @@ export async function buildMonitorsService(config: MonitorsConfig, log: Logger) 
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, log) : null;
   if (!redis) log.warn("REDIS_URL not set: no ping spool, so pings are refused (503) while the database is away");
   const spool = new PingSpool(redis, config.databaseUrl);
-  const alertsClient = connectClient(alerts.AlertsServiceClient, config.ALERTS_GRPC_ADDR);
+  const alertsClient = connectClient(alerts.AlertsServiceClient, config.ALERTS_GRPC_ADDR, {
+    deadlineMs: config.GRPC_TIMEOUT_MS,
+  });
   const lastKnown = new LastKnownMonitors();
-  const incidents = new IncidentWorker(orm, alertsClient, config.GRPC_TIMEOUT_MS, log);
+  const incidents = new IncidentWorker(orm, alertsOverGrpc(alertsClient), log);
 
   let incidentLoop: Periodic | undefined;
   const kickIncidents = () => incidentLoop?.kick();

@@ -17,7 +17,7 @@ function peersRecording(record: (entries: auth.AuditEntry[]) => Error | undefine
     const error = record(request.entries);
     setImmediate(() => callback(error ?? null, {}));
   };
-  return { auth: { recordAuditEntries }, timeoutMs: 1_000 } as unknown as Peers;
+  return { auth: { recordAuditEntries, deadlineMs: 1_000 } } as unknown as Peers;
 }
 
 const entry = (action: string): Omit<auth.AuditEntry, "id"> => ({

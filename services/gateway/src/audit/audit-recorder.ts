@@ -56,7 +56,7 @@ export function createAuditRecorder(peers: Peers, log: Logger, options: AuditRec
     while (queue.length > 0) {
       const batch = queue.slice(0, maxBatch);
       try {
-        await callUnary(peers.auth, peers.auth.recordAuditEntries, { entries: batch }, peers.timeoutMs);
+        await callUnary(peers.auth, peers.auth.recordAuditEntries, { entries: batch });
       } catch (error) {
         log.warn({ err: error, pending: queue.length }, "audit entries not stored yet; retrying");
         await new Promise<void>((resolve) => {

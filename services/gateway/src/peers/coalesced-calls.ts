@@ -16,13 +16,13 @@ export type CoalescedCalls = {
 export function createCoalescedCalls(peers: Peers, options: { verifiedCacheMs: number }): CoalescedCalls {
   const verify = batchPerTurn(
     async (items: auth.VerifySignatureItem[]) =>
-      (await callUnary(peers.auth, peers.auth.verifySignature, { items }, peers.timeoutMs)).results,
+      (await callUnary(peers.auth, peers.auth.verifySignature, { items })).results,
     { name: "VerifySignature" },
   );
   const verified = createVerifiedCache(options.verifiedCacheMs);
   const trigger = batchPerTurn(
     async (items: alerts.TriggerAlertItem[]) =>
-      (await callUnary(peers.alerts, peers.alerts.triggerAlert, { items }, peers.timeoutMs)).results,
+      (await callUnary(peers.alerts, peers.alerts.triggerAlert, { items })).results,
     { name: "TriggerAlert" },
   );
   return {

@@ -1,4 +1,4 @@
-import { connectClient } from "@pulsegate/grpc";
+import { connectClient, type DeadlineClient } from "@pulsegate/grpc";
 import { alerts, auth, monitors } from "@pulsegate/proto";
 import { createHealthChecker, type HealthChecker } from "./check-grpc-health.ts";
 
@@ -12,22 +12,20 @@ export const PEER_SERVICE_NAMES: Record<PeerName, string> = {
   monitors: "monitors.v1.MonitorsService",
 };
 
-/** The gRPC services behind the gateway, one long-lived channel each. */
+/** The gRPC services behind the gateway, one long-lived channel each, every call under GRPC_TIMEOUT_MS. */
 export type Peers = {
-  auth: auth.AuthServiceClient;
-  alerts: alerts.AlertsServiceClient;
-  monitors: monitors.MonitorsServiceClient;
+  auth: DeadlineClient<auth.AuthServiceClient>;
+  alerts: DeadlineClient<alerts.AlertsServiceClient>;
+  monitors: DeadlineClient<monitors.MonitorsServiceClient>;
   health: Record<PeerName, HealthChecker>;
-  /** Deadline of every call, in milliseconds. */
-  timeoutMs: number;
   close: () => void;
 };
 
-export function connectPeers(addresses: PeerAddresses, timeoutMs: number): Peers {
+export function connectPeers(addresses: PeerAddresses, deadlineMs: number): Peers {
   const clients = {
-    auth: connectClient(auth.AuthServiceClient, addresses.auth),
-    alerts: connectClient(alerts.AlertsServiceClient, addresses.alerts),
-    monitors: connectClient(monitors.MonitorsServiceClient, addresses.monitors),
+    auth: connectClient(auth.AuthServiceClient, addresses.auth, { deadlineMs }),
+    alerts: connectClient(alerts.AlertsServiceClient, addresses.alerts, { deadlineMs }),
+    monitors: connectClient(monitors.MonitorsServiceClient, addresses.monitors, { deadlineMs }),
   };
   const health = {
     auth: createHealthChecker(addresses.auth),
@@ -37,7 +35,6 @@ export function connectPeers(addresses: PeerAddresses, timeoutMs: number): Peers
   return {
     ...clients,
     health,
-    timeoutMs,
     close: () => {
       for (const client of Object.values(clients)) client.close();
       for (const checker of Object.values(health)) checker.close();

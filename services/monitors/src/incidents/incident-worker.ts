@@ -1,11 +1,9 @@
 import { exponentialDelay } from "@pulsegate/backoff";
 import type { EntityManager, Orm } from "@pulsegate/db";
-import { callUnary, serviceErrorFromGrpc } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
-import { alerts } from "@pulsegate/proto";
-import { context, inBackgroundSpan, traceparentOf } from "@pulsegate/telemetry";
-import { severityToProto } from "../grpc/vocabulary-mapping.ts";
+import { context, inBackgroundSpan } from "@pulsegate/telemetry";
 import type { Severity } from "../severity.ts";
+import type { AlertsPort } from "./alerts-port.ts";
 
 type ActionRow = {
   id: string;
@@ -28,12 +26,6 @@ const LEASE_SECONDS = 30;
 /** The retry backoff, in seconds: 1, 2, 4 … up to 30, without jitter. */
 const BACKOFF_SECONDS = { base: 1, max: 30 };
 
-const RAISED: ReadonlyMap<number, string> = new Map([
-  [alerts.TriggerOutcome.TRIGGER_OUTCOME_CREATED, "created"],
-  [alerts.TriggerOutcome.TRIGGER_OUTCOME_OCCURRENCE_ADDED, "occurrence_added"],
-  [alerts.TriggerOutcome.TRIGGER_OUTCOME_REOPENED, "reopened"],
-]);
-
 /**
  * Sends the incident outbox to alerts: a raise is a TriggerAlert (source
  * monitor), a resolve is a ResolveAlert of every alert the monitor's incident
@@ -46,14 +38,12 @@ const RAISED: ReadonlyMap<number, string> = new Map([
  */
 export class IncidentWorker {
   readonly #orm: Orm;
-  readonly #alerts: alerts.AlertsServiceClient;
-  readonly #timeoutMs: number;
+  readonly #alerts: AlertsPort;
   readonly #log: Logger;
 
-  constructor(orm: Orm, alertsClient: alerts.AlertsServiceClient, timeoutMs: number, log: Logger) {
+  constructor(orm: Orm, alertsPort: AlertsPort, log: Logger) {
     this.#orm = orm;
-    this.#alerts = alertsClient;
-    this.#timeoutMs = timeoutMs;
+    this.#alerts = alertsPort;
     this.#log = log;
   }
 
@@ -131,12 +121,6 @@ export class IncidentWorker {
       if (action.kind === "raise") await this.#raise(action);
       else await this.#resolve(action);
     } catch (error) {
-      // alerts refused the action itself: retrying cannot help, and would hold back the monitor's later actions.
-      if (serviceErrorFromGrpc(error)?.kind === "INVALID_ARGUMENT") {
-        this.#log.warn({ actionId: action.id, kind: action.kind }, "incident action refused by alerts; set aside");
-        await this.#complete(action, "invalid", []).catch(() => undefined);
-        return;
-      }
       const backoff = exponentialDelay(action.attempts, BACKOFF_SECONDS);
       this.#log.warn(
         { err: error, actionId: action.id, kind: action.kind, backoff },
@@ -154,39 +138,26 @@ export class IncidentWorker {
   }
 
   async #raise(action: ActionRow): Promise<void> {
-    const response = await callUnary(
-      this.#alerts,
-      this.#alerts.triggerAlert,
-      {
-        items: [
-          {
-            teamId: action.team_id,
-            source: alerts.AlertSource.ALERT_SOURCE_MONITOR,
-            sourceId: action.monitor_id,
-            title: action.title,
-            description: action.description,
-            severity: severityToProto(action.severity),
-            metadataJson: action.metadata === null ? "" : JSON.stringify(action.metadata),
-            groupKey: action.group_key,
-            alertQuotaMonthly: action.alert_quota_monthly,
-            reopenWindowSeconds: action.reopen_window_seconds,
-            repeatIntervalSeconds: action.repeat_interval_seconds ?? 0,
-            // This action's span (see #process): the alert's notifications continue its trace.
-            traceparent: traceparentOf(),
-          },
-        ],
-      },
-      this.#timeoutMs,
-    );
-    const result = response.results[0];
-    const raised = result ? RAISED.get(result.outcome) : undefined;
-    if (!result || !raised) {
+    const raised = await this.#alerts.raise({
+      teamId: action.team_id,
+      monitorId: action.monitor_id,
+      title: action.title,
+      description: action.description,
+      severity: action.severity,
+      metadata: action.metadata,
+      groupKey: action.group_key,
+      alertQuotaMonthly: action.alert_quota_monthly,
+      reopenWindowSeconds: action.reopen_window_seconds,
+      repeatIntervalSeconds: action.repeat_interval_seconds,
+    });
+    if (raised.kind === "refused") return this.#setAside(action);
+    if (raised.kind === "not_raised") {
       // Quota exhausted (or an outcome a monitor cannot cause): nothing to retry.
-      this.#log.warn({ actionId: action.id, outcome: result?.outcome }, "incident not raised by alerts");
-      await this.#complete(action, `outcome_${result?.outcome ?? "none"}`, []);
+      this.#log.warn({ actionId: action.id, outcome: raised.outcome }, "incident not raised by alerts");
+      await this.#complete(action, raised.outcome, []);
       return;
     }
-    await this.#complete(action, raised, [result.alertId]);
+    await this.#complete(action, raised.outcome, [raised.alertId]);
   }
 
   async #resolve(action: ActionRow): Promise<void> {
@@ -200,15 +171,14 @@ export class IncidentWorker {
           .replace(/^\{|\}$/g, "")
           .split(",")
           .filter(Boolean);
-    for (const id of ids) {
-      try {
-        await callUnary(this.#alerts, this.#alerts.resolveAlert, { id }, this.#timeoutMs);
-      } catch (error) {
-        // Already gone is as good as resolved.
-        if (serviceErrorFromGrpc(error)?.kind !== "NOT_FOUND") throw error;
-      }
-    }
+    for (const id of ids) if ((await this.#alerts.resolve(id)) === "refused") return this.#setAside(action);
     await this.#complete(action, "resolved", ids);
+  }
+
+  /** Alerts refused the action itself: retrying cannot help, and would hold back the monitor's later actions. */
+  async #setAside(action: ActionRow): Promise<void> {
+    this.#log.warn({ actionId: action.id, kind: action.kind }, "incident action refused by alerts; set aside");
+    await this.#complete(action, "invalid", []).catch(() => undefined);
   }
 
   /** Marks the action done and keeps the monitor's list of open incident alerts in step. */

@@ -1,10 +1,10 @@
 import { callUnary } from "@pulsegate/grpc";
 import type { FastifyInstance } from "fastify";
+import { type AlertStatus, alertStatusToProto } from "../../json-vocabulary.ts";
 import { page, wrapped } from "../../openapi/admin-components.ts";
 import { conflictResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { owned, TEAM } from "./access.ts";
-import { type AlertStatus, alertStatusToProto } from "../../json-vocabulary.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { requireTeam } from "./require-team.ts";
@@ -41,12 +41,12 @@ export async function alertRoutes(
       const query = request.query;
       const [, response] = await Promise.all([
         requireTeam(peers, teamId),
-        callUnary(
-          client,
-          client.listAlerts,
-          { teamId, state: alertStatusToProto(query.status), cursor: query.cursor ?? "", limit: limitOf(query) },
-          peers.timeoutMs,
-        ),
+        callUnary(client, client.listAlerts, {
+          teamId,
+          state: alertStatusToProto(query.status),
+          cursor: query.cursor ?? "",
+          limit: limitOf(query),
+        }),
       ]);
       return { alerts: response.alerts.map(alertJson), nextCursor: cursorJson(response.nextCursor) };
     },
@@ -59,7 +59,7 @@ export async function alertRoutes(
       schema: { tags, summary: "Get an alert", response: { 200: wrapped("alert", "Alert", "The alert.") } },
     },
     async (request) => {
-      const response = await callUnary(client, client.getAlert, { id: request.params.id }, peers.timeoutMs);
+      const response = await callUnary(client, client.getAlert, { id: request.params.id });
       return { alert: alertJson(present(response.alert, "alert")) };
     },
   );
@@ -76,12 +76,11 @@ export async function alertRoutes(
       },
     },
     async (request) => {
-      const response = await callUnary(
-        client,
-        client.listOccurrences,
-        { alertId: request.params.id, cursor: request.query.cursor ?? "", limit: limitOf(request.query) },
-        peers.timeoutMs,
-      );
+      const response = await callUnary(client, client.listOccurrences, {
+        alertId: request.params.id,
+        cursor: request.query.cursor ?? "",
+        limit: limitOf(request.query),
+      });
       return { occurrences: response.occurrences.map(occurrenceJson), nextCursor: cursorJson(response.nextCursor) };
     },
   );
@@ -104,7 +103,7 @@ export async function alertRoutes(
       },
       async (request) => {
         const call = verb === "acknowledge" ? client.acknowledgeAlert : client.resolveAlert;
-        const response = await callUnary(client, call, { id: request.params.id }, peers.timeoutMs);
+        const response = await callUnary(client, call, { id: request.params.id });
         const alert = present(response.alert, "alert");
         await audit(request, { action: `alert.${verb}`, target: { kind: "alert", id: alert.id } });
         return { alert: alertJson(alert) };

@@ -68,16 +68,11 @@ export async function apiKeyRoutes(
     },
     async (request, reply) => {
       const { name, scope } = request.body;
-      const response = await callUnary(
-        client,
-        client.createApiKey,
-        {
-          teamId: request.params.teamId,
-          name,
-          scope: scope === "write" ? auth.ApiKeyScope.API_KEY_SCOPE_WRITE : auth.ApiKeyScope.API_KEY_SCOPE_READ,
-        },
-        peers.timeoutMs,
-      );
+      const response = await callUnary(client, client.createApiKey, {
+        teamId: request.params.teamId,
+        name,
+        scope: scope === "write" ? auth.ApiKeyScope.API_KEY_SCOPE_WRITE : auth.ApiKeyScope.API_KEY_SCOPE_READ,
+      });
       const apiKey = present(response.apiKey, "apiKey");
       await audit(request, createdEvent("api_key", apiKey, { scope }));
       return reply.code(201).send({ apiKey: apiKeyJson(apiKey), token: response.token });
@@ -102,7 +97,7 @@ export async function apiKeyRoutes(
       },
     },
     async (request) => {
-      const response = await callUnary(client, client.listApiKeys, { teamId: request.params.teamId }, peers.timeoutMs);
+      const response = await callUnary(client, client.listApiKeys, { teamId: request.params.teamId });
       return { apiKeys: response.apiKeys.map(apiKeyJson), nextCursor: null };
     },
   );
@@ -114,7 +109,7 @@ export async function apiKeyRoutes(
       schema: { tags, summary: "Get an API key", response: { 200: wrapped("apiKey", "ApiKey", "The key.") } },
     },
     async (request) => {
-      const response = await callUnary(client, client.getApiKey, { id: request.params.id }, peers.timeoutMs);
+      const response = await callUnary(client, client.getApiKey, { id: request.params.id });
       return { apiKey: apiKeyJson(present(response.apiKey, "apiKey")) };
     },
   );
@@ -132,7 +127,7 @@ export async function apiKeyRoutes(
       },
     },
     async (request) => {
-      const response = await callUnary(client, client.revokeApiKey, { id: request.params.id }, peers.timeoutMs);
+      const response = await callUnary(client, client.revokeApiKey, { id: request.params.id });
       const apiKey = present(response.apiKey, "apiKey");
       apiKeys.forget(apiKey.id);
       await audit(request, {

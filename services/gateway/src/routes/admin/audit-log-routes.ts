@@ -51,12 +51,11 @@ export async function auditLogRoutes(app: FastifyInstance, { peers }: { peers: P
     },
     async (request) => {
       const { cursor = "", limit } = request.query;
-      const response = await callUnary(
-        client,
-        client.listAuditEntries,
-        { teamId: request.params.teamId, cursor, limit: limit === undefined ? 0 : Number(limit) },
-        peers.timeoutMs,
-      );
+      const response = await callUnary(client, client.listAuditEntries, {
+        teamId: request.params.teamId,
+        cursor,
+        limit: limit === undefined ? 0 : Number(limit),
+      });
       return { entries: response.entries.map(auditEntryJson), nextCursor: cursorJson(response.nextCursor) };
     },
   );

@@ -1,9 +1,9 @@
 import { callUnary } from "@pulsegate/grpc";
 import type { FastifyInstance } from "fastify";
+import { type ChannelKind, channelKindToProto, severityToProto } from "../../json-vocabulary.ts";
 import { page, wrapped } from "../../openapi/admin-components.ts";
 import { conflictResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
-import { type ChannelKind, channelKindToProto, severityToProto } from "../../json-vocabulary.ts";
 import type { Severity } from "../../validation/index.ts";
 import { owned, TEAM } from "./access.ts";
 import { updatedEvent } from "./audit-events.ts";
@@ -48,19 +48,14 @@ export async function channelRoutes(
     description: "The channel (its URL masked).",
     responses: { 409: conflictResponse },
     create: async (teamId, body) => {
-      const response = await callUnary(
-        client,
-        client.createChannel,
-        {
-          teamId,
-          kind: channelKindToProto(body.kind),
-          name: body.name,
-          url: body.url,
-          enabled: body.enabled,
-          key: body.key ?? "",
-        },
-        peers.timeoutMs,
-      );
+      const response = await callUnary(client, client.createChannel, {
+        teamId,
+        kind: channelKindToProto(body.kind),
+        name: body.name,
+        url: body.url,
+        enabled: body.enabled,
+        key: body.key ?? "",
+      });
       const channel = present(response.channel, "channel");
       return { created: channel, json: channelJson(channel), details: { kind: body.kind } };
     },
@@ -72,7 +67,7 @@ export async function channelRoutes(
     tags,
     description: "Every channel.",
     list: async (teamId) => {
-      const response = await callUnary(client, client.listChannels, { teamId }, peers.timeoutMs);
+      const response = await callUnary(client, client.listChannels, { teamId });
       return response.channels.map(channelJson);
     },
   });
@@ -90,12 +85,13 @@ export async function channelRoutes(
     },
     async (request) => {
       const body = request.body;
-      const response = await callUnary(
-        client,
-        client.updateChannel,
-        { id: request.params.id, name: body.name, url: body.url, enabled: body.enabled, key: body.key },
-        peers.timeoutMs,
-      );
+      const response = await callUnary(client, client.updateChannel, {
+        id: request.params.id,
+        name: body.name,
+        url: body.url,
+        enabled: body.enabled,
+        key: body.key,
+      });
       const channel = present(response.channel, "channel");
       await audit(request, updatedEvent("channel", channel.id, body));
       return { channel: channelJson(channel) };
@@ -113,7 +109,7 @@ export async function channelRoutes(
       },
     },
     async (request, reply) => {
-      await callUnary(client, client.deleteChannel, { id: request.params.id }, peers.timeoutMs);
+      await callUnary(client, client.deleteChannel, { id: request.params.id });
       await audit(request, { action: "channel.delete", target: { kind: "channel", id: request.params.id } });
       return reply.code(204).send();
     },
@@ -133,18 +129,13 @@ export async function channelRoutes(
     async (request) => {
       const { teamId } = request.params;
       await requireTeam(peers, teamId);
-      const response = await callUnary(
-        client,
-        client.putNotificationPolicy,
-        {
-          teamId,
-          routes: request.body.routes.map((route) => ({
-            severities: route.severities.map((severity) => severityToProto(severity)),
-            channelIds: route.channelIds,
-          })),
-        },
-        peers.timeoutMs,
-      );
+      const response = await callUnary(client, client.putNotificationPolicy, {
+        teamId,
+        routes: request.body.routes.map((route) => ({
+          severities: route.severities.map((severity) => severityToProto(severity)),
+          channelIds: route.channelIds,
+        })),
+      });
       await audit(request, {
         action: "notification_policy.put",
         target: { kind: "notification_policy", id: teamId },
@@ -162,7 +153,7 @@ export async function channelRoutes(
       const { teamId } = request.params;
       const [, response] = await Promise.all([
         requireTeam(peers, teamId),
-        callUnary(client, client.getNotificationPolicy, { teamId }, peers.timeoutMs),
+        callUnary(client, client.getNotificationPolicy, { teamId }),
       ]);
       return { policy: response.policy ? policyJson(response.policy) : null };
     },
@@ -181,7 +172,7 @@ export async function channelRoutes(
     async (request, reply) => {
       const { teamId } = request.params;
       await requireTeam(peers, teamId);
-      await callUnary(client, client.deleteNotificationPolicy, { teamId }, peers.timeoutMs);
+      await callUnary(client, client.deleteNotificationPolicy, { teamId });
       await audit(request, {
         action: "notification_policy.delete",
         target: { kind: "notification_policy", id: teamId },
@@ -201,7 +192,7 @@ export async function channelRoutes(
       },
     },
     async (request) => {
-      const response = await callUnary(client, client.listDeliveries, { alertId: request.params.id }, peers.timeoutMs);
+      const response = await callUnary(client, client.listDeliveries, { alertId: request.params.id });
       return { deliveries: response.deliveries.map(deliveryJson), nextCursor: null };
     },
   );
@@ -218,7 +209,7 @@ export async function channelRoutes(
       },
     },
     async (request) => {
-      const response = await callUnary(client, client.retryDelivery, { id: request.params.id }, peers.timeoutMs);
+      const response = await callUnary(client, client.retryDelivery, { id: request.params.id });
       const delivery = present(response.delivery, "delivery");
       await audit(request, { action: "delivery.retry", target: { kind: "delivery", id: delivery.id } });
       return { delivery: deliveryJson(delivery) };

@@ -1,9 +1,9 @@
 import { callUnary } from "@pulsegate/grpc";
 import { MONITOR_LIMITS } from "@pulsegate/limits";
 import type { FastifyInstance } from "fastify";
+import { severityToProto } from "../../json-vocabulary.ts";
 import { page, wrapped } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
-import { severityToProto } from "../../json-vocabulary.ts";
 import { SEVERITIES, type Severity } from "../../validation/index.ts";
 import type { MonitorLookup } from "../ping/monitor-lookup.ts";
 import { orNull } from "./absent-as-null.ts";
@@ -97,24 +97,19 @@ export async function monitorRoutes(
     body: createMonitorBody,
     description: "The monitor (idle until its first ping), with its ping URL.",
     create: async (teamId, body, request) => {
-      const response = await callUnary(
-        client,
-        client.createMonitor,
-        {
-          teamId,
-          name: body.name,
-          intervalSeconds: body.intervalSeconds,
-          graceSeconds: body.graceSeconds,
-          incidentSeverity: severityToProto(body.severity),
-          reopenWindowSeconds: body.reopenWindowSeconds,
-          schedule: body.schedule ?? "",
-          timezone: body.timezone ?? "",
-          maxDurationSeconds: body.maxDurationSeconds,
-          repeatIntervalSeconds: body.repeatIntervalSeconds,
-          requireTimestamp: body.requireTimestamp,
-        },
-        peers.timeoutMs,
-      );
+      const response = await callUnary(client, client.createMonitor, {
+        teamId,
+        name: body.name,
+        intervalSeconds: body.intervalSeconds,
+        graceSeconds: body.graceSeconds,
+        incidentSeverity: severityToProto(body.severity),
+        reopenWindowSeconds: body.reopenWindowSeconds,
+        schedule: body.schedule ?? "",
+        timezone: body.timezone ?? "",
+        maxDurationSeconds: body.maxDurationSeconds,
+        repeatIntervalSeconds: body.repeatIntervalSeconds,
+        requireTimestamp: body.requireTimestamp,
+      });
       const monitor = present(response.monitor, "monitor");
       return { created: monitor, json: monitorJson(monitor, publicBaseUrl(request, options.publicBaseUrl)) };
     },
@@ -126,7 +121,7 @@ export async function monitorRoutes(
     tags,
     description: "Every monitor.",
     list: async (teamId, request) => {
-      const response = await callUnary(client, client.listMonitors, { teamId }, peers.timeoutMs);
+      const response = await callUnary(client, client.listMonitors, { teamId });
       const baseUrl = publicBaseUrl(request, options.publicBaseUrl);
       return response.monitors.map((monitor) => monitorJson(monitor, baseUrl));
     },
@@ -139,7 +134,7 @@ export async function monitorRoutes(
       schema: { tags, summary: "Get a monitor", response: { 200: wrapped("monitor", "Monitor", "The monitor.") } },
     },
     async (request) => {
-      const response = await callUnary(client, client.getMonitor, { id: request.params.id }, peers.timeoutMs);
+      const response = await callUnary(client, client.getMonitor, { id: request.params.id });
       return {
         monitor: monitorJson(present(response.monitor, "monitor"), publicBaseUrl(request, options.publicBaseUrl)),
       };
@@ -163,7 +158,7 @@ export async function monitorRoutes(
       },
       async (request) => {
         const call = verb === "pause" ? client.pauseMonitor : client.resumeMonitor;
-        const response = await callUnary(client, call, { id: request.params.id }, peers.timeoutMs);
+        const response = await callUnary(client, call, { id: request.params.id });
         const monitor = present(response.monitor, "monitor");
         // This gateway's ping route sees the change at once (other replicas hear it from RecordPing).
         options.monitorLookup?.invalidate(monitor.pingUrl);
@@ -186,16 +181,11 @@ export async function monitorRoutes(
       },
     },
     async (request) => {
-      const response = await callUnary(
-        client,
-        client.listPings,
-        {
-          monitorId: request.params.id,
-          cursor: request.query.cursor ?? "",
-          limit: request.query.limit === undefined ? 0 : Number(request.query.limit),
-        },
-        peers.timeoutMs,
-      );
+      const response = await callUnary(client, client.listPings, {
+        monitorId: request.params.id,
+        cursor: request.query.cursor ?? "",
+        limit: request.query.limit === undefined ? 0 : Number(request.query.limit),
+      });
       return {
         pings: response.pings.map(pingJson),
         nextCursor: orNull(response.nextCursor),

@@ -20,18 +20,14 @@ export type ResourceOwners = { teamOf: (kind: OwnedResource, id: string) => Prom
  * team, so a found owner is kept for long (an hour, bounded); an unknown id is not kept.
  */
 export function createResourceOwners(peers: Peers): ResourceOwners {
-  const { alerts, monitors, auth, timeoutMs } = peers;
+  const { alerts, monitors, auth } = peers;
   const loaders: Record<OwnedResource, (id: string) => Promise<string>> = {
-    webhook: async (id) =>
-      present((await callUnary(alerts, alerts.getWebhook, { id }, timeoutMs)).webhook, "webhook").teamId,
-    alert: async (id) => present((await callUnary(alerts, alerts.getAlert, { id }, timeoutMs)).alert, "alert").teamId,
-    monitor: async (id) =>
-      present((await callUnary(monitors, monitors.getMonitor, { id }, timeoutMs)).monitor, "monitor").teamId,
-    channel: async (id) =>
-      present((await callUnary(alerts, alerts.describeChannel, { id }, timeoutMs)).channel, "channel").teamId,
-    delivery: async (id) =>
-      present((await callUnary(alerts, alerts.getDelivery, { id }, timeoutMs)).delivery, "delivery").teamId,
-    api_key: async (id) => present((await callUnary(auth, auth.getApiKey, { id }, timeoutMs)).apiKey, "apiKey").teamId,
+    webhook: async (id) => present((await callUnary(alerts, alerts.getWebhook, { id })).webhook, "webhook").teamId,
+    alert: async (id) => present((await callUnary(alerts, alerts.getAlert, { id })).alert, "alert").teamId,
+    monitor: async (id) => present((await callUnary(monitors, monitors.getMonitor, { id })).monitor, "monitor").teamId,
+    channel: async (id) => present((await callUnary(alerts, alerts.describeChannel, { id })).channel, "channel").teamId,
+    delivery: async (id) => present((await callUnary(alerts, alerts.getDelivery, { id })).delivery, "delivery").teamId,
+    api_key: async (id) => present((await callUnary(auth, auth.getApiKey, { id })).apiKey, "apiKey").teamId,
   };
   const cache = createLookupCache<string>({
     ttlMs: 3_600_000,

@@ -85,23 +85,18 @@ export async function silenceRoutes(
     body: createSilenceBody,
     description: "The silence.",
     create: async (teamId, body) => {
-      const response = await callUnary(
-        client,
-        client.createSilence,
-        {
-          teamId,
-          name: body.name,
-          startsAt: new Date(body.startsAt),
-          endsAt: new Date(body.endsAt),
-          recurrence: body.recurrence ?? "",
-          matchers: {
-            sourceIds: body.matchers?.sourceIds ?? [],
-            groupKeyPrefix: body.matchers?.groupKeyPrefix ?? "",
-            metadataJson: body.matchers?.metadata === undefined ? "" : JSON.stringify(body.matchers.metadata),
-          },
+      const response = await callUnary(client, client.createSilence, {
+        teamId,
+        name: body.name,
+        startsAt: new Date(body.startsAt),
+        endsAt: new Date(body.endsAt),
+        recurrence: body.recurrence ?? "",
+        matchers: {
+          sourceIds: body.matchers?.sourceIds ?? [],
+          groupKeyPrefix: body.matchers?.groupKeyPrefix ?? "",
+          metadataJson: body.matchers?.metadata === undefined ? "" : JSON.stringify(body.matchers.metadata),
         },
-        peers.timeoutMs,
-      );
+      });
       const silence = present(response.silence, "silence");
       return { created: silence, json: silenceJson(silence) };
     },
@@ -113,7 +108,7 @@ export async function silenceRoutes(
     tags,
     description: "Every silence.",
     list: async (teamId) => {
-      const response = await callUnary(client, client.listSilences, { teamId }, peers.timeoutMs);
+      const response = await callUnary(client, client.listSilences, { teamId });
       return response.silences.map(silenceJson);
     },
   });
@@ -131,7 +126,7 @@ export async function silenceRoutes(
     async (request, reply) => {
       const { teamId, id } = request.params;
       await requireTeam(peers, teamId);
-      await callUnary(client, client.deleteSilence, { teamId, id }, peers.timeoutMs);
+      await callUnary(client, client.deleteSilence, { teamId, id });
       await audit(request, { action: "silence.delete", target: { kind: "silence", id } });
       return reply.code(204).send();
     },

@@ -63,17 +63,12 @@ export async function teamRoutes(
     },
     async (request, reply) => {
       const body = request.body;
-      const response = await callUnary(
-        auth,
-        auth.createTeam,
-        {
-          name: body.name,
-          subscriptionExpiresAt: body.subscriptionExpiresAt ? new Date(body.subscriptionExpiresAt) : undefined,
-          alertQuotaMonthly: body.alertQuotaMonthly,
-          heartbeatQuotaMonthly: body.heartbeatQuotaMonthly,
-        },
-        peers.timeoutMs,
-      );
+      const response = await callUnary(auth, auth.createTeam, {
+        name: body.name,
+        subscriptionExpiresAt: body.subscriptionExpiresAt ? new Date(body.subscriptionExpiresAt) : undefined,
+        alertQuotaMonthly: body.alertQuotaMonthly,
+        heartbeatQuotaMonthly: body.heartbeatQuotaMonthly,
+      });
       const team = present(response.team, "team");
       await audit(request, { ...createdEvent("team", team), teamId: team.id });
       return reply.code(201).send({ team: teamJson(team), webhookSecret: response.webhookSecret });
@@ -93,12 +88,10 @@ export async function teamRoutes(
     },
     async (request) => {
       const { cursor = "", limit } = request.query;
-      const response = await callUnary(
-        auth,
-        auth.listTeams,
-        { cursor, limit: limit === undefined ? 0 : Number(limit) },
-        peers.timeoutMs,
-      );
+      const response = await callUnary(auth, auth.listTeams, {
+        cursor,
+        limit: limit === undefined ? 0 : Number(limit),
+      });
       return { teams: response.teams.map(teamJson), nextCursor: cursorJson(response.nextCursor) };
     },
   );
@@ -107,7 +100,7 @@ export async function teamRoutes(
     "/teams/:teamId",
     { config: TEAM, schema: { tags, summary: "Get a team", response: { 200: wrapped("team", "Team", "The team.") } } },
     async (request) => {
-      const response = await callUnary(auth, auth.getTeam, { teamId: request.params.teamId }, peers.timeoutMs);
+      const response = await callUnary(auth, auth.getTeam, { teamId: request.params.teamId });
       return { team: teamJson(present(response.team, "team")) };
     },
   );
@@ -131,19 +124,14 @@ export async function teamRoutes(
         throw errors.adminTokenOnly("change a team's subscription or quotas");
       }
       const expiresAt = body.subscriptionExpiresAt;
-      const response = await callUnary(
-        auth,
-        auth.updateTeam,
-        {
-          teamId: request.params.teamId,
-          name: body.name,
-          subscriptionExpiresAt: typeof expiresAt === "string" ? new Date(expiresAt) : undefined,
-          clearSubscriptionExpiresAt: expiresAt === null,
-          alertQuotaMonthly: body.alertQuotaMonthly,
-          heartbeatQuotaMonthly: body.heartbeatQuotaMonthly,
-        },
-        peers.timeoutMs,
-      );
+      const response = await callUnary(auth, auth.updateTeam, {
+        teamId: request.params.teamId,
+        name: body.name,
+        subscriptionExpiresAt: typeof expiresAt === "string" ? new Date(expiresAt) : undefined,
+        clearSubscriptionExpiresAt: expiresAt === null,
+        alertQuotaMonthly: body.alertQuotaMonthly,
+        heartbeatQuotaMonthly: body.heartbeatQuotaMonthly,
+      });
       // Quotas and subscription travel with verified signatures: this gateway forgets what it cached.
       onTeamChanged?.(request.params.teamId);
       await audit(request, {
@@ -180,12 +168,7 @@ export async function teamRoutes(
     },
     async (request) => {
       const graceSeconds = request.body.graceSeconds;
-      const response = await callUnary(
-        auth,
-        auth.rotateSecret,
-        { teamId: request.params.teamId, graceSeconds },
-        peers.timeoutMs,
-      );
+      const response = await callUnary(auth, auth.rotateSecret, { teamId: request.params.teamId, graceSeconds });
       onTeamChanged?.(request.params.teamId);
       await audit(request, {
         action: "team.rotate_secret",

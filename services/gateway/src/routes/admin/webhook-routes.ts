@@ -1,8 +1,8 @@
 import { callUnary } from "@pulsegate/grpc";
 import type { FastifyInstance } from "fastify";
+import { severityToProto } from "../../json-vocabulary.ts";
 import { wrapped } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
-import { severityToProto } from "../../json-vocabulary.ts";
 import type { Severity } from "../../validation/index.ts";
 import { owned } from "./access.ts";
 import { updatedEvent } from "./audit-events.ts";
@@ -54,12 +54,11 @@ export async function webhookRoutes(
     body: createWebhookBody,
     description: "The webhook, with its trigger URL.",
     create: async (teamId, body, request) => {
-      const response = await callUnary(
-        client,
-        client.createWebhook,
-        { teamId, name: body.name, ...settingsToProto(body) },
-        peers.timeoutMs,
-      );
+      const response = await callUnary(client, client.createWebhook, {
+        teamId,
+        name: body.name,
+        ...settingsToProto(body),
+      });
       const webhook = present(response.webhook, "webhook");
       return { created: webhook, json: webhookJson(webhook, publicBaseUrl(request, options.publicBaseUrl)) };
     },
@@ -71,7 +70,7 @@ export async function webhookRoutes(
     tags,
     description: "Every webhook.",
     list: async (teamId, request) => {
-      const response = await callUnary(client, client.listWebhooks, { teamId }, peers.timeoutMs);
+      const response = await callUnary(client, client.listWebhooks, { teamId });
       const baseUrl = publicBaseUrl(request, options.publicBaseUrl);
       return response.webhooks.map((webhook) => webhookJson(webhook, baseUrl));
     },
@@ -84,7 +83,7 @@ export async function webhookRoutes(
       schema: { tags, summary: "Get a webhook", response: { 200: wrapped("webhook", "Webhook", "The webhook.") } },
     },
     async (request) => {
-      const response = await callUnary(client, client.getWebhook, { id: request.params.id }, peers.timeoutMs);
+      const response = await callUnary(client, client.getWebhook, { id: request.params.id });
       return {
         webhook: webhookJson(present(response.webhook, "webhook"), publicBaseUrl(request, options.publicBaseUrl)),
       };
@@ -104,17 +103,12 @@ export async function webhookRoutes(
     },
     async (request) => {
       const body = request.body;
-      const response = await callUnary(
-        client,
-        client.updateWebhook,
-        {
-          id: request.params.id,
-          name: body.name,
-          ...settingsToProto(body),
-          replaceFilterRules: body.filterRules !== undefined,
-        },
-        peers.timeoutMs,
-      );
+      const response = await callUnary(client, client.updateWebhook, {
+        id: request.params.id,
+        name: body.name,
+        ...settingsToProto(body),
+        replaceFilterRules: body.filterRules !== undefined,
+      });
       const webhook = present(response.webhook, "webhook");
       await audit(request, updatedEvent("webhook", webhook.id, body));
       return { webhook: webhookJson(webhook, publicBaseUrl(request, options.publicBaseUrl)) };

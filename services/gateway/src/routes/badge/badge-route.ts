@@ -2,11 +2,11 @@ import { callUnary } from "@pulsegate/grpc";
 import type { monitors } from "@pulsegate/proto";
 import type { FastifyInstance } from "fastify";
 import { HttpError } from "../../errors.ts";
+import { monitorStatusJson } from "../../json-vocabulary.ts";
 import { errorResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { createLookupCache } from "../../pipeline/lookup-cache.ts";
 import { isUrlToken } from "../../pipeline/url-token.ts";
-import { monitorStatusJson } from "../../json-vocabulary.ts";
 import { badgeSvg } from "./badge-svg.ts";
 
 const badgeNotFound = () => new HttpError("badge_not_found");
@@ -23,7 +23,7 @@ export async function badgeRoute(app: FastifyInstance, options: { peers: Peers; 
     ttlMs: options.cacheMs,
     load: async (token) =>
       isUrlToken(token)
-        ? (await callUnary(peers.monitors, peers.monitors.resolveBadge, { badgeToken: token }, peers.timeoutMs)).monitor
+        ? (await callUnary(peers.monitors, peers.monitors.resolveBadge, { badgeToken: token })).monitor
         : undefined,
   });
   app.get<{ Params: { file: string } }>(

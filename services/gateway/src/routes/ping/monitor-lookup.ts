@@ -37,7 +37,7 @@ export type MonitorLookupOptions = {
 export function createMonitorLookup(peers: Peers, options: MonitorLookupOptions): MonitorLookup {
   const resolveMany = batchPerTurn(
     async (pingUrls: string[]) =>
-      (await callUnary(peers.monitors, peers.monitors.resolveMonitors, { pingUrls }, peers.timeoutMs)).monitors,
+      (await callUnary(peers.monitors, peers.monitors.resolveMonitors, { pingUrls })).monitors,
     { name: "ResolveMonitors", maxBatch: 500 },
   );
   const cache = createLookupCache<CachedMonitor | undefined>({

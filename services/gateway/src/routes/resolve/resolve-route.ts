@@ -32,7 +32,7 @@ export type ResolveRouteOptions = {
 export function resolveRoute(app: FastifyInstance, options: ResolveRouteOptions): void {
   const { peers, calls, rateLimiter, webhooks } = options;
   const call = (items: alerts.ResolveByKeyItem[], dryRun: boolean) =>
-    callUnary(peers.alerts, peers.alerts.resolveAlertsByKey, { items, dryRun }, peers.timeoutMs);
+    callUnary(peers.alerts, peers.alerts.resolveAlertsByKey, { items, dryRun });
   const resolve = batchPerTurn(async (items: alerts.ResolveByKeyItem[]) => (await call(items, false)).results, {
     name: "ResolveAlertsByKey",
   });

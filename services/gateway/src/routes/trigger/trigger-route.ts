@@ -32,7 +32,7 @@ export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOp
     ttlMs: options.webhookCacheMs,
     load: async (webhookUrl) =>
       isUrlToken(webhookUrl)
-        ? (await callUnary(peers.alerts, peers.alerts.resolveWebhook, { webhookUrl }, peers.timeoutMs)).webhook
+        ? (await callUnary(peers.alerts, peers.alerts.resolveWebhook, { webhookUrl })).webhook
         : undefined,
   });
 
@@ -49,7 +49,7 @@ export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOp
 
       const item = toTriggerItem(webhook, access, body.value);
       if (dryRun) {
-        const preview = await callUnary(peers.alerts, peers.alerts.previewTriggers, { items: [item] }, peers.timeoutMs);
+        const preview = await callUnary(peers.alerts, peers.alerts.previewTriggers, { items: [item] });
         return reply.code(200).send(dryRunTriggerResponse(preview.results[0], body.value.group_key ?? null));
       }
       const result = await calls.triggerAlert(item);

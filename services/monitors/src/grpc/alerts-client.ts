@@ -1,0 +1,60 @@
+import { callUnary, type DeadlineClient, serviceErrorFromGrpc } from "@pulsegate/grpc";
+import { alerts } from "@pulsegate/proto";
+import { traceparentOf } from "@pulsegate/telemetry";
+import type { AlertsPort, IncidentAlert, RaiseOutcome } from "../incidents/alerts-port.ts";
+import { severityToProto } from "./vocabulary-mapping.ts";
+
+const RAISED: ReadonlyMap<number, string> = new Map([
+  [alerts.TriggerOutcome.TRIGGER_OUTCOME_CREATED, "created"],
+  [alerts.TriggerOutcome.TRIGGER_OUTCOME_OCCURRENCE_ADDED, "occurrence_added"],
+  [alerts.TriggerOutcome.TRIGGER_OUTCOME_REOPENED, "reopened"],
+]);
+
+/** The incident worker's AlertsPort over the alerts service's gRPC API (TriggerAlert, ResolveAlert). */
+export function alertsOverGrpc(client: DeadlineClient<alerts.AlertsServiceClient>): AlertsPort {
+  return {
+    async raise(incident: IncidentAlert): Promise<RaiseOutcome> {
+      let response: alerts.TriggerAlertResponse;
+      try {
+        response = await callUnary(client, client.triggerAlert, { items: [triggerItem(incident)] });
+      } catch (error) {
+        if (serviceErrorFromGrpc(error)?.kind === "INVALID_ARGUMENT") return { kind: "refused" };
+        throw error;
+      }
+      const result = response.results[0];
+      const raised = result ? RAISED.get(result.outcome) : undefined;
+      if (!result || !raised) return { kind: "not_raised", outcome: `outcome_${result?.outcome ?? "none"}` };
+      return { kind: "raised", outcome: raised, alertId: result.alertId };
+    },
+
+    async resolve(alertId: string): Promise<"resolved" | "refused"> {
+      try {
+        await callUnary(client, client.resolveAlert, { id: alertId });
+      } catch (error) {
+        const kind = serviceErrorFromGrpc(error)?.kind;
+        if (kind === "INVALID_ARGUMENT") return "refused";
+        // Already gone is as good as resolved.
+        if (kind !== "NOT_FOUND") throw error;
+      }
+      return "resolved";
+    },
+  };
+}
+
+function triggerItem(incident: IncidentAlert): alerts.TriggerAlertItem {
+  return {
+    teamId: incident.teamId,
+    source: alerts.AlertSource.ALERT_SOURCE_MONITOR,
+    sourceId: incident.monitorId,
+    title: incident.title,
+    description: incident.description,
+    severity: severityToProto(incident.severity),
+    metadataJson: incident.metadata === null ? "" : JSON.stringify(incident.metadata),
+    groupKey: incident.groupKey,
+    alertQuotaMonthly: incident.alertQuotaMonthly,
+    reopenWindowSeconds: incident.reopenWindowSeconds,
+    repeatIntervalSeconds: incident.repeatIntervalSeconds ?? 0,
+    // The caller's span (the incident action's): the alert's notifications continue its trace.
+    traceparent: traceparentOf(),
+  };
+}
