@@ -186,6 +186,76 @@ describe("pingTransition", () => {
     });
   });
 
+  it("a second start ping while a run is open starts the run again, closing nothing", () => {
+    const running = monitor({ status: "up", runStartedAt: at(0), lastPingAt: at(0), maxDurationSeconds: 30 });
+    expect(pingTransition(running, { status: "start", reason: null, receivedAt: at(5) })).toEqual({
+      apply: true,
+      status: "up",
+      reason: null,
+      nextDueAt: at(15),
+      incident: null,
+      runStartedAt: at(5),
+      durationMs: null,
+    });
+  });
+
+  it("a start ping leaves an open incident open: it neither resolves nor raises", () => {
+    const open = monitor({ status: "up", incidentOpen: true, lastPingAt: at(0) });
+    expect(pingTransition(open, { status: "start", reason: null, receivedAt: at(1) })).toMatchObject({
+      status: "up",
+      incident: null,
+      runStartedAt: at(1),
+    });
+  });
+
+  it("a down ping that closes a slow run keeps its own reason; without a maximum no run is slow", () => {
+    const slow = monitor({ status: "up", runStartedAt: at(0), lastPingAt: at(0), maxDurationSeconds: 5 });
+    expect(pingTransition(slow, { status: "down", reason: "exit 1", receivedAt: at(9) })).toMatchObject({
+      status: "down",
+      reason: "exit 1",
+      incident: "raise",
+      durationMs: 9000,
+    });
+    const unbounded = monitor({ status: "up", runStartedAt: at(0), lastPingAt: at(0), maxDurationSeconds: null });
+    expect(pingTransition(unbounded, { status: "up", reason: null, receivedAt: at(59) })).toMatchObject({
+      status: "up",
+      reason: null,
+      incident: null,
+      durationMs: 59_000,
+      nextDueAt: at(129),
+    });
+  });
+
+  it("a slow run closed on a monitor down for another reason raises; an up ping without a run is never slow", () => {
+    const down = monitor({
+      status: "down",
+      lastReason: "disk",
+      incidentOpen: true,
+      runStartedAt: at(0),
+      lastPingAt: at(0),
+      maxDurationSeconds: 5,
+    });
+    expect(pingTransition(down, { status: "up", reason: null, receivedAt: at(8) })).toMatchObject({
+      status: "down",
+      reason: "run took 8 s, longer than the 5 s maximum",
+      incident: "raise",
+    });
+    const noRun = monitor({ status: "down", lastReason: "disk", incidentOpen: true, maxDurationSeconds: 5 });
+    expect(pingTransition(noRun, { status: "up", reason: null, receivedAt: at(8) })).toMatchObject({
+      status: "up",
+      incident: "resolve",
+      durationMs: null,
+    });
+  });
+
+  it("an up ping resolves an open incident whatever the status said (an idle or up monitor too)", () => {
+    for (const status of ["idle", "up"] as const) {
+      expect(
+        pingTransition(monitor({ status, incidentOpen: true }), { status: "up", reason: null, receivedAt: at(1) }),
+      ).toMatchObject({ status: "up", incident: "resolve" });
+    }
+  });
+
   // The monitor state the next ping of a batch sees, as applyPingBatch carries it from one ping to the next.
   const after = (state: MonitorState, ping: PingFacts): MonitorState => {
     const t = pingTransition(state, ping);
