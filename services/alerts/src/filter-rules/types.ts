@@ -38,8 +38,6 @@ export const MAX_FILTER_RULES = WEBHOOK_LIMITS.maxFilterRules;
 export const MAX_PATH_DEPTH = 10;
 export const MAX_VALUE_DEPTH = 10;
 
-export const SEVERITIES = ["sev0", "sev1", "sev2", "sev3", "sev4"] as const;
-
 export function isFilterOp(value: unknown): value is FilterOp {
   return typeof value === "string" && (FILTER_OPS as readonly string[]).includes(value);
 }

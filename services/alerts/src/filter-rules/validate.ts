@@ -1,3 +1,4 @@
+import { SEVERITIES } from "../severity.ts";
 import { parseField } from "./field.ts";
 import { isPlainObject, jsonDepth } from "./json.ts";
 import {
@@ -8,7 +9,6 @@ import {
   isFilterOp,
   MAX_FILTER_RULES,
   MAX_VALUE_DEPTH,
-  SEVERITIES,
 } from "./types.ts";
 
 const ROOT = "filterRules";

@@ -6,6 +6,7 @@ import { isTransientError } from "@pulsegate/transient-error";
 import { monitorsErrors } from "../errors.ts";
 import type { MonitorService } from "../monitors/monitor-service.ts";
 import type { PingRecorder, RecordInput } from "../pings/record-pings.ts";
+import type { Severity } from "../severity.ts";
 import type { SpoolStatus } from "../spool/spool-durability.ts";
 import {
   monitorToProto,
@@ -45,11 +46,7 @@ export function monitorsServiceBinding(
           name: request.name,
           intervalSeconds: request.intervalSeconds,
           graceSeconds: request.graceSeconds,
-          // UNSPECIFIED: the default; an unknown value becomes text that validation names.
-          severity:
-            request.incidentSeverity === alerts.Severity.SEVERITY_UNSPECIFIED
-              ? undefined
-              : (severityFromProto(request.incidentSeverity) ?? `unknown(${request.incidentSeverity})`),
+          severity: incidentSeverityFromProto(request.incidentSeverity),
           reopenWindowSeconds: request.reopenWindowSeconds,
           schedule: request.schedule,
           timezone: request.timezone,
@@ -141,6 +138,14 @@ export function monitorsServiceBinding(
     ),
   };
   return { name: "monitors.v1.MonitorsService", definition: monitors.MonitorsServiceService, implementation };
+}
+
+/** UNSPECIFIED: the default severity. A value this build does not know is refused. */
+function incidentSeverityFromProto(value: alerts.Severity): Severity | undefined {
+  if (value === alerts.Severity.SEVERITY_UNSPECIFIED) return undefined;
+  const severity = severityFromProto(value);
+  if (!severity) throw monitorsErrors.invalid([{ field: "severity", message: "severity is not known." }]);
+  return severity;
 }
 
 function recordInputsFromProto(items: monitors.RecordPingItem[]): RecordInput[] {

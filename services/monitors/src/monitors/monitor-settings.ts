@@ -1,14 +1,14 @@
 import type { FieldProblem } from "@pulsegate/errors";
 import { MONITOR_LIMITS } from "@pulsegate/limits";
-import { isSeverity, SEVERITIES, type Severity } from "../severity.ts";
+import type { Severity } from "../severity.ts";
 import { checkSchedule, DEFAULT_TIMEZONE, type Schedule } from "./schedule.ts";
 
 export type MonitorSettingsInput = {
   name: string;
   intervalSeconds?: number | undefined;
   graceSeconds?: number | undefined;
-  /** "" or undefined: the default. */
-  severity?: string | undefined;
+  /** Undefined: the default. */
+  severity?: Severity | undefined;
   reopenWindowSeconds?: number | undefined;
   /** "" or undefined: an interval monitor. */
   schedule?: string | undefined;
@@ -65,10 +65,6 @@ export function checkMonitorSettings(input: MonitorSettingsInput): {
   else if (codePoints(name) > MONITOR_LIMITS.nameMaxLength) {
     errors.push({ field: "name", message: `name must be at most ${MONITOR_LIMITS.nameMaxLength} characters.` });
   }
-  const severity =
-    input.severity === undefined || input.severity === "" ? MONITOR_LIMITS.defaultSeverity : input.severity;
-  if (!isSeverity(severity))
-    errors.push({ field: "severity", message: `severity must be one of ${SEVERITIES.join(", ")}.` });
   const expression = input.schedule?.trim() ?? "";
   const timezone = input.timezone?.trim() ?? "";
   let schedule: Schedule | null = null;
@@ -107,7 +103,7 @@ export function checkMonitorSettings(input: MonitorSettingsInput): {
       MONITOR_LIMITS.defaultGraceSeconds,
       errors,
     ),
-    severity: severity as Severity,
+    severity: input.severity ?? (MONITOR_LIMITS.defaultSeverity as Severity),
     reopenWindowSeconds: checkInt(
       input.reopenWindowSeconds,
       "reopenWindowSeconds",
