@@ -8,6 +8,7 @@ import type { AlertsConfig } from "./config.ts";
 import { alertsServiceBinding } from "./grpc/alerts-server.ts";
 import { migrations } from "./migrations/index.ts";
 import { provideMigrationKeyring } from "./migrations/migration-keyring.ts";
+import { ChannelSchema } from "./notifications/channel.entity.ts";
 import { ChannelSealer } from "./notifications/channel-credentials.ts";
 import { ChannelService } from "./notifications/channel-service.ts";
 import { DeliveryStore } from "./notifications/delivery-store.ts";
@@ -39,7 +40,7 @@ export async function openAlertsDatabase(config: AlertsConfig, log: Logger) {
     {
       url: config.databaseUrl,
       schema: ALERTS_SCHEMA,
-      entities: [WebhookSchema, NotificationPolicySchema, SilenceSchema],
+      entities: [WebhookSchema, ChannelSchema, NotificationPolicySchema, SilenceSchema],
       migrations,
       poolMax: config.DB_POOL_MAX,
     },

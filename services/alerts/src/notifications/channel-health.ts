@@ -1,5 +1,6 @@
-import type { Orm } from "@pulsegate/db";
-import { type ChannelRow, channelFromRow } from "./channel.ts";
+import { LockMode, type Orm } from "@pulsegate/db";
+import { cancelPendingDeliveries } from "./cancel-pending-deliveries.ts";
+import { ChannelSchema } from "./channel.entity.ts";
 import { CHANNEL_DISABLED, channelNoticePayload } from "./channel-notice.ts";
 import type { DeliveryStatus } from "./delivery-store.ts";
 
@@ -57,20 +58,19 @@ export async function recordChannelHealth(
 /** Disables an enabled channel once (concurrent callers: the first wins), with its notice. */
 async function disableChannel(orm: Orm, channelId: string, reason: string): Promise<string | null> {
   return orm.em.fork().transactional(async (em) => {
-    const [row] = await em.execute<ChannelRow[]>(
-      `UPDATE alerts.channels SET enabled = false, disabled_reason = ?, disabled_at = now(), updated_at = now()
-        WHERE id = ? AND enabled AND deleted_at IS NULL
-        RETURNING id, team_id, kind, name, masked_url, enabled, disabled_reason, disabled_at, created_at, updated_at`,
-      [reason, channelId],
+    // Locked, then checked again: of concurrent callers, the first wins and the others find it disabled.
+    const channel = await em.findOne(
+      ChannelSchema,
+      { id: channelId, enabled: true, deletedAt: null },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
     );
-    if (!row) return null;
-    const channel = channelFromRow(row);
-    await em.execute(
-      `UPDATE alerts.deliveries SET status = 'cancelled', last_error = ?, locked_until = NULL, lease_token = NULL,
-              updated_at = now()
-        WHERE channel_id = ? AND status = 'pending'`,
-      [`channel disabled: ${reason}`, channelId],
-    );
+    if (!channel) return null;
+    const now = new Date();
+    channel.enabled = false;
+    channel.disabledReason = reason;
+    channel.disabledAt = now;
+    channel.updatedAt = now;
+    await cancelPendingDeliveries(em, channelId, `channel disabled: ${reason}`, now);
     await em.execute(
       "INSERT INTO alerts.outbox (team_id, alert_id, event_type, payload, created_at) VALUES (?, NULL, ?, ?::jsonb, now())",
       [
@@ -83,7 +83,7 @@ async function disableChannel(orm: Orm, channelId: string, reason: string): Prom
           name: channel.name,
           maskedUrl: channel.maskedUrl,
           disabledReason: reason,
-          disabledAt: (channel.disabledAt ?? new Date()).toISOString(),
+          disabledAt: now.toISOString(),
         }),
       ],
     );

@@ -1,16 +1,10 @@
 import { randomUUID } from "node:crypto";
-import type { EntityManager, Orm } from "@pulsegate/db";
+import { type EntityManager, LockMode, type Orm } from "@pulsegate/db";
 import type { FieldProblem } from "@pulsegate/errors";
 import { alertsErrors } from "../errors.ts";
-import {
-  CHANNEL_COLUMNS,
-  type ChannelKind,
-  type ChannelRow,
-  type ChannelView,
-  channelFromRow,
-  isChannelKind,
-  KEYED_KINDS,
-} from "./channel.ts";
+import { cancelPendingDeliveries } from "./cancel-pending-deliveries.ts";
+import { type Channel, ChannelSchema } from "./channel.entity.ts";
+import { type ChannelKind, type ChannelView, channelView, isChannelKind, KEYED_KINDS } from "./channel.ts";
 import type { ChannelSealer } from "./channel-credentials.ts";
 import { checkChannelUrl } from "./channel-url.ts";
 import { maskUrl } from "./mask-url.ts";
@@ -70,29 +64,27 @@ export class ChannelService {
     return this.#orm.em.fork().transactional(async (em) => {
       // Serialises creations per team so the limit holds under concurrency.
       await em.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [`alerts:channels:${teamId}`]);
-      const [count] = await em.execute<{ n: number }[]>(
-        "SELECT count(*)::int AS n FROM alerts.channels WHERE team_id = ? AND deleted_at IS NULL",
-        [teamId],
-      );
-      if ((count?.n ?? 0) >= CHANNEL_LIMITS.maxPerTeam) throw alertsErrors.tooManyChannels(CHANNEL_LIMITS.maxPerTeam);
+      if ((await em.count(ChannelSchema, { teamId, deletedAt: null })) >= CHANNEL_LIMITS.maxPerTeam) {
+        throw alertsErrors.tooManyChannels(CHANNEL_LIMITS.maxPerTeam);
+      }
       const id = `ch_${randomUUID().replaceAll("-", "")}`;
-      const [row] = await em.execute<ChannelRow[]>(
-        `INSERT INTO alerts.channels (id, team_id, kind, name, credentials_sealed, masked_url, enabled, created_at,
-                                      updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${CHANNEL_COLUMNS}`,
-        [
-          id,
-          teamId,
-          input.kind as ChannelKind,
-          name,
-          this.#sealer.seal(id, key === undefined ? { url } : { url, key }),
-          maskChannelUrl(url),
-          input.enabled ?? true,
-          now,
-          now,
-        ],
-      );
-      return channelFromRow(row as ChannelRow);
+      const channel = em.create(ChannelSchema, {
+        id,
+        teamId,
+        kind: input.kind as ChannelKind,
+        name,
+        credentialsSealed: this.#sealer.seal(id, key === undefined ? { url } : { url, key }),
+        maskedUrl: maskChannelUrl(url),
+        enabled: input.enabled ?? true,
+        disabledReason: null,
+        disabledAt: null,
+        failingSince: null,
+        failedDeliveries: 0,
+        createdAt: now,
+        updatedAt: now,
+        deletedAt: null,
+      });
+      return channelView(channel);
     });
   }
 
@@ -100,45 +92,37 @@ export class ChannelService {
    * The credentials an update writes (null: unchanged). The URL and the key are
    * sealed together, so changing one keeps the other: the old ones are opened.
    */
-  async #newCredentials(
-    em: EntityManager,
-    id: string,
+  #newCredentials(
+    channel: Channel,
     url: string | undefined,
     key: string | undefined,
-  ): Promise<{ url: string; key?: string } | null> {
+  ): { url: string; key?: string } | null {
     if (url === undefined && key === undefined) return null;
-    const [row] = await em.execute<{ kind: string; credentials_sealed: Buffer }[]>(
-      "SELECT kind, credentials_sealed FROM alerts.channels WHERE id = ? AND deleted_at IS NULL FOR UPDATE",
-      [id],
-    );
-    if (!row) throw alertsErrors.channelNotFound();
     const errors: FieldProblem[] = [];
-    if (url !== undefined && (row.kind === "email") !== url.startsWith("mailto:")) {
+    if (url !== undefined && (channel.kind === "email") !== url.startsWith("mailto:")) {
       errors.push({ field: "url", message: "An email channel's url is mailto:, any other channel's http or https." });
     }
-    const checkedKey = key === undefined ? undefined : checkKey(row.kind, key, errors);
+    const checkedKey = key === undefined ? undefined : checkKey(channel.kind, key, errors);
     if (errors.length > 0) throw alertsErrors.invalid(errors);
-    const old = this.#sealer.open(id, row.credentials_sealed);
+    const old = this.#sealer.open(channel.id, Buffer.from(channel.credentialsSealed));
     const merged = { url: url ?? old.url, key: checkedKey ?? old.key };
     return merged.key === undefined ? { url: merged.url } : { url: merged.url, key: merged.key };
   }
 
   async list(teamId: string): Promise<ChannelView[]> {
-    const rows = await this.#em().execute<ChannelRow[]>(
-      `SELECT ${CHANNEL_COLUMNS} FROM alerts.channels WHERE team_id = ? AND deleted_at IS NULL ORDER BY created_at, id`,
-      [teamId],
+    const channels = await this.#em().find(
+      ChannelSchema,
+      { teamId, deletedAt: null },
+      { orderBy: { createdAt: "asc", id: "asc" } },
     );
-    return rows.map(channelFromRow);
+    return channels.map(channelView);
   }
 
   /** A channel that has not been deleted. */
   async get(id: string): Promise<ChannelView> {
-    const [row] = await this.#em().execute<ChannelRow[]>(
-      `SELECT ${CHANNEL_COLUMNS} FROM alerts.channels WHERE id = ? AND deleted_at IS NULL`,
-      [id],
-    );
-    if (!row) throw alertsErrors.channelNotFound();
-    return channelFromRow(row);
+    const channel = await this.#em().findOne(ChannelSchema, { id, deletedAt: null });
+    if (!channel) throw alertsErrors.channelNotFound();
+    return channelView(channel);
   }
 
   async update(id: string, input: UpdateChannelInput): Promise<ChannelView> {
@@ -149,35 +133,23 @@ export class ChannelService {
     if (errors.length > 0) throw alertsErrors.invalid(errors);
     return this.#orm.em.fork().transactional(async (em) => {
       const now = this.#now();
-      const credentials = await this.#newCredentials(em, id, url, input.key);
+      const channel = await lockChannel(em, id);
+      const credentials = this.#newCredentials(channel, url, input.key);
+      if (name !== undefined) channel.name = name;
+      if (credentials !== null) channel.credentialsSealed = this.#sealer.seal(id, credentials);
+      if (url !== undefined) channel.maskedUrl = maskChannelUrl(url);
+      if (input.enabled !== undefined) channel.enabled = input.enabled;
       // Enabling again is the admin's answer to a channel the delivery policy disabled: the
       // reason goes, and its run of failures starts over.
-      const [row] = await em.execute<ChannelRow[]>(
-        `UPDATE alerts.channels
-            SET name = coalesce(?, name), credentials_sealed = coalesce(?, credentials_sealed),
-                masked_url = coalesce(?, masked_url), enabled = coalesce(?, enabled),
-                disabled_reason = CASE WHEN ? THEN NULL ELSE disabled_reason END,
-                disabled_at = CASE WHEN ? THEN NULL ELSE disabled_at END,
-                failing_since = CASE WHEN ? THEN NULL ELSE failing_since END,
-                failed_deliveries = CASE WHEN ? THEN 0 ELSE failed_deliveries END,
-                updated_at = ?
-          WHERE id = ? AND deleted_at IS NULL RETURNING ${CHANNEL_COLUMNS}`,
-        [
-          name ?? null,
-          credentials === null ? null : this.#sealer.seal(id, credentials),
-          url === undefined ? null : maskChannelUrl(url),
-          input.enabled ?? null,
-          input.enabled === true,
-          input.enabled === true,
-          input.enabled === true,
-          input.enabled === true,
-          now,
-          id,
-        ],
-      );
-      if (!row) throw alertsErrors.channelNotFound();
-      if (!row.enabled) await cancelPending(em, id, "channel disabled", now);
-      return channelFromRow(row);
+      if (input.enabled === true) {
+        channel.disabledReason = null;
+        channel.disabledAt = null;
+        channel.failingSince = null;
+        channel.failedDeliveries = 0;
+      }
+      channel.updatedAt = now;
+      if (!channel.enabled) await cancelPendingDeliveries(em, id, "channel disabled", now);
+      return channelView(channel);
     });
   }
 
@@ -185,22 +157,17 @@ export class ChannelService {
   async delete(id: string): Promise<void> {
     await this.#orm.em.fork().transactional(async (em) => {
       const now = this.#now();
-      const deleted = await em.execute<{ id: string }[]>(
-        "UPDATE alerts.channels SET deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL RETURNING id",
-        [now, now, id],
-      );
-      if (deleted.length === 0) throw alertsErrors.channelNotFound();
-      await cancelPending(em, id, "channel deleted", now);
+      const channel = await lockChannel(em, id);
+      channel.deletedAt = now;
+      channel.updatedAt = now;
+      await cancelPendingDeliveries(em, id, "channel deleted", now);
     });
   }
 
   /** Ids of the team's channels that exist (enabled or not). */
   async idsOf(teamId: string): Promise<Set<string>> {
-    const rows = await this.#em().execute<{ id: string }[]>(
-      "SELECT id FROM alerts.channels WHERE team_id = ? AND deleted_at IS NULL",
-      [teamId],
-    );
-    return new Set(rows.map((row) => row.id));
+    const channels = await this.#em().find(ChannelSchema, { teamId, deletedAt: null }, { fields: ["id"] });
+    return new Set(channels.map((channel) => channel.id));
   }
 
   /** An email channel's URL is `mailto:` and its recipients (the relay is the service's own). */
@@ -224,14 +191,11 @@ export class ChannelService {
   }
 }
 
-/** A disabled or deleted channel gets nothing more, not even what was queued for it. */
-async function cancelPending(em: EntityManager, channelId: string, reason: string, now: Date): Promise<void> {
-  await em.execute(
-    `UPDATE alerts.deliveries SET status = 'cancelled', last_error = ?, locked_until = NULL, lease_token = NULL,
-            updated_at = ?
-      WHERE channel_id = ? AND status = 'pending'`,
-    [reason, now, channelId],
-  );
+/** A channel that has not been deleted, locked for the rest of the transaction. */
+async function lockChannel(em: EntityManager, id: string): Promise<Channel> {
+  const channel = await em.findOne(ChannelSchema, { id, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!channel) throw alertsErrors.channelNotFound();
+  return channel;
 }
 
 function checkName(raw: string, errors: FieldProblem[]): string | undefined {

@@ -1,4 +1,4 @@
-import { toDate } from "../alerts/alert-row.ts";
+import type { Channel } from "./channel.entity.ts";
 
 export const CHANNEL_KINDS = ["slack", "webhook", "pagerduty", "opsgenie", "email"] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
@@ -25,35 +25,18 @@ export type ChannelView = {
   updatedAt: Date;
 };
 
-export type ChannelRow = {
-  id: string;
-  team_id: string;
-  kind: ChannelKind;
-  name: string;
-  /** Scheme, host and the last four characters; the URL itself is only in credentials_sealed. */
-  masked_url: string;
-  enabled: boolean;
-  disabled_reason: string | null;
-  disabled_at: Date | string | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-};
-
-/** The columns a ChannelRow reads: never credentials_sealed, which only the dispatcher opens. */
-export const CHANNEL_COLUMNS =
-  "id, team_id, kind, name, masked_url, enabled, disabled_reason, disabled_at, created_at, updated_at";
-
-export function channelFromRow(row: ChannelRow): ChannelView {
+/** What the API shows of a channel: never its credentials, nor the delivery policy's counters. */
+export function channelView(channel: Channel): ChannelView {
   return {
-    id: row.id,
-    teamId: row.team_id,
-    kind: row.kind,
-    name: row.name,
-    maskedUrl: row.masked_url,
-    enabled: row.enabled,
-    disabledReason: row.disabled_reason ?? null,
-    disabledAt: row.disabled_at ? toDate(row.disabled_at) : null,
-    createdAt: toDate(row.created_at),
-    updatedAt: toDate(row.updated_at),
+    id: channel.id,
+    teamId: channel.teamId,
+    kind: channel.kind,
+    name: channel.name,
+    maskedUrl: channel.maskedUrl,
+    enabled: channel.enabled,
+    disabledReason: channel.disabledReason ?? null,
+    disabledAt: channel.disabledAt ?? null,
+    createdAt: channel.createdAt,
+    updatedAt: channel.updatedAt,
   };
 }
