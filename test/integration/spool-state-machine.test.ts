@@ -1,0 +1,153 @@
+// The ping path's spool state machine with a real Redis (the test stack's) and PostgreSQL away:
+// writing → spooling on an outage (the ping in the spool, answered as the monitor will look), every
+// later ping behind it in order, and back to writing only once a drain finds the spool empty with no
+// append in flight. Refusals without a spool, paused and unknown monitors, and a failed append are in
+// services/monitors/src/pings/record-pings.test.ts; a failed drain in spool-drain-failure.test.ts.
+import { randomUUID } from "node:crypto";
+import { createServer } from "node:net";
+import { createPgPool, type PgPool } from "@pulsegate/db";
+import { createLogger } from "@pulsegate/logger";
+import { isTransientError } from "@pulsegate/transient-error";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { LastKnownMonitors } from "../../services/monitors/src/monitors/last-known-monitors.ts";
+import type { MonitorView } from "../../services/monitors/src/monitors/monitor-row.ts";
+import { PingRecorder, type RecordInput } from "../../services/monitors/src/pings/record-pings.ts";
+import { drainSpool } from "../../services/monitors/src/spool/drain-spool.ts";
+import { PingSpool } from "../../services/monitors/src/spool/ping-spool.ts";
+
+const stack = inject("stack");
+let redis: Redis;
+let awayPool: PgPool;
+const spools: PingSpool[] = [];
+
+beforeAll(async () => {
+  // A port nothing listens on: the database is away (connections refused at once).
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  awayPool = createPgPool({ url: `postgres://pulsegate@127.0.0.1:${port}/away`, max: 1 });
+  redis = new Redis(stack.redisUrl);
+});
+
+afterAll(async () => {
+  for (const spool of spools) await redis.del(spool.key, `${spool.key}:dead`, `${spool.key}:drain-lock`);
+  redis.disconnect();
+  await awayPool.end();
+});
+
+/** A recorder over a spool of its own (keys are named after the database in the URL). */
+function setup() {
+  const spool = new PingSpool(redis, `postgres://localhost/spool_state_${process.pid}_${randomUUID()}`);
+  spools.push(spool);
+  const lines: string[] = [];
+  const log = createLogger("spool-state-test", "info", { write: (line: string) => void lines.push(line) });
+  const lastKnown = new LastKnownMonitors();
+  const recorder = new PingRecorder({ pool: awayPool, spool, lastKnown, log, onIncident: async () => undefined });
+  const drain = () => drainSpool({ pool: awayPool, spool, recorder, lastKnown, log, onIncident: () => undefined });
+  const messages = () => lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
+  return { spool, recorder, lastKnown, drain, messages };
+}
+
+const ping = (
+  monitor: { id: string; teamId: string },
+  status: RecordInput["status"],
+  seconds: number,
+): RecordInput => ({
+  monitorId: monitor.id,
+  teamId: monitor.teamId,
+  status,
+  reason: status === "down" ? "disk full" : null,
+  groupKey: null,
+  metadataJson: null,
+  method: "POST",
+  receivedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, seconds)),
+  heartbeatQuotaMonthly: 0,
+  alertQuotaMonthly: 0,
+});
+
+const known = (overrides: Partial<MonitorView> = {}): MonitorView =>
+  ({
+    id: randomUUID(),
+    teamId: randomUUID(),
+    status: "up",
+    monitoringActive: true,
+    lastPingAt: null,
+    lastPingStatus: null,
+    lastReason: null,
+    ...overrides,
+  }) as MonitorView;
+
+describe("the spool state machine", () => {
+  it("an outage turns writing into spooling: each ping spooled in order, answered as the monitor will look", async () => {
+    const { spool, recorder, lastKnown, messages } = setup();
+    const monitor = lastKnown.remember(known({ status: "up" }));
+    const stranger = { id: randomUUID(), teamId: randomUUID() };
+    expect(recorder.spooling).toBe(false);
+
+    // Writing: the database is away, so the ping goes to the spool and spooling starts.
+    const [down] = await recorder.record([ping(monitor, "down", 1)]);
+    expect(recorder.spooling).toBe(true);
+    expect(down).toMatchObject({
+      outcome: "spooled",
+      monitor: {
+        id: monitor.id,
+        status: "down",
+        monitoringActive: true,
+        lastPingStatus: "down",
+        lastReason: "disk full",
+        lastPingAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 1)),
+      },
+    });
+    // Spooling: the next pings queue behind it; a start ping keeps the status it predicts, and a
+    // monitor this process has not seen yet is answered without a state.
+    const later = await recorder.record([ping(monitor, "start", 2), ping(stranger, "up", 3)]);
+    expect(later).toMatchObject([
+      { outcome: "spooled", monitor: { status: "down", lastPingStatus: "start" } },
+      { outcome: "spooled", monitor: null },
+    ]);
+    // The state answered while the database is away (ResolveMonitor, the next spooled ping) is the predicted one.
+    expect(lastKnown.byId(monitor.id)).toMatchObject({ status: "down", monitoringActive: true });
+
+    const entries = await spool.oldest(10);
+    expect(entries.map((entry) => [entry.item.monitorId, entry.item.status])).toEqual([
+      [monitor.id, "down"],
+      [monitor.id, "start"],
+      [stranger.id, "up"],
+    ]);
+    expect(entries.map((entry) => entry.item.pingId)).toEqual(
+      [down, ...later].map((result) => (result as { pingId: string }).pingId),
+    );
+    expect(messages().filter((message) => message === "pings go to the spool until it is drained")).toHaveLength(1);
+  });
+
+  it("spooling ends only when a drain finds the spool empty and no append is in flight", async () => {
+    const { spool, recorder, lastKnown, drain, messages } = setup();
+    const monitor = lastKnown.remember(known());
+    recorder.startSpooling("database away");
+
+    // An append in flight: the spool looks empty, but spooling must go on behind it.
+    const appending = recorder.record([ping(monitor, "up", 1)]);
+    expect(recorder.stopSpoolingIfIdle()).toBe(false);
+    expect(recorder.spooling).toBe(true);
+    const [spooled] = await appending;
+    expect(spooled).toMatchObject({ outcome: "spooled" });
+
+    // A drain with the database still away fails and changes nothing.
+    await expect(drain()).rejects.toSatisfy(isTransientError);
+    expect(recorder.spooling).toBe(true);
+    expect(await spool.length()).toBe(1);
+
+    // Once the entries are gone (applied by a drain), the next drain finds the spool empty: writing again.
+    await spool.remove((await spool.oldest(10)).map((entry) => entry.entryId));
+    expect(await drain()).toBe(false);
+    expect(recorder.spooling).toBe(false);
+    expect(messages()).toContain("spool drained: pings are written to the database again");
+
+    // And an outage starts spooling again.
+    await recorder.record([ping(monitor, "up", 2)]);
+    expect(recorder.spooling).toBe(true);
+    expect(await spool.length()).toBe(1);
+  });
+});
