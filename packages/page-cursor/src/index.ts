@@ -1,1 +1,1 @@
-export { decodeCursor, encodeCursor, PAGE_LIMITS, pageSize } from "./page-cursor.ts";
+export { decodeCursor, encodeCursor, invalidCursor, PAGE_LIMITS, pageSize } from "./page-cursor.ts";

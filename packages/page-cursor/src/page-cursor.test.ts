@@ -1,5 +1,6 @@
+import { InvalidError } from "@pulsegate/errors";
 import { describe, expect, it } from "vitest";
-import { decodeCursor, encodeCursor, PAGE_LIMITS, pageSize } from "./page-cursor.ts";
+import { decodeCursor, encodeCursor, invalidCursor, PAGE_LIMITS, pageSize } from "./page-cursor.ts";
 
 describe("page cursor", () => {
   it("decodes what it encoded", () => {
@@ -21,5 +22,13 @@ describe("page cursor", () => {
     expect(pageSize(1)).toBe(1);
     expect(pageSize(PAGE_LIMITS.max)).toBe(PAGE_LIMITS.max);
     expect(pageSize(PAGE_LIMITS.max + 1)).toBe(PAGE_LIMITS.max);
+  });
+
+  it("refuses a cursor with one domain error, invalid_cursor, for every list", () => {
+    expect(invalidCursor()).toBeInstanceOf(InvalidError);
+    expect(invalidCursor()).toMatchObject({
+      code: "invalid_cursor",
+      message: "The cursor is not one this API returned.",
+    });
   });
 });

@@ -1,3 +1,5 @@
+import { InvalidError } from "@pulsegate/errors";
+
 /** Opaque keyset cursor over (time, id), newest first: the one format every list of the admin API pages with. */
 export function encodeCursor(at: Date, id: string): string {
   return Buffer.from(JSON.stringify([at.toISOString(), id])).toString("base64url");
@@ -29,3 +31,6 @@ export function pageSize(limit: number): number {
   if (!Number.isInteger(limit) || limit <= 0) return PAGE_LIMITS.default;
   return Math.min(limit, PAGE_LIMITS.max);
 }
+
+/** What every list answers for a cursor `decodeCursor` (or the list's own format) refuses. */
+export const invalidCursor = () => new InvalidError("invalid_cursor", "The cursor is not one this API returned.");

@@ -1,5 +1,6 @@
 import { ConflictError, type FieldProblem, InvalidError, NotFoundError } from "@pulsegate/errors";
 import { NOT_FOUND_SENTENCES } from "@pulsegate/not-found";
+import { invalidCursor } from "@pulsegate/page-cursor";
 
 /** Every expected failure of the alerts service, defined once, as plain domain errors (the gRPC edge maps them). */
 export const alertsErrors = {
@@ -16,6 +17,6 @@ export const alertsErrors = {
       "The delivery's channel is disabled or deleted; enable or recreate it first.",
     ),
   tooManyChannels: (max: number) => new ConflictError("too_many_channels", `A team has at most ${max} channels.`),
-  invalidCursor: () => new InvalidError("invalid_cursor", "The cursor is not one this API returned."),
+  invalidCursor,
   invalid: (details: FieldProblem[]) => InvalidError.fields(details),
 };

@@ -1,11 +1,12 @@
 import { ForbiddenError, InvalidError, NotFoundError } from "@pulsegate/errors";
 import { NOT_FOUND_SENTENCES } from "@pulsegate/not-found";
+import { invalidCursor } from "@pulsegate/page-cursor";
 
 /** Every expected failure of the auth service, defined once, as plain domain errors (the gRPC edge maps them). */
 export const authErrors = {
   teamNotFound: () => new NotFoundError("team_not_found", NOT_FOUND_SENTENCES.team_not_found),
   apiKeyNotFound: () => new NotFoundError("api_key_not_found", NOT_FOUND_SENTENCES.api_key_not_found),
-  invalidCursor: () => new InvalidError("invalid_cursor", "The cursor is not one this API returned."),
+  invalidCursor,
   invalidArgument: (field: string, message: string) => InvalidError.fields([{ field, message }]),
   signNotAllowed: () =>
     new ForbiddenError("sign_not_allowed", "Sign is served only on the signing listener (SIGNING_GRPC_LISTEN_ADDR)."),

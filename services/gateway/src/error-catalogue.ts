@@ -1,6 +1,7 @@
 import { maxHeaderSize } from "node:http";
 import { RETRY_SHORTLY_CODE } from "@pulsegate/errors";
 import { NOT_FOUND_SENTENCES } from "@pulsegate/not-found";
+import { invalidCursor } from "@pulsegate/page-cursor";
 
 type Entry = {
   /** The HTTP status this code is always answered with. */
@@ -22,7 +23,7 @@ type Entry = {
 export const ERROR_CATALOGUE = {
   invalid_request: { status: 400, sentence: "The request is invalid." },
   invalid_json: { status: 400, sentence: "The request body is not valid JSON." },
-  invalid_cursor: { status: 400, sentence: "The cursor is not one this API returned." },
+  invalid_cursor: { status: 400, sentence: invalidCursor().message },
   malformed_request: { status: 400, sentence: "The request is not valid HTTP/1.1." },
   bad_request: { status: 400, sentence: "The request could not be read." },
   missing_signature: { status: 401, sentence: "Missing webhook signature" },

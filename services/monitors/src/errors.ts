@@ -1,10 +1,11 @@
 import { type FieldProblem, InvalidError, NotFoundError, UnavailableError } from "@pulsegate/errors";
 import { NOT_FOUND_SENTENCES } from "@pulsegate/not-found";
+import { invalidCursor } from "@pulsegate/page-cursor";
 
 /** Every expected failure of the monitors service, defined once, as plain domain errors (the gRPC edge maps them). */
 export const monitorsErrors = {
   monitorNotFound: () => new NotFoundError("monitor_not_found", NOT_FOUND_SENTENCES.monitor_not_found),
-  invalidCursor: () => new InvalidError("invalid_cursor", "The cursor is not one this API returned."),
+  invalidCursor,
   invalid: (details: FieldProblem[]) => InvalidError.fields(details),
   databaseUnavailable: (cause?: unknown) =>
     new UnavailableError("The monitors database is unavailable; retry shortly.", { cause }),
