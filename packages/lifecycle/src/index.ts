@@ -6,3 +6,4 @@ export {
   waitForCallers,
   watchInboundConnections,
 } from "./inbound-connections.ts";
+export { type Periodic, type PeriodicOptions, periodic } from "./periodic.ts";

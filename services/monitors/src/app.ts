@@ -1,5 +1,6 @@
 import { createPgPool, openServiceDatabase } from "@pulsegate/db";
 import { connectClient, createGrpcServer } from "@pulsegate/grpc";
+import { type Periodic, type PeriodicOptions, periodic } from "@pulsegate/lifecycle";
 import type { Logger } from "@pulsegate/logger";
 import { alerts } from "@pulsegate/proto";
 import { connectRedis } from "@pulsegate/redis";
@@ -15,8 +16,7 @@ import { LastKnownMonitors } from "./monitors/last-known-monitors.ts";
 import { MonitorSchema } from "./monitors/monitor.entity.ts";
 import { MonitorService } from "./monitors/monitor-service.ts";
 import { PingRecorder } from "./pings/record-pings.ts";
-import { startRetention } from "./retention/start-retention.ts";
-import { type Periodic, startPeriodic } from "./runtime/periodic.ts";
+import { monitorRetention } from "./retention/monitor-retention.ts";
 import { drainSpool } from "./spool/drain-spool.ts";
 import { PingSpool } from "./spool/ping-spool.ts";
 import { describeSpool, durabilityWarning } from "./spool/spool-durability.ts";
@@ -104,58 +104,52 @@ export async function buildMonitorsService(config: MonitorsConfig, log: Logger) 
   };
 
   const loops: Periodic[] = [];
+  const start = (loop: Periodic) => {
+    loop.start();
+    loops.push(loop);
+    return loop;
+  };
+  const every = (name: string, intervalMs: number, task: PeriodicOptions["task"]) =>
+    start(periodic({ name, intervalMs, task, log }));
   const startWorkers = () => {
     observeMonitors(orm, spool, log);
-    incidentLoop = startPeriodic("incident outbox", config.INCIDENT_POLL_MS, () => incidents.runOnce(), log);
-    loops.push(incidentLoop);
-    loops.push(
-      startPeriodic(
-        "spool drain",
-        config.SPOOL_DRAIN_INTERVAL_MS,
-        () => drainSpool({ pool, spool, recorder, lastKnown, log, onIncident: kickIncidents }),
-        log,
-      ),
+    incidentLoop = every("incident outbox", config.INCIDENT_POLL_MS, () => incidents.runOnce());
+    every("spool drain", config.SPOOL_DRAIN_INTERVAL_MS, () =>
+      drainSpool({ pool, spool, recorder, lastKnown, log, onIncident: kickIncidents }),
     );
-    loops.push(
-      startPeriodic(
-        "missed-heartbeat sweep",
-        config.SWEEP_INTERVAL_MS,
-        async () => {
-          if (await spoolHoldsPings()) {
-            sweeps.add(1, { result: "held" });
-            return false;
-          }
-          const started = Date.now();
-          let swept: Awaited<ReturnType<typeof sweepMissedHeartbeats>>;
-          try {
-            swept = await sweepMissedHeartbeats(orm);
-          } catch (error) {
-            sweeps.add(1, { result: "error" });
-            throw error;
-          }
-          sweeps.add(1, { result: "ok" });
-          sweepCompleted();
-          const { down, full } = swept;
-          if (down.length > 0) {
-            missedHeartbeats.add(down.length);
-            // A sweep that took monitors down is work: a trace of its own (covering the sweep), for its log line.
-            await inBackgroundSpan(
-              "missed-heartbeat sweep",
-              { startTime: started, attributes: { "pulsegate.monitors.down": down.length } },
-              async () => {
-                log.info({ monitorIds: down.map((monitor) => monitor.id) }, "missed heartbeat: monitors down");
-                kickIncidents();
-              },
-            );
-          }
-          return full;
-        },
-        log,
-      ),
-    );
-    if (spool.configured) loops.push(startPeriodic("spool durability check", 60_000, checkDurability, log));
-    loops.push(
-      startRetention(orm, log, {
+    every("missed-heartbeat sweep", config.SWEEP_INTERVAL_MS, async () => {
+      if (await spoolHoldsPings()) {
+        sweeps.add(1, { result: "held" });
+        return false;
+      }
+      const started = Date.now();
+      let swept: Awaited<ReturnType<typeof sweepMissedHeartbeats>>;
+      try {
+        swept = await sweepMissedHeartbeats(orm);
+      } catch (error) {
+        sweeps.add(1, { result: "error" });
+        throw error;
+      }
+      sweeps.add(1, { result: "ok" });
+      sweepCompleted();
+      const { down, full } = swept;
+      if (down.length > 0) {
+        missedHeartbeats.add(down.length);
+        // A sweep that took monitors down is work: a trace of its own (covering the sweep), for its log line.
+        await inBackgroundSpan(
+          "missed-heartbeat sweep",
+          { startTime: started, attributes: { "pulsegate.monitors.down": down.length } },
+          async () => {
+            log.info({ monitorIds: down.map((monitor) => monitor.id) }, "missed heartbeat: monitors down");
+            kickIncidents();
+          },
+        );
+      }
+      return full;
+    });
+    if (spool.configured) every("spool durability check", 60_000, checkDurability);
+    start(
+      monitorRetention(orm, log, {
         pingRetentionDays: config.PING_RETENTION_DAYS,
         incidentActionRetentionDays: config.INCIDENT_ACTION_RETENTION_DAYS,
         intervalMs: config.RETENTION_INTERVAL_MS,

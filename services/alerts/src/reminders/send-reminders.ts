@@ -1,8 +1,8 @@
 import { inTransaction, type PgPool, run, statement } from "@pulsegate/db";
+import { type Periodic, periodic } from "@pulsegate/lifecycle";
 import type { Logger } from "@pulsegate/logger";
 import { type AlertRow, alertFromRow } from "../alerts/alert-row.ts";
 import { outboxPayload } from "../outbox/write-outbox-event.ts";
-import { RetentionSchedule } from "../retention/retention-schedule.ts";
 
 export const REMINDER_BATCH = 200;
 
@@ -67,13 +67,13 @@ export function reminderSchedule(
   pool: PgPool,
   log: Logger,
   options: { intervalMs: number; onOutboxWritten: () => void; now?: () => Date },
-): RetentionSchedule {
+): Periodic {
   const now = options.now ?? (() => new Date());
-  return new RetentionSchedule({
+  return periodic({
+    name: "reminders",
     log,
     intervalMs: options.intervalMs,
-    firstRunDelayMs: options.intervalMs,
-    run: async () => {
+    task: async () => {
       try {
         const { sent, full } = await sendDueReminders(pool, now());
         if (sent > 0) {

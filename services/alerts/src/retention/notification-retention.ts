@@ -1,7 +1,7 @@
 import type { Orm } from "@pulsegate/db";
+import { type Periodic, periodic } from "@pulsegate/lifecycle";
 import type { Logger } from "@pulsegate/logger";
 import { pruneNotifications } from "./prune-notifications.ts";
-import { RetentionSchedule } from "./retention-schedule.ts";
 
 const FIRST_RUN_DELAY_MS = 60_000;
 
@@ -10,13 +10,14 @@ export function notificationRetention(
   orm: Orm,
   log: Logger,
   options: { retentionDays: number; intervalMs: number },
-): RetentionSchedule {
+): Periodic {
   const { retentionDays, intervalMs } = options;
-  return new RetentionSchedule({
+  return periodic({
+    name: "notification retention",
     log,
     intervalMs,
     firstRunDelayMs: Math.min(FIRST_RUN_DELAY_MS, intervalMs),
-    run: async (signal) => {
+    task: async (signal) => {
       const started = performance.now();
       const result = await pruneNotifications(orm, { retentionDays, signal });
       if (result.skipped) {

@@ -1,4 +1,5 @@
 import type { Orm } from "@pulsegate/db";
+import { type Periodic, periodic } from "@pulsegate/lifecycle";
 import type { Logger } from "@pulsegate/logger";
 
 /**
@@ -63,8 +64,7 @@ export class TeamDirectory {
   readonly #log: Logger;
   readonly #teams = new Map<string, StoredTeam>();
   #newestChange = 0;
-  #timer: NodeJS.Timeout | undefined;
-  #refreshing: Promise<void> | undefined;
+  #refresher: Periodic | undefined;
 
   constructor(orm: Orm, log: Logger) {
     this.#orm = orm;
@@ -123,21 +123,25 @@ export class TeamDirectory {
 
   /** Refreshes every `refreshMs` (one at a time; a failure waits for the next turn). */
   start(refreshMs: number): void {
-    this.#timer ??= setInterval(() => {
-      this.#refreshing ??= this.refresh()
-        .then(() => undefined)
-        .catch((error: unknown) => this.#log.warn({ err: error }, "team directory could not be refreshed"))
-        .finally(() => {
-          this.#refreshing = undefined;
-        });
-    }, refreshMs);
-    this.#timer.unref();
+    this.#refresher ??= periodic({
+      name: "team directory refresh",
+      intervalMs: refreshMs,
+      log: this.#log,
+      task: async () => {
+        try {
+          await this.refresh();
+        } catch (error) {
+          this.#log.warn({ err: error }, "team directory could not be refreshed");
+        }
+        return false;
+      },
+    });
+    this.#refresher.start();
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
-    await this.#refreshing;
+    await this.#refresher?.stop();
+    this.#refresher = undefined;
   }
 
   async #query(sql: string, params: unknown[]): Promise<Row[]> {
