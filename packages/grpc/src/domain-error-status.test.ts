@@ -9,7 +9,7 @@ import {
 } from "@pulsegate/errors";
 import { createLogger } from "@pulsegate/logger";
 import { describe, expect, it } from "vitest";
-import { domainErrorFromGrpc, domainErrorToGrpc, serviceErrorFromGrpc } from "./domain-error-status.ts";
+import { domainErrorFromGrpc, domainErrorToGrpc } from "./domain-error-status.ts";
 import { unary } from "./unary.ts";
 
 /** What a grpc-js client call rejects with, for what a handler answered. */
@@ -70,11 +70,6 @@ describe("domain errors through gRPC", () => {
       undefined,
     );
     expect(domainErrorFromGrpc(new Error("not gRPC"))).toBe(undefined);
-  });
-
-  it("still names the status for the callers that read serviceErrorFromGrpc", () => {
-    const sent = domainErrorToGrpc(new NotFoundError("alert_not_found", "No alert has that id."));
-    expect(serviceErrorFromGrpc(received(sent))).toEqual({ kind: "NOT_FOUND", code: "alert_not_found" });
   });
 });
 

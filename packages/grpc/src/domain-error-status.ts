@@ -80,14 +80,3 @@ export function domainErrorFromGrpc(error: unknown): DomainError | undefined {
 export function isGrpcError(error: unknown): error is GrpcServiceError {
   return error instanceof Error && typeof (error as Partial<GrpcServiceError>).code === "number";
 }
-
-/**
- * The gRPC status name and code of a failed call that carried a domain error.
- * @deprecated Test `domainErrorFromGrpc(error) instanceof …` instead; kept until the incident worker moves to the edge.
- */
-export function serviceErrorFromGrpc(error: unknown): { kind: keyof typeof status; code: string } | undefined {
-  const domain = domainErrorFromGrpc(error);
-  if (!domain) return undefined;
-  const kind = (Object.keys(status) as (keyof typeof status)[]).find((name) => status[name] === grpcStatusOf(domain));
-  return kind && { kind, code: domain.code };
-}

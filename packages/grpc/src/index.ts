@@ -6,6 +6,5 @@ export {
   domainErrorFromGrpc,
   domainErrorToGrpc,
   grpcStatusOf,
-  serviceErrorFromGrpc,
 } from "./domain-error-status.ts";
 export { unary } from "./unary.ts";

@@ -1,4 +1,5 @@
-import { callUnary, type DeadlineClient, serviceErrorFromGrpc } from "@pulsegate/grpc";
+import { InvalidError, NotFoundError } from "@pulsegate/errors";
+import { callUnary, type DeadlineClient, domainErrorFromGrpc } from "@pulsegate/grpc";
 import { alerts } from "@pulsegate/proto";
 import { traceparentOf } from "@pulsegate/telemetry";
 import type { AlertsPort, IncidentAlert, RaiseOutcome } from "../incidents/alerts-port.ts";
@@ -18,7 +19,7 @@ export function alertsOverGrpc(client: DeadlineClient<alerts.AlertsServiceClient
       try {
         response = await callUnary(client, client.triggerAlert, { items: [triggerItem(incident)] });
       } catch (error) {
-        if (serviceErrorFromGrpc(error)?.kind === "INVALID_ARGUMENT") return { kind: "refused" };
+        if (domainErrorFromGrpc(error) instanceof InvalidError) return { kind: "refused" };
         throw error;
       }
       const result = response.results[0];
@@ -31,10 +32,10 @@ export function alertsOverGrpc(client: DeadlineClient<alerts.AlertsServiceClient
       try {
         await callUnary(client, client.resolveAlert, { id: alertId });
       } catch (error) {
-        const kind = serviceErrorFromGrpc(error)?.kind;
-        if (kind === "INVALID_ARGUMENT") return "refused";
+        const refusal = domainErrorFromGrpc(error);
+        if (refusal instanceof InvalidError) return "refused";
         // Already gone is as good as resolved.
-        if (kind !== "NOT_FOUND") throw error;
+        if (!(refusal instanceof NotFoundError)) throw error;
       }
       return "resolved";
     },
