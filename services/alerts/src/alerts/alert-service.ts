@@ -2,21 +2,11 @@ import type { EntityManager, Orm } from "@pulsegate/db";
 import { decodeCursor, encodeCursor, pageSize } from "@pulsegate/page-cursor";
 import { alertsErrors } from "../errors.ts";
 import { writeOutboxEvent } from "../outbox/write-outbox-event.ts";
-import type { Severity } from "../severity.ts";
-import { ALERT_STATUSES, type AlertRow, type AlertSource, type AlertView, alertFromRow, toDate } from "./alert-row.ts";
-
-export type OccurrenceView = {
-  id: string;
-  alertId: string;
-  outcome: string;
-  source: AlertSource;
-  sourceId: string;
-  title: string;
-  description: string;
-  severity: Severity;
-  metadata: unknown;
-  receivedAt: Date;
-};
+import { ALERT_STATUSES, type AlertView, alertFromRow, toDate } from "./alert-row.ts";
+import { selectAlert } from "./select-alert.ts";
+import { selectAlertPage } from "./select-alert-page.ts";
+import { type OccurrenceView, selectOccurrencePage } from "./select-occurrence-page.ts";
+import { updateAlertStatus } from "./update-alert-status.ts";
 
 /** Reading alerts and moving them through open → acknowledged → resolved. */
 export class AlertService {
@@ -29,9 +19,7 @@ export class AlertService {
   }
 
   async get(id: string): Promise<AlertView> {
-    const [row] = await this.#em().execute<AlertRow[]>("SELECT * FROM alerts.alerts WHERE id = ?", [id]);
-    if (!row) throw alertsErrors.alertNotFound();
-    return alertFromRow(row);
+    return alertFromRow(await selectAlert(this.#em(), id));
   }
 
   async list(
@@ -46,13 +34,7 @@ export class AlertService {
     const size = pageSize(limit);
     const after = cursor ? decodeCursor(cursor) : null;
     if (cursor && !after) throw alertsErrors.invalidCursor();
-    const rows = await this.#em().execute<AlertRow[]>(
-      `SELECT * FROM alerts.alerts
-        WHERE team_id = ? AND (?::text = '' OR status = ?)
-          AND (?::timestamptz IS NULL OR (created_at, id) < (?::timestamptz, ?))
-        ORDER BY created_at DESC, id DESC LIMIT ?`,
-      [teamId, status, status, after?.at ?? null, after?.at ?? null, after?.id ?? "", size + 1],
-    );
+    const rows = await selectAlertPage(this.#em(), { teamId, status, after, limit: size + 1 });
     const page = rows.slice(0, size);
     const last = page.at(-1);
     return {
@@ -70,25 +52,10 @@ export class AlertService {
     const size = pageSize(limit);
     const after = cursor ? Number(cursor) : null;
     if (cursor && !Number.isSafeInteger(after)) throw alertsErrors.invalidCursor();
-    const rows = await this.#em().execute<Record<string, unknown>[]>(
-      `SELECT * FROM alerts.occurrences WHERE alert_id = ? AND (?::bigint IS NULL OR id < ?::bigint)
-        ORDER BY id DESC LIMIT ?`,
-      [alertId, after, after, size + 1],
-    );
+    const rows = await selectOccurrencePage(this.#em(), { alertId, after, limit: size + 1 });
     const page = rows.slice(0, size);
     return {
-      occurrences: page.map((row) => ({
-        id: String(row.id),
-        alertId: row.alert_id as string,
-        outcome: row.outcome as string,
-        source: row.source as AlertSource,
-        sourceId: row.source_id as string,
-        title: row.title as string,
-        description: row.description as string,
-        severity: row.severity as Severity,
-        metadata: row.metadata,
-        receivedAt: toDate(row.received_at as Date | string),
-      })),
+      occurrences: page,
       nextCursor: rows.length > size ? String(page.at(-1)?.id ?? "") : "",
     };
   }
@@ -96,28 +63,20 @@ export class AlertService {
   /** open → acknowledged; acknowledging twice is harmless; a resolved alert refuses. */
   async acknowledge(id: string): Promise<AlertView> {
     return this.#orm.em.fork().transactional(async (tx) => {
-      const row = await lockAlert(tx, id);
+      const row = await selectAlert(tx, id, "lock");
       if (row.status === "resolved") throw alertsErrors.alertResolved();
       if (row.status === "acknowledged") return alertFromRow(row);
-      const [updated] = await tx.execute<AlertRow[]>(
-        "UPDATE alerts.alerts SET status = 'acknowledged', acknowledged_at = ?, next_reminder_at = NULL WHERE id = ? RETURNING *",
-        [this.#now(), id],
-      );
-      return alertFromRow(updated as AlertRow);
+      return alertFromRow(await updateAlertStatus(tx, id, "acknowledged", this.#now()));
     });
   }
 
   /** open or acknowledged → resolved, with an outbox event; resolving twice is harmless. */
   async resolve(id: string): Promise<AlertView> {
     return this.#orm.em.fork().transactional(async (em) => {
-      const row = await lockAlert(em, id);
+      const row = await selectAlert(em, id, "lock");
       if (row.status === "resolved") return alertFromRow(row);
       const now = this.#now();
-      const [updated] = await em.execute<AlertRow[]>(
-        "UPDATE alerts.alerts SET status = 'resolved', resolved_at = ?, next_reminder_at = NULL WHERE id = ? RETURNING *",
-        [now, id],
-      );
-      const alert = alertFromRow(updated as AlertRow);
+      const alert = alertFromRow(await updateAlertStatus(em, id, "resolved", now));
       // An alert opened under a silence notified nobody; its resolve does not either.
       if (!alert.silencedBy) await writeOutboxEvent(em, "alert.resolved", alert, now);
       return alert;
@@ -127,10 +86,4 @@ export class AlertService {
   #em(): EntityManager {
     return this.#orm.em.fork();
   }
-}
-
-async function lockAlert(em: EntityManager, id: string): Promise<AlertRow> {
-  const [row] = await em.execute<AlertRow[]>("SELECT * FROM alerts.alerts WHERE id = ? FOR UPDATE", [id]);
-  if (!row) throw alertsErrors.alertNotFound();
-  return row;
 }
