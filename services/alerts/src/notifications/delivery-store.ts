@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager, Orm } from "@pulsegate/db";
-import { toDate } from "../alerts/alert-row.ts";
 import { alertsErrors } from "../errors.ts";
 import { deliveryResultOf, deliveryResults } from "../metrics/alerts-metrics.ts";
 import type { AlertEventType } from "../outbox/write-outbox-event.ts";
 import type { ChannelKind } from "./channel.ts";
 import type { CHANNEL_DISABLED } from "./channel-notice.ts";
+import { claimDeliveries } from "./claim-deliveries.ts";
+import { selectDeliveryViews } from "./select-delivery-views.ts";
 
 export type DeliveryStatus = "pending" | "delivered" | "failed" | "cancelled";
 /** What a delivery tells its channel: an alert's event, or a channel notice. */
@@ -78,51 +79,10 @@ export class DeliveryStore {
     this.#orm = orm;
   }
 
-  /**
-   * Leases up to `limit` due deliveries for `leaseMs` and counts the attempt.
-   * A delivery is due when no earlier delivery of the same alert to the same
-   * channel is still pending and no earlier event of the alert awaits
-   * expansion, so each receiver gets an alert's events in order. Replicas
-   * skip rows another one is claiming (SKIP LOCKED) and rows under a lease.
-   */
+  /** Leases up to `limit` due deliveries for `leaseMs` and counts the attempt (claim-deliveries.ts says which are due). */
   async claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return [];
-    const leaseToken = randomUUID();
-    const rows = await this.#em().execute<Record<string, unknown>[]>(
-      `UPDATE alerts.deliveries d
-          SET locked_until = now() + (? * interval '1 millisecond'), lease_token = ?, attempts = d.attempts + 1,
-              last_attempt_at = now(), updated_at = now()
-         FROM (SELECT x.id FROM alerts.deliveries x
-                WHERE x.status = 'pending' AND x.next_attempt_at <= now()
-                  AND (x.locked_until IS NULL OR x.locked_until <= now())
-                  AND NOT EXISTS (SELECT 1 FROM alerts.deliveries e
-                                   WHERE e.alert_id = x.alert_id AND e.channel_id = x.channel_id
-                                     AND e.outbox_id < x.outbox_id AND e.status = 'pending')
-                  AND NOT EXISTS (SELECT 1 FROM alerts.outbox p
-                                   WHERE p.alert_id = x.alert_id AND p.id < x.outbox_id AND p.expanded_at IS NULL)
-                ORDER BY x.next_attempt_at, x.outbox_id
-                LIMIT ? FOR UPDATE OF x SKIP LOCKED) due,
-              alerts.channels c, alerts.outbox o
-        WHERE d.id = due.id AND c.id = d.channel_id AND o.id = d.outbox_id
-        RETURNING d.id, d.outbox_id::text AS outbox_id, d.team_id, d.alert_id, d.channel_id, d.event_type, d.attempts,
-                  d.max_attempts, c.kind, c.credentials_sealed, o.payload::text AS payload, o.traceparent`,
-      [leaseMs, leaseToken, limit],
-    );
-    return rows.map((row) => ({
-      id: row.id as string,
-      leaseToken,
-      outboxId: row.outbox_id as string,
-      teamId: row.team_id as string,
-      alertId: (row.alert_id as string | null) ?? null,
-      channelId: row.channel_id as string,
-      kind: row.kind as ChannelKind,
-      credentialsSealed: row.credentials_sealed as Buffer,
-      eventType: row.event_type as DeliveryEventType,
-      attempt: row.attempts as number,
-      maxAttempts: row.max_attempts as number,
-      traceparent: (row.traceparent as string | null) ?? null,
-      payload: JSON.parse(row.payload as string) as ClaimedDelivery["payload"],
-    }));
+    return claimDeliveries(this.#em(), { leaseToken: randomUUID(), leaseMs, limit });
   }
 
   /**
@@ -182,48 +142,23 @@ export class DeliveryStore {
     );
     // A concurrent retry got there first: report what it left.
     if (updated.length === 0) throw alertsErrors.deliveryNotFailed("pending");
-    const [view] = await this.#views("d.id = ?", [id]);
+    const [view] = await this.#views("id", id);
     return view as DeliveryView;
   }
 
   async get(id: string): Promise<DeliveryView> {
-    const [view] = await this.#views("d.id = ?", [id]);
+    const [view] = await this.#views("id", id);
     if (!view) throw alertsErrors.deliveryNotFound();
     return view;
   }
 
   /** Every delivery of an alert, oldest event first. */
   async listForAlert(alertId: string): Promise<DeliveryView[]> {
-    return this.#views("d.alert_id = ?", [alertId]);
+    return this.#views("alert", alertId);
   }
 
-  async #views(where: string, params: unknown[]): Promise<DeliveryView[]> {
-    const rows = await this.#em().execute<Record<string, unknown>[]>(
-      `SELECT d.*, d.outbox_id::text AS outbox_id, c.kind AS channel_kind, c.name AS channel_name
-         FROM alerts.deliveries d JOIN alerts.channels c ON c.id = d.channel_id
-        WHERE ${where} ORDER BY d.outbox_id, c.created_at, d.id`,
-      params,
-    );
-    const date = (value: unknown) => (value === null || value === undefined ? null : toDate(value as Date | string));
-    return rows.map((row) => ({
-      id: row.id as string,
-      teamId: row.team_id as string,
-      alertId: (row.alert_id as string | null) ?? null,
-      channelId: row.channel_id as string,
-      channelKind: row.channel_kind as ChannelKind,
-      channelName: row.channel_name as string,
-      eventType: row.event_type as DeliveryEventType,
-      eventId: eventIdOf(row.outbox_id as string),
-      status: row.status as DeliveryStatus,
-      attempts: row.attempts as number,
-      maxAttempts: row.max_attempts as number,
-      nextAttemptAt: row.status === "pending" ? date(row.next_attempt_at) : null,
-      lastAttemptAt: date(row.last_attempt_at),
-      lastStatusCode: (row.last_status_code as number | null) ?? null,
-      lastError: (row.last_error as string | null) ?? null,
-      deliveredAt: date(row.delivered_at),
-      createdAt: toDate(row.created_at as Date | string),
-    }));
+  #views(by: "id" | "alert", id: string): Promise<DeliveryView[]> {
+    return selectDeliveryViews(this.#em(), by, id);
   }
 
   #em(): EntityManager {
