@@ -1,13 +1,11 @@
 import { alerts, monitors } from "@pulsegate/proto";
+import { ALERT_STATUSES, CHANNEL_KINDS, DELIVERY_EVENTS, PING_STATUSES, SEVERITIES } from "@pulsegate/vocabulary";
 import { describe, expect, it } from "vitest";
 import {
-  ALERT_STATUSES,
   alertStatusJson,
   alertStatusToProto,
-  CHANNEL_KINDS,
   channelKindJson,
   channelKindToProto,
-  DELIVERY_EVENTS,
   deliveryEventJson,
   deliveryStatusJson,
   monitorStatusJson,
@@ -16,7 +14,6 @@ import {
   severityJson,
   severityToProto,
 } from "./json-vocabulary.ts";
-import { PING_STATUSES, SEVERITIES } from "./validation/index.ts";
 
 /** Every value of a generated enum but UNSPECIFIED (0) and UNRECOGNIZED (-1). */
 const known = (protoEnum: Record<string, number>) => Object.values(protoEnum).filter((value) => value > 0);

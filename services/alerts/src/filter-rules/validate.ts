@@ -1,4 +1,4 @@
-import { SEVERITIES } from "../severity.ts";
+import { SEVERITIES } from "@pulsegate/vocabulary";
 import { parseField } from "./field.ts";
 import { isPlainObject, jsonDepth } from "./json.ts";
 import {

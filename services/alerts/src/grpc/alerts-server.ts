@@ -3,6 +3,7 @@ import { type ServiceBinding, unary } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { alerts } from "@pulsegate/proto";
 import { traceparentOf } from "@pulsegate/telemetry";
+import { alertSourceEnum, alertStatusEnum, severityEnum } from "@pulsegate/vocabulary/proto";
 import type { AlertService } from "../alerts/alert-service.ts";
 import { OpenKeys } from "../alerts/open-keys.ts";
 import { readAlertUsage } from "../alerts/read-alert-usage.ts";
@@ -21,7 +22,6 @@ import {
   webhookToProto,
 } from "./proto-mapping.ts";
 import { silenceMethods } from "./silences-server.ts";
-import { alertStatusFromProto, severityFromProto, sourceFromProto } from "./vocabulary-mapping.ts";
 
 const MAX_BATCH = 500;
 
@@ -36,7 +36,7 @@ export function alertsServiceBinding(
 ): ServiceBinding {
   const openKeys = new OpenKeys();
   const severityName = (value: alerts.Severity): string | undefined =>
-    value === alerts.Severity.SEVERITY_UNSPECIFIED ? undefined : (severityFromProto(value) ?? `unknown(${value})`);
+    value === alerts.Severity.SEVERITY_UNSPECIFIED ? undefined : (severityEnum.fromProto(value) ?? `unknown(${value})`);
 
   const implementation: alerts.AlertsServiceServer = {
     createWebhook: unary(log, async (request) => {
@@ -91,7 +91,7 @@ export function alertsServiceBinding(
     resolveAlertsByKey: unary(log, async (request) => {
       checkBatchSize(request.items.length);
       const items = request.items.map((item, index): ResolveByKeyItem => {
-        const source = sourceFromProto(item.source);
+        const source = alertSourceEnum.fromProto(item.source);
         if (!source) throw alertsErrors.invalid([{ field: `items[${index}].source`, message: "source is required." }]);
         return { teamId: item.teamId, source, sourceId: item.sourceId, groupKey: item.groupKey };
       });
@@ -104,7 +104,7 @@ export function alertsServiceBinding(
       const status =
         request.state === alerts.AlertStatus.ALERT_STATUS_UNSPECIFIED
           ? ""
-          : (alertStatusFromProto(request.state) ?? `unknown(${request.state})`);
+          : (alertStatusEnum.fromProto(request.state) ?? `unknown(${request.state})`);
       const page = await alertService.list(request.teamId, status, request.cursor, request.limit);
       return { alerts: page.alerts.map(alertToProto), nextCursor: page.nextCursor };
     }),
@@ -141,10 +141,10 @@ function checkBatchSize(size: number): void {
 function triggerItemsFromProto(items: alerts.TriggerAlertItem[]): TriggerItem[] {
   checkBatchSize(items.length);
   return items.map((item, index): TriggerItem => {
-    const source = sourceFromProto(item.source);
+    const source = alertSourceEnum.fromProto(item.source);
     if (!source) throw alertsErrors.invalid([{ field: `items[${index}].source`, message: "source is required." }]);
     const severity =
-      item.severity === alerts.Severity.SEVERITY_UNSPECIFIED ? undefined : severityFromProto(item.severity);
+      item.severity === alerts.Severity.SEVERITY_UNSPECIFIED ? undefined : severityEnum.fromProto(item.severity);
     if (item.severity !== alerts.Severity.SEVERITY_UNSPECIFIED && !severity) {
       throw alertsErrors.invalid([{ field: `items[${index}].severity`, message: "severity is not known." }]);
     }

@@ -1,21 +1,15 @@
 import type { alerts } from "@pulsegate/proto";
+import { channelKindEnum, deliveryEventEnum, deliveryStatusEnum, severityEnum } from "@pulsegate/vocabulary/proto";
 import type { ChannelView } from "../notifications/channel.ts";
 import type { RouteInput } from "../notifications/check-routes.ts";
 import type { DeliveryView } from "../notifications/delivery-store.ts";
 import type { PolicyView } from "../notifications/policy-service.ts";
-import {
-  channelKindToProto,
-  deliveryEventToProto,
-  deliveryStatusToProto,
-  severityFromProto,
-  severityToProto,
-} from "./vocabulary-mapping.ts";
 
 export function channelToProto(channel: ChannelView): alerts.Channel {
   return {
     id: channel.id,
     teamId: channel.teamId,
-    kind: channelKindToProto(channel.kind),
+    kind: channelKindEnum.toProto(channel.kind),
     name: channel.name,
     maskedUrl: channel.maskedUrl,
     enabled: channel.enabled,
@@ -29,7 +23,7 @@ export function channelToProto(channel: ChannelView): alerts.Channel {
 /** Unknown severities become text that validation names ("unknown(9)"). */
 export function routesFromProto(routes: alerts.NotificationRoute[]): RouteInput[] {
   return routes.map((route) => ({
-    severities: route.severities.map((value) => severityFromProto(value) ?? `unknown(${value})`),
+    severities: route.severities.map((value) => severityEnum.fromProto(value) ?? `unknown(${value})`),
     channelIds: route.channelIds,
   }));
 }
@@ -38,7 +32,7 @@ export function policyToProto(policy: PolicyView): alerts.NotificationPolicy {
   return {
     teamId: policy.teamId,
     routes: policy.routes.map((route) => ({
-      severities: route.severities.map(severityToProto),
+      severities: route.severities.map(severityEnum.toProto),
       channelIds: route.channelIds,
     })),
     updatedAt: policy.updatedAt,
@@ -50,11 +44,11 @@ export function deliveryToProto(delivery: DeliveryView): alerts.Delivery {
     id: delivery.id,
     alertId: delivery.alertId ?? "",
     channelId: delivery.channelId,
-    channelKind: channelKindToProto(delivery.channelKind),
+    channelKind: channelKindEnum.toProto(delivery.channelKind),
     channelName: delivery.channelName,
-    event: deliveryEventToProto(delivery.eventType),
+    event: deliveryEventEnum.toProto(delivery.eventType),
     eventId: delivery.eventId,
-    status: deliveryStatusToProto(delivery.status),
+    status: deliveryStatusEnum.toProto(delivery.status),
     attempts: delivery.attempts,
     maxAttempts: delivery.maxAttempts,
     nextAttemptAt: delivery.nextAttemptAt ?? undefined,

@@ -1,12 +1,12 @@
 import { unary } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import type { alerts } from "@pulsegate/proto";
+import { channelKindEnum } from "@pulsegate/vocabulary/proto";
 import type { AlertService } from "../alerts/alert-service.ts";
 import type { ChannelService } from "../notifications/channel-service.ts";
 import type { DeliveryStore } from "../notifications/delivery-store.ts";
 import type { PolicyService } from "../notifications/policy-service.ts";
 import { channelToProto, deliveryToProto, policyToProto, routesFromProto } from "./notifications-mapping.ts";
-import { channelKindFromProto } from "./vocabulary-mapping.ts";
 
 export type NotificationDeps = {
   channels: ChannelService;
@@ -46,7 +46,7 @@ export function notificationMethods(
   return {
     createChannel: unary(log, async (request) => {
       const channel = await channels.create(request.teamId, {
-        kind: channelKindFromProto(request.kind),
+        kind: channelKindEnum.fromProto(request.kind),
         name: request.name,
         url: request.url,
         enabled: request.enabled,

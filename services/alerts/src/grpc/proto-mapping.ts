@@ -1,11 +1,11 @@
 import { alerts } from "@pulsegate/proto";
+import { alertSourceEnum, alertStatusEnum, severityEnum } from "@pulsegate/vocabulary/proto";
 import type { AlertView } from "../alerts/alert-row.ts";
-import type { OccurrenceView } from "../alerts/select-occurrence-page.ts";
 import type { ResolveByKeyResult } from "../alerts/resolve-by-key.ts";
+import type { OccurrenceView } from "../alerts/select-occurrence-page.ts";
 import type { TriggerResult } from "../alerts/trigger-alerts.ts";
 import type { FilterRule } from "../filter-rules/index.ts";
 import type { Webhook } from "../webhooks/webhook.entity.ts";
-import { alertStatusToProto, severityToProto, sourceToProto } from "./vocabulary-mapping.ts";
 
 export function filterRulesFromProto(rules: alerts.FilterRule[]): unknown[] {
   return rules.map((rule) => {
@@ -36,7 +36,7 @@ export function webhookToProto(webhook: Webhook): alerts.Webhook {
     teamId: webhook.teamId,
     webhookUrl: webhook.webhookUrl,
     name: webhook.name,
-    defaultSeverity: severityToProto(webhook.defaultSeverity),
+    defaultSeverity: severityEnum.toProto(webhook.defaultSeverity),
     enabled: webhook.enabled,
     filterRules: filterRulesToProto(webhook.filterRules),
     rateLimitPerMinute: webhook.rateLimitPerMinute,
@@ -52,13 +52,13 @@ export function alertToProto(alert: AlertView): alerts.Alert {
   return {
     id: alert.id,
     teamId: alert.teamId,
-    state: alertStatusToProto(alert.status),
+    state: alertStatusEnum.toProto(alert.status),
     groupKey: alert.groupKey ?? "",
     title: alert.title,
     description: alert.description,
-    severity: severityToProto(alert.severity),
+    severity: severityEnum.toProto(alert.severity),
     occurrenceCount: alert.occurrenceCount,
-    source: sourceToProto(alert.source),
+    source: alertSourceEnum.toProto(alert.source),
     sourceId: alert.sourceId,
     metadataJson: alert.metadata === null || alert.metadata === undefined ? "" : JSON.stringify(alert.metadata),
     firstSeenAt: alert.firstSeenAt,
@@ -76,11 +76,11 @@ export function occurrenceToProto(occurrence: OccurrenceView): alerts.Occurrence
   return {
     id: occurrence.id,
     alertId: occurrence.alertId,
-    source: sourceToProto(occurrence.source),
+    source: alertSourceEnum.toProto(occurrence.source),
     sourceId: occurrence.sourceId,
     title: occurrence.title,
     description: occurrence.description,
-    severity: severityToProto(occurrence.severity),
+    severity: severityEnum.toProto(occurrence.severity),
     metadataJson:
       occurrence.metadata === null || occurrence.metadata === undefined ? "" : JSON.stringify(occurrence.metadata),
     receivedAt: occurrence.receivedAt,

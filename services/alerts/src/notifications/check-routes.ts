@@ -1,5 +1,5 @@
 import type { FieldProblem } from "@pulsegate/errors";
-import { isSeverity, SEVERITIES, type Severity } from "../severity.ts";
+import { isSeverity, SEVERITIES, type Severity } from "@pulsegate/vocabulary";
 import type { NotificationRoute } from "./route-event.ts";
 
 export const POLICY_LIMITS = { maxRoutes: 50, maxChannelsPerRoute: 50 } as const;

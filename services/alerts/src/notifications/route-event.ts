@@ -1,4 +1,4 @@
-import type { Severity } from "../severity.ts";
+import type { Severity } from "@pulsegate/vocabulary";
 
 export type NotificationRoute = { severities: Severity[]; channelIds: string[] };
 

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from "@pulsegate/db";
 import type { FilterRule } from "../filter-rules/index.ts";
-import type { Severity } from "../severity.ts";
+import type { Severity } from "@pulsegate/vocabulary";
 
 export const WebhookSchema = defineEntity({
   name: "Webhook",

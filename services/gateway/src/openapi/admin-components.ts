@@ -1,5 +1,4 @@
-import { ALERT_STATUSES, CHANNEL_KINDS, DELIVERY_EVENTS } from "../json-vocabulary.ts";
-import { PING_STATUSES, SEVERITIES } from "../validation/index.ts";
+import { ALERT_STATUSES, CHANNEL_KINDS, DELIVERY_EVENTS, PING_STATUSES, SEVERITIES } from "@pulsegate/vocabulary";
 
 /**
  * The admin API's resources as OpenAPI components (shared Fastify schemas, referenced as

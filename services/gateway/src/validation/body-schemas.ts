@@ -1,11 +1,10 @@
+import { PING_STATUSES, SEVERITIES } from "@pulsegate/vocabulary";
 import {
   DESCRIPTION_MAX,
   GROUP_KEY_MAX,
   METADATA_MAX_BYTES,
   METADATA_MAX_DEPTH,
-  PING_STATUSES,
   REASON_MAX,
-  SEVERITIES,
   TITLE_MAX,
 } from "./types.ts";
 

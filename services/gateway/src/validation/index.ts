@@ -7,14 +7,7 @@ export type {
   Metadata,
   ParseResult,
   PingBody,
-  PingStatus,
-  Severity,
   TriggerBody,
   ValidationDetail,
 } from "./types.ts";
-export {
-  METADATA_MAX_BYTES,
-  METADATA_MAX_DEPTH,
-  PING_STATUSES,
-  SEVERITIES,
-} from "./types.ts";
+export { METADATA_MAX_BYTES, METADATA_MAX_DEPTH } from "./types.ts";

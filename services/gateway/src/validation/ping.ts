@@ -1,11 +1,11 @@
 import { findUnstorableText } from "@pulsegate/text";
+import { PING_STATUSES } from "@pulsegate/vocabulary";
 import { checkOptionalEnum, checkOptionalString, isPlainObject } from "./fields.ts";
 import { checkMetadataShape, isValidMetadata } from "./metadata.ts";
 import {
   GROUP_KEY_MAX,
   type Metadata,
   type ParseResult,
-  PING_STATUSES,
   type PingBody,
   REASON_MAX,
   type ValidationDetail,

@@ -1,10 +1,10 @@
+import { SEVERITIES } from "@pulsegate/vocabulary";
 import { checkOptionalEnum, checkOptionalString, isPlainObject } from "./fields.ts";
 import { isValidMetadata } from "./metadata.ts";
 import {
   DESCRIPTION_MAX,
   GROUP_KEY_MAX,
   type ParseResult,
-  SEVERITIES,
   TITLE_MAX,
   type TriggerBody,
   type ValidationDetail,

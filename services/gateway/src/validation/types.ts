@@ -1,9 +1,4 @@
-export const SEVERITIES = ["sev0", "sev1", "sev2", "sev3", "sev4"] as const;
-export type Severity = (typeof SEVERITIES)[number];
-
-/** "start" opens a run (start/finish signals, issue 13); the next up or down ping closes it. */
-export const PING_STATUSES = ["up", "down", "start"] as const;
-export type PingStatus = (typeof PING_STATUSES)[number];
+import type { PingStatus, Severity } from "@pulsegate/vocabulary";
 
 export type ValidationDetail = { field: string; message: string };
 

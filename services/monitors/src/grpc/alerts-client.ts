@@ -2,8 +2,8 @@ import { InvalidError, NotFoundError } from "@pulsegate/errors";
 import { callUnary, type DeadlineClient, domainErrorFromGrpc } from "@pulsegate/grpc";
 import { alerts } from "@pulsegate/proto";
 import { traceparentOf } from "@pulsegate/telemetry";
+import { severityEnum } from "@pulsegate/vocabulary/proto";
 import type { AlertsPort, IncidentAlert, RaiseOutcome } from "../incidents/alerts-port.ts";
-import { severityToProto } from "./vocabulary-mapping.ts";
 
 const RAISED: ReadonlyMap<number, string> = new Map([
   [alerts.TriggerOutcome.TRIGGER_OUTCOME_CREATED, "created"],
@@ -49,7 +49,7 @@ function triggerItem(incident: IncidentAlert): alerts.TriggerAlertItem {
     sourceId: incident.monitorId,
     title: incident.title,
     description: incident.description,
-    severity: severityToProto(incident.severity),
+    severity: severityEnum.toProto(incident.severity),
     metadataJson: incident.metadata === null ? "" : JSON.stringify(incident.metadata),
     groupKey: incident.groupKey,
     alertQuotaMonthly: incident.alertQuotaMonthly,

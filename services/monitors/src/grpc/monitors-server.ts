@@ -3,6 +3,7 @@ import { type ServiceBinding, unary } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { alerts, monitors } from "@pulsegate/proto";
 import { isTransientError } from "@pulsegate/transient-error";
+import { severityEnum } from "@pulsegate/vocabulary/proto";
 import { monitorsErrors } from "../errors.ts";
 import type { MonitorService } from "../monitors/monitor-service.ts";
 import type { PingRecorder, RecordInput } from "../pings/record-pings.ts";
@@ -10,12 +11,12 @@ import type { Severity } from "../severity.ts";
 import type { SpoolStatus } from "../spool/spool-durability.ts";
 import {
   monitorToProto,
+  pingStatusFromProto,
   pingToProto,
   previewResultToProto,
   recordResultToProto,
   spoolStatusToProto,
 } from "./proto-mapping.ts";
-import { pingStatusFromProto, severityFromProto } from "./vocabulary-mapping.ts";
 
 const MAX_BATCH = 500;
 
@@ -143,7 +144,7 @@ export function monitorsServiceBinding(
 /** UNSPECIFIED: the default severity. A value this build does not know is refused. */
 function incidentSeverityFromProto(value: alerts.Severity): Severity | undefined {
   if (value === alerts.Severity.SEVERITY_UNSPECIFIED) return undefined;
-  const severity = severityFromProto(value);
+  const severity = severityEnum.fromProto(value);
   if (!severity) throw monitorsErrors.invalid([{ field: "severity", message: "severity is not known." }]);
   return severity;
 }

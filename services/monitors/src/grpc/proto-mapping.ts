@@ -1,11 +1,22 @@
 import { monitors } from "@pulsegate/proto";
 import type { TextProblem } from "@pulsegate/text";
+import type { PingStatus } from "@pulsegate/vocabulary";
+import { monitorStatusEnum, pingStatusEnum, severityEnum } from "@pulsegate/vocabulary/proto";
 import type { MonitorView } from "../monitors/monitor-row.ts";
 import type { PingView } from "../monitors/monitor-service.ts";
 import type { PreviewResult } from "../pings/preview-pings.ts";
 import type { RecordResult } from "../pings/record-pings.ts";
 import type { SpoolStatus } from "../spool/spool-durability.ts";
-import { monitorStatusToProto, pingStatusToProto, severityToProto } from "./vocabulary-mapping.ts";
+
+/** A monitor never pinged has no last ping status: UNSPECIFIED. */
+export function pingStatusToProto(status: PingStatus | null): monitors.PingStatus {
+  return status === null ? monitors.PingStatus.PING_STATUS_UNSPECIFIED : pingStatusEnum.toProto(status);
+}
+
+/** UNSPECIFIED means up (a ping without a status reports up); undefined for a value this build does not know. */
+export function pingStatusFromProto(status: monitors.PingStatus): PingStatus | undefined {
+  return status === monitors.PingStatus.PING_STATUS_UNSPECIFIED ? "up" : pingStatusEnum.fromProto(status);
+}
 
 export function monitorToProto(monitor: MonitorView): monitors.Monitor {
   return {
@@ -13,11 +24,11 @@ export function monitorToProto(monitor: MonitorView): monitors.Monitor {
     teamId: monitor.teamId,
     pingUrl: monitor.pingUrl,
     name: monitor.name,
-    status: monitorStatusToProto(monitor.status),
+    status: monitorStatusEnum.toProto(monitor.status),
     monitoringActive: monitor.monitoringActive,
     intervalSeconds: monitor.intervalSeconds,
     graceSeconds: monitor.graceSeconds,
-    incidentSeverity: severityToProto(monitor.severity),
+    incidentSeverity: severityEnum.toProto(monitor.severity),
     reopenWindowSeconds: monitor.reopenWindowSeconds,
     lastPingAt: monitor.lastPingAt ?? undefined,
     lastPingStatus: pingStatusToProto(monitor.lastPingStatus),
@@ -65,7 +76,7 @@ function monitorSummaryToProto(monitor: MonitorView): monitors.Monitor {
     id: monitor.id,
     teamId: monitor.teamId,
     name: monitor.name,
-    status: monitorStatusToProto(monitor.status),
+    status: monitorStatusEnum.toProto(monitor.status),
     monitoringActive: monitor.monitoringActive,
   };
 }

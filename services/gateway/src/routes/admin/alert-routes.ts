@@ -1,6 +1,7 @@
 import { callUnary } from "@pulsegate/grpc";
+import type { AlertStatus } from "@pulsegate/vocabulary";
 import type { FastifyInstance } from "fastify";
-import { type AlertStatus, alertStatusToProto } from "../../json-vocabulary.ts";
+import { alertStatusToProto } from "../../json-vocabulary.ts";
 import { page, wrapped } from "../../openapi/admin-components.ts";
 import { conflictResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";

@@ -1,10 +1,10 @@
 import { callUnary } from "@pulsegate/grpc";
+import type { ChannelKind, Severity } from "@pulsegate/vocabulary";
 import type { FastifyInstance } from "fastify";
-import { type ChannelKind, channelKindToProto, severityToProto } from "../../json-vocabulary.ts";
+import { channelKindToProto, severityToProto } from "../../json-vocabulary.ts";
 import { page, wrapped } from "../../openapi/admin-components.ts";
 import { conflictResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
-import type { Severity } from "../../validation/index.ts";
 import { owned, TEAM } from "./access.ts";
 import { updatedEvent } from "./audit-events.ts";
 import { channelJson, deliveryJson, policyJson } from "./channel-json.ts";

@@ -1,5 +1,4 @@
-import { CHANNEL_KINDS } from "../../json-vocabulary.ts";
-import { SEVERITIES } from "../../validation/index.ts";
+import { CHANNEL_KINDS, SEVERITIES } from "@pulsegate/vocabulary";
 
 /** JSON schemas of the notification admin bodies (no coercion, no unknown fields). */
 

@@ -1,10 +1,10 @@
 import { callUnary } from "@pulsegate/grpc";
 import { MONITOR_LIMITS } from "@pulsegate/limits";
+import { SEVERITIES, type Severity } from "@pulsegate/vocabulary";
 import type { FastifyInstance } from "fastify";
 import { severityToProto } from "../../json-vocabulary.ts";
 import { page, wrapped } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
-import { SEVERITIES, type Severity } from "../../validation/index.ts";
 import type { MonitorLookup } from "../ping/monitor-lookup.ts";
 import { orNull } from "./absent-as-null.ts";
 import { owned } from "./access.ts";

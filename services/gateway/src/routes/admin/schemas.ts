@@ -1,6 +1,5 @@
 import { TEAM_LIMITS, WEBHOOK_LIMITS } from "@pulsegate/limits";
-import { ALERT_STATUSES } from "../../json-vocabulary.ts";
-import { SEVERITIES } from "../../validation/index.ts";
+import { ALERT_STATUSES, SEVERITIES } from "@pulsegate/vocabulary";
 
 /** JSON schemas of admin request bodies and queries (no coercion, no unknown fields). */
 

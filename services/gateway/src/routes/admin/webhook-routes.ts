@@ -1,9 +1,9 @@
 import { callUnary } from "@pulsegate/grpc";
+import type { Severity } from "@pulsegate/vocabulary";
 import type { FastifyInstance } from "fastify";
 import { severityToProto } from "../../json-vocabulary.ts";
 import { wrapped } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
-import type { Severity } from "../../validation/index.ts";
 import { owned } from "./access.ts";
 import { updatedEvent } from "./audit-events.ts";
 import { present } from "./present.ts";

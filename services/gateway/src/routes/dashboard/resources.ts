@@ -38,5 +38,3 @@ export type Ping = {
 export type Channel = ReturnType<typeof channelJson>;
 export type Delivery = ReturnType<typeof deliveryJson>;
 export type Policy = ReturnType<typeof policyJson>;
-
-export { SEVERITIES } from "../../validation/index.ts";

@@ -1,5 +1,5 @@
+import { ALERT_STATUSES, type AlertStatus } from "@pulsegate/vocabulary";
 import type { FastifyInstance } from "fastify";
-import { ALERT_STATUSES, type AlertStatus } from "../../../json-vocabulary.ts";
 import { must, requireTeamOf } from "../admin-client.ts";
 import { backTo, contextOf, type PageContext, seeOther } from "../context.ts";
 import type { DashboardDeps } from "../dashboard-routes.ts";

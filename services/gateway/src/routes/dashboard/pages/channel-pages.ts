@@ -1,3 +1,4 @@
+import { SEVERITIES } from "@pulsegate/vocabulary";
 import type { FastifyInstance } from "fastify";
 import { type ApiError, must, requireTeamOf } from "../admin-client.ts";
 import { contextOf, type PageContext, seeOther } from "../context.ts";
@@ -6,7 +7,7 @@ import { defined, textField } from "../form-values.ts";
 import { badge, time } from "../format.ts";
 import { html } from "../html.ts";
 import { actionButton, csrfField, errorBlock, teamPath } from "../layout.ts";
-import { type Channel, type Policy, SEVERITIES, type Team } from "../resources.ts";
+import type { Channel, Policy, Team } from "../resources.ts";
 import { loadTeam, sendTeamPage } from "../team-page.ts";
 
 type TeamParams = { teamId: string };

@@ -1,3 +1,4 @@
+import { SEVERITIES } from "@pulsegate/vocabulary";
 import type { FastifyInstance } from "fastify";
 import { type ApiError, must, requireTeamOf } from "../admin-client.ts";
 import { backTo, contextOf, type PageContext, seeOther } from "../context.ts";
@@ -6,7 +7,7 @@ import { defined, integerField, textField } from "../form-values.ts";
 import { badge, duration, time } from "../format.ts";
 import { html } from "../html.ts";
 import { actionButton, copyable, csrfField, errorBlock, live, teamPath } from "../layout.ts";
-import { type Monitor, type Ping, SEVERITIES, type Team } from "../resources.ts";
+import type { Monitor, Ping, Team } from "../resources.ts";
 import { pingSnippets } from "../snippets.ts";
 import { loadTeam, sendTeamPage } from "../team-page.ts";
 

@@ -1,3 +1,4 @@
+import { SEVERITIES } from "@pulsegate/vocabulary";
 import type { FastifyInstance } from "fastify";
 import { type ApiError, must, requireTeamOf } from "../admin-client.ts";
 import { contextOf, type PageContext, seeOther } from "../context.ts";
@@ -6,7 +7,7 @@ import { booleanField, defined, integerField, textField } from "../form-values.t
 import { badge, duration, time } from "../format.ts";
 import { html } from "../html.ts";
 import { copyable, csrfField, errorBlock, teamPath } from "../layout.ts";
-import { SEVERITIES, type Team, type Webhook } from "../resources.ts";
+import type { Team, Webhook } from "../resources.ts";
 import { type RuleJson, ruleEditor, rulesFromForm } from "../rule-editor.ts";
 import { triggerSnippets } from "../snippets.ts";
 import { loadTeam, sendTeamPage } from "../team-page.ts";

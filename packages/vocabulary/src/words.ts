@@ -1,0 +1,43 @@
+// Pulsegate's words for each closed set of values: stored in the database, sent in JSON, named in
+// error messages. Each list is written here only; between services the proto enums carry them,
+// mapped in one place (proto-enums.ts).
+
+export const SEVERITIES = ["sev0", "sev1", "sev2", "sev3", "sev4"] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/** open → acknowledged → resolved; a trigger can reopen a resolved alert. */
+export const ALERT_STATUSES = ["open", "acknowledged", "resolved"] as const;
+export type AlertStatus = (typeof ALERT_STATUSES)[number];
+
+export const ALERT_SOURCES = ["webhook", "monitor"] as const;
+export type AlertSource = (typeof ALERT_SOURCES)[number];
+
+export const MONITOR_STATUSES = ["idle", "up", "down", "paused"] as const;
+export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
+
+/** "start" opens a run (start/finish signals); the next up or down ping closes it. */
+export const PING_STATUSES = ["up", "down", "start"] as const;
+export type PingStatus = (typeof PING_STATUSES)[number];
+
+export const CHANNEL_KINDS = ["slack", "webhook", "pagerduty", "opsgenie", "email"] as const;
+export type ChannelKind = (typeof CHANNEL_KINDS)[number];
+
+export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "cancelled"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** What a notification tells its channel: an alert's event, or a channel notice (channel.disabled). */
+export const DELIVERY_EVENTS = [
+  "alert.created",
+  "alert.reopened",
+  "alert.resolved",
+  "alert.reminder",
+  "channel.disabled",
+] as const;
+export type DeliveryEvent = (typeof DELIVERY_EVENTS)[number];
+
+/** A type guard for one of the lists above: `isOneOf(SEVERITIES, value)`. */
+export function isOneOf<T extends string>(list: readonly T[], value: unknown): value is T {
+  return typeof value === "string" && (list as readonly string[]).includes(value);
+}
+
+export const isSeverity = (value: unknown): value is Severity => isOneOf(SEVERITIES, value);
