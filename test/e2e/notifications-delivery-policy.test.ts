@@ -2,6 +2,7 @@
 // 5xx, 408, 425 and 429 are tried again (Retry-After honoured); any other 4xx fails the delivery at
 // once with its status; 410 Gone, or a run of failed deliveries, disables the channel with a reason
 // and a time in the admin API and tells the team's other channels once; an admin enables it again.
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../support/client.ts";
 import { eventually } from "../support/eventually.ts";
@@ -36,6 +37,21 @@ async function receiver(behaviour?: Behaviour): Promise<Receiver> {
   const started = await Receiver.start(behaviour);
   receivers.push(started);
   return started;
+}
+
+/** The channel's run of failed deliveries as the delivery policy counts it (not in the admin API). */
+async function failedRun(channelId: string): Promise<number> {
+  const database = new pg.Client({ connectionString: stack.info.databaseUrl });
+  await database.connect();
+  try {
+    const { rows } = await database.query<{ n: number }>(
+      "SELECT failed_deliveries AS n FROM alerts.channels WHERE id = $1",
+      [channelId],
+    );
+    return rows[0]?.n ?? 0;
+  } finally {
+    await database.end();
+  }
 }
 
 async function channelOf(teamId: string, id: string) {
@@ -164,6 +180,12 @@ describe("delivery policy", () => {
     await new Promise((done) => setTimeout(done, Math.max(0, startedAt + 1_200 - Date.now())));
     const fourth = await client.trigger(webhookUrl, { title: "down 3" }, { secret });
     await waitForDeliveries(client, fourth.body.alertId as string, allSettled, "fourth failed");
+    // The policy counts a failure after its delivery is settled, then decides: wait until it has counted
+    // the fourth, so that "still enabled" is checked after the policy looked (the reason below names
+    // the count it was disabled at).
+    await eventually(async () => ((await failedRun(failingChannel.id)) >= 4 ? true : undefined), {
+      what: "the fourth failure counted",
+    });
     expect((await channelOf(teamId, failingChannel.id)).enabled).toBe(true);
 
     const fifth = await client.trigger(webhookUrl, { title: "down 4" }, { secret });
