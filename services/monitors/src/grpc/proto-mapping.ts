@@ -3,7 +3,7 @@ import type { TextProblem } from "@pulsegate/text";
 import type { PingStatus } from "@pulsegate/vocabulary";
 import { monitorStatusEnum, pingStatusEnum, severityEnum } from "@pulsegate/vocabulary/proto";
 import type { MonitorView } from "../monitors/monitor-row.ts";
-import type { PingView } from "../monitors/monitor-service.ts";
+import type { PingView } from "../monitors/select-ping-page.ts";
 import type { PreviewResult } from "../pings/preview-pings.ts";
 import type { RecordResult } from "../pings/record-pings.ts";
 import type { SpoolStatus } from "../spool/spool-durability.ts";

@@ -1,33 +1,18 @@
 import { randomUUID } from "node:crypto";
-import { type EntityManager, type Orm, type PgPool, run, statement } from "@pulsegate/db";
+import type { EntityManager, Orm, PgPool } from "@pulsegate/db";
+import { pageSize } from "@pulsegate/page-cursor";
 import { newUrlToken } from "@pulsegate/text";
 import { isTransientError } from "@pulsegate/transient-error";
 import { monitorsErrors } from "../errors.ts";
 import { readHeartbeatUsage } from "../pings/read-heartbeat-usage.ts";
+import { insertMonitor } from "./insert-monitor.ts";
 import type { LastKnownMonitors } from "./last-known-monitors.ts";
-import type { PingStatus } from "./monitor.entity.ts";
-import { type MonitorRow, type MonitorView, monitorFromRow, toDate } from "./monitor-row.ts";
+import { type MonitorView, monitorFromRow } from "./monitor-row.ts";
 import { checkMonitorSettings, type MonitorSettingsInput } from "./monitor-settings.ts";
-
-const RESOLVE_MONITORS = statement(
-  "monitors_resolve_by_ping_url",
-  "SELECT * FROM monitors.monitors WHERE ping_url = ANY($1::text[])",
-);
-
-const MAX_PAGE = 200;
-const DEFAULT_PAGE = 50;
-
-export type PingView = {
-  id: string;
-  monitorId: string;
-  status: PingStatus;
-  /** For the ping that closed a run: how long the run took. */
-  durationMs: number | null;
-  reason: string | null;
-  metadata: unknown;
-  method: string;
-  receivedAt: Date;
-};
+import { selectMonitor, selectTeamMonitors } from "./select-monitor.ts";
+import { selectMonitorsByPingUrl } from "./select-monitors-by-ping-url.ts";
+import { type PingView, selectPingPage } from "./select-ping-page.ts";
+import { updateMonitorPaused } from "./update-monitor-paused.ts";
 
 /** Creating, reading, pausing and resuming monitors, and reading their pings. */
 export class MonitorService {
@@ -49,47 +34,25 @@ export class MonitorService {
     if (!teamId) throw monitorsErrors.invalid([{ field: "teamId", message: "teamId is required." }]);
     const { settings, errors } = checkMonitorSettings(input);
     if (errors.length > 0) throw monitorsErrors.invalid(errors);
-    const now = this.#now();
-    const [row] = await this.#em().execute<MonitorRow[]>(
-      `INSERT INTO monitors.monitors (id, team_id, ping_url, name, status, monitoring_active, interval_seconds,
-                                      grace_seconds, severity, reopen_window_seconds, schedule, timezone,
-                                      max_duration_seconds, badge_token, repeat_interval_seconds, require_timestamp,
-                                      created_at, updated_at)
-       VALUES (?, ?, ?, ?, 'idle', false, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-      [
-        `mon_${randomUUID().replaceAll("-", "")}`,
-        teamId,
-        newUrlToken(),
-        settings.name,
-        settings.intervalSeconds,
-        settings.graceSeconds,
-        settings.severity,
-        settings.reopenWindowSeconds,
-        settings.schedule?.expression ?? null,
-        settings.schedule?.timezone ?? null,
-        settings.maxDurationSeconds,
-        newUrlToken(),
-        settings.repeatIntervalSeconds,
-        settings.requireTimestamp,
-        now,
-        now,
-      ],
-    );
-    return this.#lastKnown.remember(monitorFromRow(row as MonitorRow));
+    const row = await insertMonitor(this.#em(), {
+      id: `mon_${randomUUID().replaceAll("-", "")}`,
+      teamId,
+      pingUrl: newUrlToken(),
+      badgeToken: newUrlToken(),
+      settings,
+      at: this.#now(),
+    });
+    return this.#lastKnown.remember(monitorFromRow(row));
   }
 
   async get(id: string): Promise<MonitorView> {
-    const [row] = await this.#em().execute<MonitorRow[]>("SELECT * FROM monitors.monitors WHERE id = ?", [id]);
+    const row = await selectMonitor(this.#em(), "id", id);
     if (!row) throw monitorsErrors.monitorNotFound();
     return this.#lastKnown.remember(monitorFromRow(row));
   }
 
   async list(teamId: string): Promise<MonitorView[]> {
-    const rows = await this.#em().execute<MonitorRow[]>(
-      "SELECT * FROM monitors.monitors WHERE team_id = ? ORDER BY created_at, id",
-      [teamId],
-    );
-    return rows.map(monitorFromRow);
+    return (await selectTeamMonitors(this.#em(), teamId)).map(monitorFromRow);
   }
 
   /**
@@ -99,9 +62,7 @@ export class MonitorService {
    */
   async resolve(pingUrl: string): Promise<MonitorView | null> {
     try {
-      const [row] = await this.#em().execute<MonitorRow[]>("SELECT * FROM monitors.monitors WHERE ping_url = ?", [
-        pingUrl,
-      ]);
+      const row = await selectMonitor(this.#em(), "pingUrl", pingUrl);
       return row ? this.#lastKnown.remember(monitorFromRow(row)) : null;
     } catch (error) {
       const known = this.#lastKnown.byPingUrl(pingUrl);
@@ -117,7 +78,7 @@ export class MonitorService {
    */
   async resolveMany(pingUrls: string[]): Promise<(MonitorView | null)[]> {
     try {
-      const rows = await run<MonitorRow>(this.#pool, RESOLVE_MONITORS, [pingUrls]);
+      const rows = await selectMonitorsByPingUrl(this.#pool, pingUrls);
       const byUrl = new Map(rows.map((row) => [row.ping_url, this.#lastKnown.remember(monitorFromRow(row))]));
       return pingUrls.map((pingUrl) => byUrl.get(pingUrl) ?? null);
     } catch (error) {
@@ -135,58 +96,32 @@ export class MonitorService {
 
   /** By the token of its public status badge; null when unknown. */
   async resolveBadge(badgeToken: string): Promise<MonitorView | null> {
-    const [row] = await this.#em().execute<MonitorRow[]>("SELECT * FROM monitors.monitors WHERE badge_token = ?", [
-      badgeToken,
-    ]);
+    const row = await selectMonitor(this.#em(), "badgeToken", badgeToken);
     return row ? monitorFromRow(row) : null;
   }
 
   /** Paused: not monitoring, pings answered 404, never swept. Pausing twice is harmless. */
   async pause(id: string): Promise<MonitorView> {
-    const [row] = await this.#em().execute<MonitorRow[]>(
-      `UPDATE monitors.monitors
-          SET status = 'paused', monitoring_active = false, next_due_at = NULL, run_started_at = NULL, updated_at = ?
-        WHERE id = ? RETURNING *`,
-      [this.#now(), id],
-    );
+    const row = await updateMonitorPaused(this.#em(), "pause", id, this.#now());
     if (!row) throw monitorsErrors.monitorNotFound();
     return this.#lastKnown.remember(monitorFromRow(row));
   }
 
   /** A paused monitor goes back to idle, monitoring again from its next ping; others are left as they are. */
   async resume(id: string): Promise<MonitorView> {
-    const [row] = await this.#em().execute<MonitorRow[]>(
-      `UPDATE monitors.monitors
-          SET status = 'idle', monitoring_active = false, next_due_at = NULL, run_started_at = NULL, updated_at = ?
-        WHERE id = ? AND status = 'paused' RETURNING *`,
-      [this.#now(), id],
-    );
+    const row = await updateMonitorPaused(this.#em(), "resume", id, this.#now());
     return row ? this.#lastKnown.remember(monitorFromRow(row)) : this.get(id);
   }
 
   /** Newest first; the cursor is the id of the last ping of the previous page. */
   async pings(monitorId: string, cursor: string, limit: number): Promise<{ pings: PingView[]; nextCursor: string }> {
     await this.get(monitorId);
-    const size = Number.isInteger(limit) && limit > 0 ? Math.min(limit, MAX_PAGE) : DEFAULT_PAGE;
+    const size = pageSize(limit);
     if (cursor && !/^[1-9][0-9]{0,18}$/.test(cursor)) throw monitorsErrors.invalidCursor();
-    const rows = await this.#em().execute<Record<string, unknown>[]>(
-      `SELECT id, monitor_id, status, reason, metadata, method, received_at, duration_ms FROM monitors.pings
-        WHERE monitor_id = ? AND (?::bigint IS NULL OR id < ?::bigint)
-        ORDER BY id DESC LIMIT ?`,
-      [monitorId, cursor || null, cursor || null, size + 1],
-    );
+    const rows = await selectPingPage(this.#em(), { monitorId, after: cursor || null, limit: size + 1 });
     const page = rows.slice(0, size);
     return {
-      pings: page.map((row) => ({
-        id: String(row.id),
-        monitorId: row.monitor_id as string,
-        status: row.status as PingStatus,
-        durationMs: row.duration_ms === null || row.duration_ms === undefined ? null : Number(row.duration_ms),
-        reason: (row.reason as string | null) ?? null,
-        metadata: row.metadata ?? null,
-        method: row.method as string,
-        receivedAt: toDate(row.received_at as Date | string),
-      })),
+      pings: page,
       nextCursor: rows.length > size ? String(page.at(-1)?.id ?? "") : "",
     };
   }

@@ -1,0 +1,12 @@
+import { type PgPool, run, statement } from "@pulsegate/db";
+import type { MonitorRow } from "./monitor-row.ts";
+
+/** Many ping URLs at once (the gateway's cache misses of one moment): one prepared statement on the hot path's pool. */
+const SELECT_MONITORS_BY_PING_URL = statement(
+  "monitors_resolve_by_ping_url",
+  "SELECT * FROM monitors.monitors WHERE ping_url = ANY($1::text[])",
+);
+
+export function selectMonitorsByPingUrl(pool: PgPool, pingUrls: string[]): Promise<MonitorRow[]> {
+  return run<MonitorRow>(pool, SELECT_MONITORS_BY_PING_URL, [pingUrls]);
+}
