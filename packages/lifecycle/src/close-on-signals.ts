@@ -1,3 +1,5 @@
+import { withTimeout } from "./with-timeout.ts";
+
 export type Closer = {
   name: string;
   close: () => Promise<unknown> | unknown;
@@ -26,20 +28,11 @@ export function closeOnSignals(log: Log, closers: Closer[], timeoutMs = 10_000):
     closing ??= (async () => {
       for (const closer of closers) {
         const bound = closer.timeoutMs ?? timeoutMs;
-        let timer: NodeJS.Timeout | undefined;
         try {
-          await Promise.race([
-            Promise.resolve(closer.close()),
-            new Promise((_, reject) => {
-              timer = setTimeout(() => reject(new Error(`timed out after ${bound} ms`)), bound);
-              timer.unref();
-            }),
-          ]);
+          await withTimeout(Promise.resolve(closer.close()), bound, `timed out after ${bound} ms`);
           log.info({ closer: closer.name }, "closed");
         } catch (error) {
           log.error({ closer: closer.name, err: error }, "close failed");
-        } finally {
-          clearTimeout(timer);
         }
       }
     })();

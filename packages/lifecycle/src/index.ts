@@ -7,3 +7,4 @@ export {
   watchInboundConnections,
 } from "./inbound-connections.ts";
 export { type Periodic, type PeriodicOptions, periodic } from "./periodic.ts";
+export { withTimeout } from "./with-timeout.ts";

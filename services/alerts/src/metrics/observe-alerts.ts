@@ -1,4 +1,5 @@
 import type { PgPool } from "@pulsegate/db";
+import { withTimeout } from "@pulsegate/lifecycle";
 import type { Logger } from "@pulsegate/logger";
 import { metrics } from "@pulsegate/telemetry";
 
@@ -49,7 +50,10 @@ export function observeAlerts(pool: PgPool, log: Logger): void {
     async (observer) => {
       let rows: StateRow[];
       try {
-        rows = await withTimeout(pool.query<StateRow>(STATE).then((result) => result.rows));
+        rows = await withTimeout(
+          pool.query<StateRow>(STATE).then((result) => result.rows),
+          QUERY_TIMEOUT_MS,
+        );
       } catch (error) {
         log.debug({ err: error }, "alerts metrics: state not read");
         return;
@@ -69,12 +73,4 @@ export function observeAlerts(pool: PgPool, log: Logger): void {
     },
     [open, backlog, oldest],
   );
-}
-
-function withTimeout<T>(promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${QUERY_TIMEOUT_MS} ms`)), QUERY_TIMEOUT_MS);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

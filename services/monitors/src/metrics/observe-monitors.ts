@@ -1,4 +1,5 @@
 import type { Orm } from "@pulsegate/db";
+import { withTimeout } from "@pulsegate/lifecycle";
 import type { Logger } from "@pulsegate/logger";
 import { metrics } from "@pulsegate/telemetry";
 import type { PingSpool } from "../spool/ping-spool.ts";
@@ -38,8 +39,9 @@ export function observeMonitors(orm: Orm, spool: PingSpool, log: Logger): void {
             .execute<{ status: string; count: number }[]>(
               "SELECT status, count(*)::int AS count FROM monitors.monitors GROUP BY status",
             ),
+          READ_TIMEOUT_MS,
         ),
-        spool.configured ? withTimeout(spool.backlog()) : Promise.resolve(null),
+        spool.configured ? withTimeout(spool.backlog(), READ_TIMEOUT_MS) : Promise.resolve(null),
       ]);
       if (counts.status === "fulfilled") {
         const found = new Map(counts.value.map((row) => [row.status, Number(row.count)]));
@@ -54,12 +56,4 @@ export function observeMonitors(orm: Orm, spool: PingSpool, log: Logger): void {
     },
     [byStatus, depth, oldestAge],
   );
-}
-
-function withTimeout<T>(promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${READ_TIMEOUT_MS} ms`)), READ_TIMEOUT_MS);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
