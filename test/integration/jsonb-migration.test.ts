@@ -13,7 +13,6 @@ import { WebhookSchema } from "../../services/alerts/src/webhooks/webhook.entity
 import { MONITORS_SCHEMA, openMonitorsDatabase } from "../../services/monitors/src/app.ts";
 import { loadMonitorsConfig } from "../../services/monitors/src/config.ts";
 import { migrations as monitorsMigrations } from "../../services/monitors/src/migrations/index.ts";
-import { MonitorSchema } from "../../services/monitors/src/monitors/monitor.entity.ts";
 import { dropDatabase, recreateDatabase, TEST_DATABASE_SERVER } from "../support/database.ts";
 
 const server = TEST_DATABASE_SERVER;
@@ -91,7 +90,7 @@ describe("json to jsonb", () => {
   });
 
   it("converts monitors' pings and incident actions the same way", async () => {
-    await migrateUpTo(MONITORS_SCHEMA, [MonitorSchema], monitorsMigrations, "0003-jsonb");
+    await migrateUpTo(MONITORS_SCHEMA, [], monitorsMigrations, "0003-jsonb");
     await db.query(
       `INSERT INTO monitors.monitors (id, team_id, ping_url, name, status, monitoring_active, interval_seconds,
                                       grace_seconds, severity, reopen_window_seconds, alert_quota_monthly,

@@ -28,6 +28,8 @@ export async function openOrm(options: OpenOrmOptions): Promise<Orm> {
     extensions: [Migrator],
     debug: options.debug ?? false,
     allowGlobalContext: false,
+    // A service whose tables are all read and written through SQL (monitors: its hot path's) has none.
+    discovery: { warnWhenNoEntities: false },
     pool: { min: 0, max: options.poolMax ?? 10, idleTimeoutMillis: 30_000 },
     driverOptions: { connectionTimeoutMillis: 5_000 },
     migrations: {

@@ -13,7 +13,6 @@ import { missedHeartbeats, sweepCompleted, sweeps } from "./metrics/monitors-met
 import { observeMonitors } from "./metrics/observe-monitors.ts";
 import { migrations } from "./migrations/index.ts";
 import { LastKnownMonitors } from "./monitors/last-known-monitors.ts";
-import { MonitorSchema } from "./monitors/monitor.entity.ts";
 import { MonitorService } from "./monitors/monitor-service.ts";
 import { PingRecorder } from "./pings/record-pings.ts";
 import { monitorRetention } from "./retention/monitor-retention.ts";
@@ -30,7 +29,7 @@ export async function openMonitorsDatabase(config: MonitorsConfig, log: Logger) 
     {
       url: config.databaseUrl,
       schema: MONITORS_SCHEMA,
-      entities: [MonitorSchema],
+      entities: [],
       migrations,
       poolMax: config.DB_POOL_MAX,
     },

@@ -1,5 +1,5 @@
 import type { Severity } from "../severity.ts";
-import type { MonitorStatus, PingStatus } from "./monitor.entity.ts";
+import type { MonitorStatus, PingStatus } from "@pulsegate/vocabulary";
 import type { Schedule } from "./schedule.ts";
 
 /** A monitor as the service hands it out. */

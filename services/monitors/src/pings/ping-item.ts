@@ -1,4 +1,4 @@
-import type { PingStatus } from "../monitors/monitor.entity.ts";
+import type { PingStatus } from "@pulsegate/vocabulary";
 
 /** One ping as received, with its idempotency key. Spooled as JSON exactly like this. */
 export type PingItem = {

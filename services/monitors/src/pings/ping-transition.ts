@@ -1,4 +1,4 @@
-import type { MonitorStatus, PingStatus } from "../monitors/monitor.entity.ts";
+import type { MonitorStatus, PingStatus } from "@pulsegate/vocabulary";
 import { nextRun, type Schedule } from "../monitors/schedule.ts";
 
 export type MonitorState = {
