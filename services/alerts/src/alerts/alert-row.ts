@@ -1,8 +1,4 @@
-import type { Severity } from "../severity.ts";
-
-export const ALERT_STATUSES = ["open", "acknowledged", "resolved"] as const;
-export type AlertStatus = (typeof ALERT_STATUSES)[number];
-export type AlertSource = "webhook" | "monitor";
+import type { AlertSource, AlertStatus, Severity } from "@pulsegate/vocabulary";
 
 /** An alert as the API shows it. */
 export type AlertView = {

@@ -1,8 +1,9 @@
 import type { EntityManager, Orm } from "@pulsegate/db";
 import { decodeCursor, encodeCursor, pageSize } from "@pulsegate/page-cursor";
+import { ALERT_STATUSES } from "@pulsegate/vocabulary";
 import { alertsErrors } from "../errors.ts";
 import { writeOutboxEvent } from "../outbox/write-outbox-event.ts";
-import { ALERT_STATUSES, type AlertView, alertFromRow, toDate } from "./alert-row.ts";
+import { type AlertView, alertFromRow, toDate } from "./alert-row.ts";
 import { selectAlert } from "./select-alert.ts";
 import { selectAlertPage } from "./select-alert-page.ts";
 import { type OccurrenceView, selectOccurrencePage } from "./select-occurrence-page.ts";

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { quotaAllowsOneMore, quotaKey, quotaMonth } from "@pulsegate/quota";
+import type { AlertSource, Severity } from "@pulsegate/vocabulary";
 import { type AlertEventType, outboxPayload } from "../outbox/write-outbox-event.ts";
-import type { Severity } from "../severity.ts";
-import type { AlertSource, AlertView } from "./alert-row.ts";
+import type { AlertView } from "./alert-row.ts";
 
 /** One accepted trigger, after filter rules, ready to fold. */
 export type FoldInput = {

@@ -1,8 +1,9 @@
 import { inTransaction, type PgPool, run } from "@pulsegate/db";
 import { findUnstorableText, type TextProblem } from "@pulsegate/text";
+import type { AlertSource } from "@pulsegate/vocabulary";
 import { outboxPayload } from "../outbox/write-outbox-event.ts";
 import type { WebhookService } from "../webhooks/webhook-service.ts";
-import { type AlertSource, alertFromRow } from "./alert-row.ts";
+import { alertFromRow } from "./alert-row.ts";
 import { keyOf } from "./plan-batch.ts";
 import {
   type KeyResolution,

@@ -1,6 +1,6 @@
 import type { EntityManager } from "@pulsegate/db";
-import type { Severity } from "../severity.ts";
-import { type AlertSource, toDate } from "./alert-row.ts";
+import type { AlertSource, Severity } from "@pulsegate/vocabulary";
+import { toDate } from "./alert-row.ts";
 
 export type OccurrenceView = {
   id: string;

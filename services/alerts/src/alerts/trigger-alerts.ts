@@ -1,12 +1,11 @@
 import type { PgPool } from "@pulsegate/db";
 import { WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { findUnstorableText, type TextProblem } from "@pulsegate/text";
+import type { AlertSource, Severity } from "@pulsegate/vocabulary";
 import { evaluateFilterRules } from "../filter-rules/index.ts";
-import type { Severity } from "../severity.ts";
 import { silencedBy } from "../silences/silence.ts";
 import type { SilenceService } from "../silences/silence-service.ts";
 import type { WebhookService } from "../webhooks/webhook-service.ts";
-import type { AlertSource } from "./alert-row.ts";
 import { type FoldInput, type FoldOptions, type FoldResult, foldTriggers } from "./fold-triggers.ts";
 import { previewFold } from "./preview-fold.ts";
 

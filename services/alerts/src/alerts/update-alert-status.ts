@@ -1,5 +1,6 @@
 import type { EntityManager } from "@pulsegate/db";
-import type { AlertRow, AlertStatus } from "./alert-row.ts";
+import type { AlertStatus } from "@pulsegate/vocabulary";
+import type { AlertRow } from "./alert-row.ts";
 
 /** Each later status, with the column that records when; either way no reminder is due any more. */
 const UPDATE_ALERT_STATUS: Record<Exclude<AlertStatus, "open">, string> = {

@@ -1,8 +1,8 @@
 import { LockMode, type Orm } from "@pulsegate/db";
+import type { DeliveryStatus } from "@pulsegate/vocabulary";
 import { cancelPendingDeliveries } from "./cancel-pending-deliveries.ts";
 import { ChannelSchema } from "./channel.entity.ts";
 import { CHANNEL_DISABLED, channelNoticePayload } from "./channel-notice.ts";
-import type { DeliveryStatus } from "./delivery-store.ts";
 
 export type ChannelHealthOptions = {
   /** Every delivery has failed for at least this long (NOTIFY_DISABLE_AFTER_MS, 24 h)… */

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { type EntityManager, LockMode, type Orm } from "@pulsegate/db";
 import type { FieldProblem } from "@pulsegate/errors";
+import type { ChannelKind } from "@pulsegate/vocabulary";
 import { alertsErrors } from "../errors.ts";
 import { cancelPendingDeliveries } from "./cancel-pending-deliveries.ts";
 import { type Channel, ChannelSchema } from "./channel.entity.ts";
-import { type ChannelKind, type ChannelView, channelView, isChannelKind, KEYED_KINDS } from "./channel.ts";
+import { type ChannelView, channelView, isChannelKind, KEYED_KINDS } from "./channel.ts";
 import type { ChannelSealer } from "./channel-credentials.ts";
 import { checkChannelUrl } from "./channel-url.ts";
 import { maskUrl } from "./mask-url.ts";

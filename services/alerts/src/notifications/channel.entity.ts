@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from "@pulsegate/db";
-import type { ChannelKind } from "./channel.ts";
+import type { ChannelKind } from "@pulsegate/vocabulary";
 
 /**
  * A notification channel. Its URL (and key) is only in `credentialsSealed`, which only the

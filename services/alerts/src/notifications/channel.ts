@@ -1,13 +1,11 @@
+import { CHANNEL_KINDS, type ChannelKind, isOneOf } from "@pulsegate/vocabulary";
 import type { Channel } from "./channel.entity.ts";
-
-export const CHANNEL_KINDS = ["slack", "webhook", "pagerduty", "opsgenie", "email"] as const;
-export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 
 /** Kinds whose credentials include a key besides the URL (a routing key, an API key). */
 export const KEYED_KINDS: readonly ChannelKind[] = ["pagerduty", "opsgenie"];
 
 export function isChannelKind(value: unknown): value is ChannelKind {
-  return typeof value === "string" && (CHANNEL_KINDS as readonly string[]).includes(value);
+  return isOneOf(CHANNEL_KINDS, value);
 }
 
 /** A channel as the API shows it: the URL only masked. */

@@ -1,6 +1,6 @@
 import type { EntityManager } from "@pulsegate/db";
-import type { ChannelKind } from "./channel.ts";
-import type { ClaimedDelivery, DeliveryEventType } from "./delivery-store.ts";
+import type { ChannelKind, DeliveryEvent } from "@pulsegate/vocabulary";
+import type { ClaimedDelivery } from "./delivery-store.ts";
 
 /**
  * Leases up to `limit` due deliveries and counts the attempt, in one statement. A delivery is
@@ -33,7 +33,7 @@ type ClaimedRow = {
   team_id: string;
   alert_id: string | null;
   channel_id: string;
-  event_type: DeliveryEventType;
+  event_type: DeliveryEvent;
   attempts: number;
   max_attempts: number;
   kind: ChannelKind;

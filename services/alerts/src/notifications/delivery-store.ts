@@ -1,16 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager, Orm } from "@pulsegate/db";
+import type { ChannelKind, DeliveryEvent, DeliveryStatus } from "@pulsegate/vocabulary";
 import { alertsErrors } from "../errors.ts";
 import { deliveryResultOf, deliveryResults } from "../metrics/alerts-metrics.ts";
-import type { AlertEventType } from "../outbox/write-outbox-event.ts";
-import type { ChannelKind } from "./channel.ts";
-import type { CHANNEL_DISABLED } from "./channel-notice.ts";
 import { claimDeliveries } from "./claim-deliveries.ts";
 import { selectDeliveryViews } from "./select-delivery-views.ts";
-
-export type DeliveryStatus = "pending" | "delivered" | "failed" | "cancelled";
-/** What a delivery tells its channel: an alert's event, or a channel notice. */
-export type DeliveryEventType = AlertEventType | typeof CHANNEL_DISABLED;
 
 /** A delivery this replica holds the lease of, with what an attempt needs. */
 export type ClaimedDelivery = {
@@ -24,7 +18,7 @@ export type ClaimedDelivery = {
   kind: ChannelKind;
   /** The channel's credentials, sealed (channel-credentials.ts): the dispatcher opens them to send. */
   credentialsSealed: Buffer;
-  eventType: DeliveryEventType;
+  eventType: DeliveryEvent;
   /** This attempt's number, from 1. */
   attempt: number;
   maxAttempts: number;
@@ -52,7 +46,7 @@ export type DeliveryView = {
   channelId: string;
   channelKind: ChannelKind;
   channelName: string;
-  eventType: DeliveryEventType;
+  eventType: DeliveryEvent;
   eventId: string;
   status: DeliveryStatus;
   attempts: number;

@@ -1,6 +1,7 @@
 import { type BackoffOptions, backoffDelay } from "@pulsegate/backoff";
 import type { Orm } from "@pulsegate/db";
 import type { Logger } from "@pulsegate/logger";
+import type { DeliveryStatus } from "@pulsegate/vocabulary";
 import type { ChannelCredentials, ChannelSealer } from "./channel-credentials.ts";
 import { type ChannelHealthOptions, recordChannelHealth } from "./channel-health.ts";
 import {
@@ -10,13 +11,7 @@ import {
   channelNoticeSlackMessage,
 } from "./channel-notice.ts";
 import { verdictOf } from "./delivery-policy.ts";
-import {
-  type AttemptOutcome,
-  type ClaimedDelivery,
-  type DeliveryStatus,
-  DeliveryStore,
-  eventIdOf,
-} from "./delivery-store.ts";
+import { type AttemptOutcome, type ClaimedDelivery, DeliveryStore, eventIdOf } from "./delivery-store.ts";
 import { expandOutbox } from "./expand-outbox.ts";
 import { opsgenieRequest, pagerDutyBody } from "./incident-tools.ts";
 import { type NotificationEvent, webhookBody } from "./notification-event.ts";

@@ -2,8 +2,10 @@ import { randomUUID } from "node:crypto";
 import type { EntityManager, Orm } from "@pulsegate/db";
 import type { Logger } from "@pulsegate/logger";
 import { isTransientError } from "@pulsegate/transient-error";
+import { ChannelSchema } from "./channel.entity.ts";
 import { CHANNEL_DISABLED, noticeRecipients } from "./channel-notice.ts";
-import { type NotificationRoute, routeEvent } from "./route-event.ts";
+import { NotificationPolicySchema } from "./notification-policy.entity.ts";
+import { routeEvent } from "./route-event.ts";
 
 type OutboxRow = { id: string; team_id: string; alert_id: string | null; event_type: string; severity: string | null };
 
@@ -70,20 +72,16 @@ async function expandEvents(orm: Orm, options: ExpandOptions, onlyId: string | n
       [onlyId, onlyId, options.batchSize],
     );
     if (events.length === 0) return 0;
-    const teamIds = JSON.stringify([...new Set(events.map((event) => event.team_id))]);
-    const channels = await em.execute<{ id: string; team_id: string; kind: string }[]>(
-      `SELECT id, team_id, kind FROM alerts.channels
-        WHERE team_id IN (SELECT jsonb_array_elements_text(?::jsonb)) AND enabled AND deleted_at IS NULL
-        ORDER BY created_at, id`,
-      [teamIds],
+    const teamIds = [...new Set(events.map((event) => event.team_id))];
+    const channels = await em.find(
+      ChannelSchema,
+      { teamId: { $in: teamIds }, enabled: true, deletedAt: null },
+      { orderBy: { createdAt: "asc", id: "asc" } },
     );
-    const policies = await em.execute<{ team_id: string; routes: NotificationRoute[] }[]>(
-      "SELECT team_id, routes FROM alerts.notification_policies WHERE team_id IN (SELECT jsonb_array_elements_text(?::jsonb))",
-      [teamIds],
-    );
-    const routesByTeam = new Map(policies.map((policy) => [policy.team_id, policy.routes]));
+    const policies = await em.find(NotificationPolicySchema, { teamId: { $in: teamIds } });
+    const routesByTeam = new Map(policies.map((policy) => [policy.teamId, policy.routes]));
     const deliveries = events.flatMap((event) => {
-      const teamChannels = channels.filter((channel) => channel.team_id === event.team_id);
+      const teamChannels = channels.filter((channel) => channel.teamId === event.team_id);
       // A channel notice (one was disabled) goes to the team's other enabled channels that people read,
       // whatever the policy: the policy routes alerts by severity, and a notice has none.
       const routed =

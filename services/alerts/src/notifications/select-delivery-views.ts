@@ -1,7 +1,7 @@
 import type { EntityManager } from "@pulsegate/db";
+import type { ChannelKind, DeliveryEvent, DeliveryStatus } from "@pulsegate/vocabulary";
 import { toDate } from "../alerts/alert-row.ts";
-import type { ChannelKind } from "./channel.ts";
-import { type DeliveryEventType, type DeliveryStatus, type DeliveryView, eventIdOf } from "./delivery-store.ts";
+import { type DeliveryView, eventIdOf } from "./delivery-store.ts";
 
 /** Deliveries with their channel's kind and name: one by id, or every one of an alert, oldest event first. */
 const SELECT_DELIVERY_VIEWS = (where: "d.id = ?" | "d.alert_id = ?") => `
@@ -20,7 +20,7 @@ type DeliveryViewRow = {
   team_id: string;
   alert_id: string | null;
   channel_id: string;
-  event_type: DeliveryEventType;
+  event_type: DeliveryEvent;
   outbox_id: string;
   status: DeliveryStatus;
   attempts: number;

@@ -3,11 +3,11 @@ import { type ServiceBinding, unary } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { alerts, monitors } from "@pulsegate/proto";
 import { isTransientError } from "@pulsegate/transient-error";
+import type { Severity } from "@pulsegate/vocabulary";
 import { severityEnum } from "@pulsegate/vocabulary/proto";
 import { monitorsErrors } from "../errors.ts";
 import type { MonitorService } from "../monitors/monitor-service.ts";
 import type { PingRecorder, RecordInput } from "../pings/record-pings.ts";
-import type { Severity } from "../severity.ts";
 import type { SpoolStatus } from "../spool/spool-durability.ts";
 import {
   monitorToProto,

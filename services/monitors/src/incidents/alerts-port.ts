@@ -1,4 +1,4 @@
-import type { Severity } from "../severity.ts";
+import type { Severity } from "@pulsegate/vocabulary";
 
 /** An incident to raise as an alert (source monitor), in the monitor's words. */
 export type IncidentAlert = {

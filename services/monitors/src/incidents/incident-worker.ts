@@ -2,7 +2,7 @@ import { exponentialDelay } from "@pulsegate/backoff";
 import type { EntityManager, Orm } from "@pulsegate/db";
 import type { Logger } from "@pulsegate/logger";
 import { context, inBackgroundSpan } from "@pulsegate/telemetry";
-import type { Severity } from "../severity.ts";
+import type { Severity } from "@pulsegate/vocabulary";
 import type { AlertsPort } from "./alerts-port.ts";
 
 type ActionRow = {

@@ -1,5 +1,4 @@
-import type { Severity } from "../severity.ts";
-import type { MonitorStatus, PingStatus } from "@pulsegate/vocabulary";
+import type { MonitorStatus, PingStatus, Severity } from "@pulsegate/vocabulary";
 import type { Schedule } from "./schedule.ts";
 
 /** A monitor as the service hands it out. */

@@ -1,6 +1,6 @@
 import type { FieldProblem } from "@pulsegate/errors";
 import { MONITOR_LIMITS } from "@pulsegate/limits";
-import type { Severity } from "../severity.ts";
+import type { Severity } from "@pulsegate/vocabulary";
 import { checkSchedule, DEFAULT_TIMEZONE, type Schedule } from "./schedule.ts";
 
 export type MonitorSettingsInput = {
