@@ -1,3 +1,4 @@
+import type { Severity } from "@pulsegate/vocabulary";
 import type { NotificationEvent } from "./notification-event.ts";
 
 /**
@@ -20,7 +21,7 @@ const PAGERDUTY_SEVERITY: Record<string, string> = {
   sev2: "warning",
   sev3: "info",
   sev4: "info",
-};
+} satisfies Record<Severity, string>;
 
 /** A PagerDuty Events API v2 event: trigger (created, reopened, reminder) or resolve. */
 export function pagerDutyBody(event: NotificationEvent, routingKey: string): Buffer {
@@ -52,7 +53,13 @@ export function pagerDutyBody(event: NotificationEvent, routingKey: string): Buf
   );
 }
 
-const OPSGENIE_PRIORITY: Record<string, string> = { sev0: "P1", sev1: "P2", sev2: "P3", sev3: "P4", sev4: "P5" };
+const OPSGENIE_PRIORITY: Record<string, string> = {
+  sev0: "P1",
+  sev1: "P2",
+  sev2: "P3",
+  sev3: "P4",
+  sev4: "P5",
+} satisfies Record<Severity, string>;
 
 /**
  * An Opsgenie Alert API request: create (created, reopened, reminder; Opsgenie

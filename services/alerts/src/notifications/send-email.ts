@@ -1,5 +1,6 @@
 import nodemailer from "nodemailer";
 import type SMTPPool from "nodemailer/lib/smtp-pool/index.js";
+import { EVENT_WORDS } from "./event-words.ts";
 import type { HttpAnswer } from "./send-http.ts";
 
 export type EmailMessage = { to: string[]; subject: string; text: string; headers: Record<string, string> };
@@ -52,13 +53,6 @@ export function createEmailSender(options: { smtpUrl: string; from: string; time
 }
 
 const text = (value: unknown): string => (typeof value === "string" ? value : "");
-
-const EVENT_WORDS: Record<string, string> = {
-  "alert.created": "Alert created",
-  "alert.reopened": "Alert reopened",
-  "alert.resolved": "Alert resolved",
-  "alert.reminder": "Still open (reminder)",
-};
 
 /** Subject and plain text of an alert event for people; one line per fact, metadata at the end. */
 export function emailContent(event: { type: string; occurredAt: string; alert: Record<string, unknown> }): {

@@ -1,3 +1,5 @@
+import type { Severity } from "@pulsegate/vocabulary";
+import { EVENT_WORDS } from "./event-words.ts";
 import type { NotificationEvent } from "./notification-event.ts";
 
 const SEVERITY_EMOJI: Record<string, string> = {
@@ -6,14 +8,7 @@ const SEVERITY_EMOJI: Record<string, string> = {
   sev2: ":large_yellow_circle:",
   sev3: ":large_blue_circle:",
   sev4: ":white_circle:",
-};
-
-const EVENT_WORDS: Record<string, string> = {
-  "alert.created": "Alert created",
-  "alert.reopened": "Alert reopened",
-  "alert.resolved": "Alert resolved",
-  "alert.reminder": "Still open (reminder)",
-};
+} satisfies Record<Severity, string>;
 
 const METADATA_ENTRIES = 10;
 

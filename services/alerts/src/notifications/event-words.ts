@@ -1,0 +1,9 @@
+import type { AlertEventType } from "../outbox/write-outbox-event.ts";
+
+/** How people read an alert event's type, in Slack messages and emails. */
+export const EVENT_WORDS: Readonly<Record<string, string>> = {
+  "alert.created": "Alert created",
+  "alert.reopened": "Alert reopened",
+  "alert.resolved": "Alert resolved",
+  "alert.reminder": "Still open (reminder)",
+} satisfies Record<AlertEventType, string>;
