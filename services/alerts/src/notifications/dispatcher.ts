@@ -1,4 +1,4 @@
-import { type BackoffOptions, backoffDelay } from "@pulsegate/backoff";
+import { type BackoffOptions, backoffDelay, exponentialDelay } from "@pulsegate/backoff";
 import type { Orm } from "@pulsegate/db";
 import type { Logger } from "@pulsegate/logger";
 import type { DeliveryStatus } from "@pulsegate/vocabulary";
@@ -107,7 +107,9 @@ export class Dispatcher {
 
   async #run(): Promise<void> {
     const { log, pollMs, concurrency, orm, maxAttempts } = this.#options;
-    let errorDelay = pollMs;
+    // A failed pass (the database away) is retried after pollMs, doubling up to 10 s while it keeps failing.
+    const retry = { base: pollMs, max: Math.max(pollMs, 10_000) };
+    let failedPasses = 0;
     while (!this.#stopping) {
       let progressed = false;
       try {
@@ -117,11 +119,11 @@ export class Dispatcher {
         for (const delivery of claimed) this.#track(traceDelivery(delivery, () => this.#attempt(delivery)));
         // Straight on only while a pass may have left work behind (a full batch, every free slot taken).
         progressed = expanded === EXPAND_BATCH || (claimed.length > 0 && claimed.length === room);
-        errorDelay = pollMs;
+        failedPasses = 0;
       } catch (error) {
         log.error({ err: error }, "notification dispatch pass failed");
-        await this.#sleep(errorDelay);
-        errorDelay = Math.min(errorDelay * 2, 10_000);
+        failedPasses++;
+        await this.#sleep(exponentialDelay(failedPasses, retry));
         continue;
       }
       if (!progressed || this.#inflight.size >= concurrency) await this.#sleep(pollMs);
