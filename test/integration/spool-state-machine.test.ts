@@ -15,19 +15,22 @@ import type { MonitorView } from "../../services/monitors/src/monitors/monitor-r
 import { PingRecorder, type RecordInput } from "../../services/monitors/src/pings/record-pings.ts";
 import { drainSpool } from "../../services/monitors/src/spool/drain-spool.ts";
 import { PingSpool } from "../../services/monitors/src/spool/ping-spool.ts";
+import { Client } from "../support/client.ts";
 
 const stack = inject("stack");
 let redis: Redis;
 let awayPool: PgPool;
+/** A local port nothing listens on. */
+let awayPort: number;
 const spools: PingSpool[] = [];
 
 beforeAll(async () => {
   // A port nothing listens on: the database is away (connections refused at once).
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
+  awayPort = (server.address() as { port: number }).port;
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  awayPool = createPgPool({ url: `postgres://pulsegate@127.0.0.1:${port}/away`, max: 1 });
+  awayPool = createPgPool({ url: `postgres://pulsegate@127.0.0.1:${awayPort}/away`, max: 1 });
   redis = new Redis(stack.redisUrl);
 });
 
@@ -149,5 +152,46 @@ describe("the spool state machine", () => {
     await recorder.record([ping(monitor, "up", 2)]);
     expect(recorder.spooling).toBe(true);
     expect(await spool.length()).toBe(1);
+  });
+
+  it("while spooling, a ping the spool cannot take is written to the database if it is back, and spooling goes on", async () => {
+    // The stack's database (the monitor is real) and a Redis that is away.
+    const client = new Client(stack);
+    const { teamId, monitorId } = await client.setupMonitor();
+    const pool = createPgPool({ url: stack.databaseUrl, max: 1 });
+    const awayRedis = new Redis({
+      host: "127.0.0.1",
+      port: awayPort,
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    // Its refused connection is the point; the append's rejection carries it.
+    awayRedis.on("error", () => undefined);
+    try {
+      const spool = new PingSpool(awayRedis, stack.databaseUrl);
+      const log = createLogger("spool-state-test", "silent");
+      const recorder = new PingRecorder({
+        pool,
+        spool,
+        lastKnown: new LastKnownMonitors(),
+        log,
+        onIncident: async () => undefined,
+      });
+      recorder.startSpooling("database away");
+      const [result] = await recorder.record([{ ...ping({ id: monitorId, teamId }, "up", 1), receivedAt: null }]);
+      expect(result).toMatchObject({ outcome: "recorded", monitor: { id: monitorId, status: "up" } });
+      const { rows } = await pool.query<{ spooled: boolean }>(
+        "SELECT spooled FROM monitors.pings WHERE monitor_id = $1",
+        [monitorId],
+      );
+      expect(rows).toEqual([{ spooled: false }]);
+      // Only a drain that finds the spool empty ends spooling.
+      expect(recorder.spooling).toBe(true);
+    } finally {
+      awayRedis.disconnect();
+      await pool.end();
+    }
   });
 });
