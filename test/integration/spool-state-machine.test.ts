@@ -1,7 +1,8 @@
 // The ping path's spool state machine with a real Redis (the test stack's) and PostgreSQL away:
 // writing → spooling on an outage (the ping in the spool, answered as the monitor will look), every
 // later ping behind it in order, and back to writing only once a drain finds the spool empty with no
-// append in flight. Refusals without a spool, paused and unknown monitors, and a failed append are in
+// append in flight; a ping the spool cannot take goes to the database if it is back. Refusals without
+// a spool, paused and unknown monitors, and both stores away are in
 // services/monitors/src/pings/record-pings.test.ts; a failed drain in spool-drain-failure.test.ts.
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:net";
