@@ -1,6 +1,7 @@
+import type { DeliveryEvent } from "@pulsegate/vocabulary";
 import type { ChannelView } from "./channel.ts";
 
-export const CHANNEL_DISABLED = "channel.disabled";
+export const CHANNEL_DISABLED = "channel.disabled" satisfies DeliveryEvent;
 
 /** The outbox event of a channel the delivery policy disabled; goes once to the team's other channels. */
 export type ChannelNoticeEvent = {

@@ -1,9 +1,11 @@
 import type { EntityManager } from "@pulsegate/db";
 import { traceparentOf } from "@pulsegate/telemetry";
+import type { DeliveryEvent } from "@pulsegate/vocabulary";
 import type { AlertView } from "../alerts/alert-row.ts";
+import type { CHANNEL_DISABLED } from "../notifications/channel-notice.ts";
 
 /** alert.reminder (issue 13): repeated while an alert with a reminder interval stays open and unacknowledged. */
-export type AlertEventType = "alert.created" | "alert.reopened" | "alert.resolved" | "alert.reminder";
+export type AlertEventType = Exclude<DeliveryEvent, typeof CHANNEL_DISABLED>;
 
 /**
  * Writes the event for a created, reopened or resolved alert into the outbox,
