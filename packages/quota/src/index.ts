@@ -1,1 +1,1 @@
-export { quotaAllowsOneMore, quotaKey, quotaMonth } from "./quota-period.ts";
+export { monthUsage, quotaAllowsOneMore, quotaKey, quotaMonth } from "./quota-period.ts";

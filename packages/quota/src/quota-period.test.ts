@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { quotaAllowsOneMore, quotaKey, quotaMonth } from "./quota-period.ts";
+import { monthUsage, quotaAllowsOneMore, quotaKey, quotaMonth } from "./quota-period.ts";
 
 describe("quotaMonth", () => {
   it("is the first day of the UTC month, whatever the local time zone says", () => {
@@ -41,5 +41,19 @@ describe("quotaAllowsOneMore", () => {
   it("reads a quota of 0 as unlimited", () => {
     expect(quotaAllowsOneMore(0, 0)).toBe(true);
     expect(quotaAllowsOneMore(0, 1_000_000)).toBe(true);
+  });
+});
+
+describe("monthUsage", () => {
+  it("reads the month of `at` and counts a month without a row as 0", async () => {
+    const asked: string[] = [];
+    const stored = new Map([["2026-11-01", 42]]);
+    const read = async (month: string) => {
+      asked.push(month);
+      return stored.get(month);
+    };
+    expect(await monthUsage(new Date("2026-11-30T23:59:59.999Z"), read)).toEqual({ month: "2026-11-01", used: 42 });
+    expect(await monthUsage(new Date("2026-12-01T00:00:00.000Z"), read)).toEqual({ month: "2026-12-01", used: 0 });
+    expect(asked).toEqual(["2026-11-01", "2026-12-01"]);
   });
 });

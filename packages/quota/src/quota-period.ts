@@ -17,3 +17,12 @@ export function quotaKey(teamId: string, month: string): string {
 export function quotaAllowsOneMore(quota: number, used: number): boolean {
   return quota === 0 || used < quota;
 }
+
+/** A team's use of a quota in the UTC month of `at`: what `readUsed` finds for that month, 0 before its first use. */
+export async function monthUsage(
+  at: Date,
+  readUsed: (month: string) => Promise<number | undefined>,
+): Promise<{ month: string; used: number }> {
+  const month = quotaMonth(at);
+  return { month, used: (await readUsed(month)) ?? 0 };
+}

@@ -1,5 +1,5 @@
 import { type PgPool, run, statement } from "@pulsegate/db";
-import { quotaMonth } from "@pulsegate/quota";
+import { monthUsage } from "@pulsegate/quota";
 
 const READ_USAGE = statement(
   "monitors_read_heartbeat_usage",
@@ -7,12 +7,10 @@ const READ_USAGE = statement(
 );
 
 /** What a team has used of its heartbeat quota in the UTC month of `at` (0 before its first ping). */
-export async function readHeartbeatUsage(
+export function readHeartbeatUsage(
   pool: PgPool,
   teamId: string,
   at: Date = new Date(),
 ): Promise<{ month: string; used: number }> {
-  const month = quotaMonth(at);
-  const rows = await run<{ used: number }>(pool, READ_USAGE, [teamId, month]);
-  return { month, used: rows[0]?.used ?? 0 };
+  return monthUsage(at, async (month) => (await run<{ used: number }>(pool, READ_USAGE, [teamId, month]))[0]?.used);
 }
