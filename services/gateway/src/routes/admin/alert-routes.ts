@@ -9,13 +9,10 @@ import { owned, TEAM } from "./access.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { requireTeam } from "./require-team.ts";
-import { listAlertsQuery, noBody, pageOnlyQuery } from "./schemas.ts";
+import { listAlertsQuery, noBody, type PageQuery, pageOnlyQuery, pageRequest } from "./schemas.ts";
 import { alertJson, cursorJson, occurrenceJson } from "./to-json.ts";
 
-type PageQuery = { cursor?: string; limit?: string };
-
 /** 0 lets the alerts service apply its default page size. */
-const limitOf = (query: PageQuery) => (query.limit === undefined ? 0 : Number(query.limit));
 
 const tags = ["alerts"];
 
@@ -45,8 +42,7 @@ export async function alertRoutes(
         callUnary(client, client.listAlerts, {
           teamId,
           state: alertStatusToProto(query.status),
-          cursor: query.cursor ?? "",
-          limit: limitOf(query),
+          ...pageRequest(query),
         }),
       ]);
       return { alerts: response.alerts.map(alertJson), nextCursor: cursorJson(response.nextCursor) };
@@ -79,8 +75,7 @@ export async function alertRoutes(
     async (request) => {
       const response = await callUnary(client, client.listOccurrences, {
         alertId: request.params.id,
-        cursor: request.query.cursor ?? "",
-        limit: limitOf(request.query),
+        ...pageRequest(request.query),
       });
       return { occurrences: response.occurrences.map(occurrenceJson), nextCursor: cursorJson(response.nextCursor) };
     },

@@ -5,10 +5,8 @@ import { page } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { iso } from "./absent-as-null.ts";
 import { TEAM } from "./access.ts";
-import { pageOnlyQuery } from "./schemas.ts";
+import { type PageQuery, pageOnlyQuery, pageRequest } from "./schemas.ts";
 import { cursorJson } from "./to-json.ts";
-
-type PageQuery = { cursor?: string; limit?: string };
 
 function auditEntryJson(entry: auth.AuditEntry) {
   const isKey = entry.actorKind === auth.AuditActorKind.AUDIT_ACTOR_KIND_API_KEY;
@@ -50,11 +48,9 @@ export async function auditLogRoutes(app: FastifyInstance, { peers }: { peers: P
       },
     },
     async (request) => {
-      const { cursor = "", limit } = request.query;
       const response = await callUnary(client, client.listAuditEntries, {
         teamId: request.params.teamId,
-        cursor,
-        limit: limit === undefined ? 0 : Number(limit),
+        ...pageRequest(request.query),
       });
       return { entries: response.entries.map(auditEntryJson), nextCursor: cursorJson(response.nextCursor) };
     },

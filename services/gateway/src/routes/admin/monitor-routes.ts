@@ -12,7 +12,7 @@ import { monitorJson, pingJson } from "./monitor-json.ts";
 import { present } from "./present.ts";
 import { publicBaseUrl } from "./public-base-url.ts";
 import type { RecordAudit } from "./record-audit.ts";
-import { noBody, pageOnlyQuery } from "./schemas.ts";
+import { noBody, type PageQuery, pageOnlyQuery, pageRequest } from "./schemas.ts";
 import { teamCreateRoute, teamListRoute } from "./team-collection-routes.ts";
 
 type MonitorBody = {
@@ -27,7 +27,6 @@ type MonitorBody = {
   repeatIntervalSeconds?: number;
   requireTimestamp?: boolean;
 };
-type PageQuery = { cursor?: string; limit?: string };
 
 const tags = ["monitors"];
 
@@ -183,8 +182,7 @@ export async function monitorRoutes(
     async (request) => {
       const response = await callUnary(client, client.listPings, {
         monitorId: request.params.id,
-        cursor: request.query.cursor ?? "",
-        limit: request.query.limit === undefined ? 0 : Number(request.query.limit),
+        ...pageRequest(request.query),
       });
       return {
         pings: response.pings.map(pingJson),

@@ -96,6 +96,15 @@ export const listAlertsQuery = {
   properties: { ...pageQuery, status: { type: "string", enum: [...ALERT_STATUSES] } },
 } as const;
 
+/** A paged list's query as it arrives (pageQuery has checked it). */
+export type PageQuery = { cursor?: string; limit?: string };
+
+/** As the services take it: "" for the first page, 0 for the default page size. */
+export const pageRequest = (query: PageQuery) => ({
+  cursor: query.cursor ?? "",
+  limit: query.limit === undefined ? 0 : Number(query.limit),
+});
+
 export const pageOnlyQuery = {
   type: "object",
   additionalProperties: false,

@@ -9,7 +9,14 @@ import { actorOf } from "./actor.ts";
 import { createdEvent } from "./audit-events.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
-import { createTeamBody, pageOnlyQuery, rotateSecretBody, updateTeamBody } from "./schemas.ts";
+import {
+  createTeamBody,
+  type PageQuery,
+  pageOnlyQuery,
+  pageRequest,
+  rotateSecretBody,
+  updateTeamBody,
+} from "./schemas.ts";
 import { cursorJson, teamJson } from "./to-json.ts";
 
 type TeamParams = { teamId: string };
@@ -22,7 +29,6 @@ type CreateTeamBody = {
 type UpdateTeamBody = Partial<Omit<CreateTeamBody, "subscriptionExpiresAt">> & {
   subscriptionExpiresAt?: string | null;
 };
-type PageQuery = { cursor?: string; limit?: string };
 
 /** What a team's own API key may not change: the operator sets what the team pays for. */
 const OPERATOR_FIELDS = ["subscriptionExpiresAt", "alertQuotaMonthly", "heartbeatQuotaMonthly"] as const;
@@ -87,11 +93,7 @@ export async function teamRoutes(
       },
     },
     async (request) => {
-      const { cursor = "", limit } = request.query;
-      const response = await callUnary(auth, auth.listTeams, {
-        cursor,
-        limit: limit === undefined ? 0 : Number(limit),
-      });
+      const response = await callUnary(auth, auth.listTeams, pageRequest(request.query));
       return { teams: response.teams.map(teamJson), nextCursor: cursorJson(response.nextCursor) };
     },
   );
