@@ -1,33 +1,24 @@
-import { type Client, credentials, makeGenericClientConstructor, type ServiceDefinition } from "@grpc/grpc-js";
+import { type Client, makeGenericClientConstructor, type ServiceDefinition } from "@grpc/grpc-js";
+import { callUnary, connectClient, type UnaryMethod } from "@pulsegate/grpc";
 import { service as healthService } from "grpc-health-check";
 
-type HealthClient = Client & {
-  check: (
-    request: { service: string },
-    options: { deadline: number },
-    callback: (error: Error | null, response?: { status?: string }) => void,
-  ) => void;
-};
+type HealthClient = Client & { check: UnaryMethod<{ service: string }, { status?: string }> };
 
 const HealthClientCtor = makeGenericClientConstructor(
   healthService as unknown as ServiceDefinition,
   "grpc.health.v1.Health",
-) as unknown as new (
-  address: string,
-  creds: ReturnType<typeof credentials.createInsecure>,
-) => HealthClient;
+) as unknown as Parameters<typeof connectClient<HealthClient>>[0];
 
 /** A grpc.health.v1 client for one peer; `check` never rejects. */
-export function createHealthChecker(address: string) {
-  const client = new HealthClientCtor(address, credentials.createInsecure());
+export function createHealthChecker(address: string, deadlineMs: number) {
+  const client = connectClient(HealthClientCtor, address, { deadlineMs });
   return {
-    /** True when the peer answers SERVING for `service` within `timeoutMs`. */
+    /** True when the peer answers SERVING for `service` within `timeoutMs` (the probe's own bound). */
     check: (service: string, timeoutMs: number): Promise<boolean> =>
-      new Promise((resolve) => {
-        client.check({ service }, { deadline: Date.now() + timeoutMs }, (error, response) =>
-          resolve(!error && response?.status === "SERVING"),
-        );
-      }),
+      callUnary(client, client.check, { service }, { deadlineMs: timeoutMs }).then(
+        (response) => response.status === "SERVING",
+        () => false,
+      ),
     close: () => client.close(),
   };
 }

@@ -28,9 +28,9 @@ export function connectPeers(addresses: PeerAddresses, deadlineMs: number): Peer
     monitors: connectClient(monitors.MonitorsServiceClient, addresses.monitors, { deadlineMs }),
   };
   const health = {
-    auth: createHealthChecker(addresses.auth),
-    alerts: createHealthChecker(addresses.alerts),
-    monitors: createHealthChecker(addresses.monitors),
+    auth: createHealthChecker(addresses.auth, deadlineMs),
+    alerts: createHealthChecker(addresses.alerts, deadlineMs),
+    monitors: createHealthChecker(addresses.monitors, deadlineMs),
   };
   return {
     ...clients,
