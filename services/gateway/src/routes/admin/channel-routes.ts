@@ -6,13 +6,12 @@ import { page, wrapped } from "../../openapi/admin-components.ts";
 import { conflictResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { owned, TEAM } from "./access.ts";
-import { updatedEvent } from "./audit-events.ts";
 import { channelJson, deliveryJson, policyJson } from "./channel-json.ts";
 import { createChannelBody, putPolicyBody, updateChannelBody } from "./channel-schemas.ts";
+import { ownedUpdateRoute, teamCreateRoute, teamListRoute } from "./collection-routes.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { requireTeam } from "./require-team.ts";
-import { teamCreateRoute, teamListRoute } from "./team-collection-routes.ts";
 
 type TeamParams = { teamId: string };
 type CreateChannelBody = { kind: ChannelKind; name: string; url: string; enabled?: boolean; key?: string };
@@ -72,31 +71,26 @@ export async function channelRoutes(
     },
   });
 
-  app.patch<{ Params: { id: string }; Body: UpdateChannelBody }>(
-    "/channels/:id",
-    {
-      config: owned("channel"),
-      schema: {
-        tags,
-        summary: "Change a channel (a disabled one gets nothing; its pending deliveries are cancelled)",
-        body: updateChannelBody,
-        response: { 200: wrapped("channel", "Channel", "The channel as changed.") },
-      },
-    },
-    async (request) => {
-      const body = request.body;
+  ownedUpdateRoute<UpdateChannelBody>(app, audit, {
+    plural: "channels",
+    kind: "channel",
+    ref: "Channel",
+    tags,
+    summary: "Change a channel (a disabled one gets nothing; its pending deliveries are cancelled)",
+    body: updateChannelBody,
+    description: "The channel as changed.",
+    update: async (id, body) => {
       const response = await callUnary(client, client.updateChannel, {
-        id: request.params.id,
+        id,
         name: body.name,
         url: body.url,
         enabled: body.enabled,
         key: body.key,
       });
       const channel = present(response.channel, "channel");
-      await audit(request, updatedEvent("channel", channel.id, body));
-      return { channel: channelJson(channel) };
+      return { updated: channel, json: channelJson(channel) };
     },
-  );
+  });
 
   app.delete<{ Params: { id: string } }>(
     "/channels/:id",

@@ -8,12 +8,12 @@ import type { Peers } from "../../peers/connect-peers.ts";
 import type { MonitorLookup } from "../ping/monitor-lookup.ts";
 import { orNull } from "./absent-as-null.ts";
 import { owned } from "./access.ts";
+import { teamCreateRoute, teamListRoute } from "./collection-routes.ts";
 import { monitorJson, pingJson } from "./monitor-json.ts";
 import { present } from "./present.ts";
 import { publicBaseUrl } from "./public-base-url.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { noBody, type PageQuery, pageOnlyQuery, pageRequest } from "./schemas.ts";
-import { teamCreateRoute, teamListRoute } from "./team-collection-routes.ts";
 
 type MonitorBody = {
   name: string;

@@ -4,10 +4,10 @@ import type { FastifyInstance } from "fastify";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { iso, orNull } from "./absent-as-null.ts";
 import { TEAM } from "./access.ts";
+import { teamCreateRoute, teamListRoute } from "./collection-routes.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { requireTeam } from "./require-team.ts";
-import { teamCreateRoute, teamListRoute } from "./team-collection-routes.ts";
 
 type TeamParams = { teamId: string };
 type SilenceBody = {

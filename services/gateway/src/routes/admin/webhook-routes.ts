@@ -5,12 +5,11 @@ import { severityToProto } from "../../json-vocabulary.ts";
 import { wrapped } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { owned } from "./access.ts";
-import { updatedEvent } from "./audit-events.ts";
+import { ownedUpdateRoute, teamCreateRoute, teamListRoute } from "./collection-routes.ts";
 import { present } from "./present.ts";
 import { publicBaseUrl } from "./public-base-url.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { createWebhookBody, updateWebhookBody } from "./schemas.ts";
-import { teamCreateRoute, teamListRoute } from "./team-collection-routes.ts";
 import { type FilterRuleJson, filterRuleToProto, webhookJson } from "./to-json.ts";
 
 type WebhookBody = {
@@ -90,28 +89,23 @@ export async function webhookRoutes(
     },
   );
 
-  app.patch<{ Params: { id: string }; Body: Partial<WebhookBody> }>(
-    "/webhooks/:id",
-    {
-      config: owned("webhook"),
-      schema: {
-        tags,
-        summary: "Change a webhook (disable with enabled: false)",
-        body: updateWebhookBody,
-        response: { 200: wrapped("webhook", "Webhook", "The webhook as changed.") },
-      },
-    },
-    async (request) => {
-      const body = request.body;
+  ownedUpdateRoute<Partial<WebhookBody>>(app, audit, {
+    plural: "webhooks",
+    kind: "webhook",
+    ref: "Webhook",
+    tags,
+    summary: "Change a webhook (disable with enabled: false)",
+    body: updateWebhookBody,
+    description: "The webhook as changed.",
+    update: async (id, body, request) => {
       const response = await callUnary(client, client.updateWebhook, {
-        id: request.params.id,
+        id,
         name: body.name,
         ...settingsToProto(body),
         replaceFilterRules: body.filterRules !== undefined,
       });
       const webhook = present(response.webhook, "webhook");
-      await audit(request, updatedEvent("webhook", webhook.id, body));
-      return { webhook: webhookJson(webhook, publicBaseUrl(request, options.publicBaseUrl)) };
+      return { updated: webhook, json: webhookJson(webhook, publicBaseUrl(request, options.publicBaseUrl)) };
     },
-  );
+  });
 }

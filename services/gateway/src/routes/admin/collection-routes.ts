@@ -1,14 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { page, wrapped } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
-import { TEAM } from "./access.ts";
-import { createdEvent } from "./audit-events.ts";
+import { owned, TEAM } from "./access.ts";
+import { createdEvent, updatedEvent } from "./audit-events.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { requireTeam } from "./require-team.ts";
+import type { OwnedResource } from "./resource-owners.ts";
 
 /*
- * The two routes every collection under a team has (webhooks, monitors, silences, channels).
- * The owning service does not know teams, so auth is asked first (404 team_not_found).
+ * The routes every collection has: list and create under a team (webhooks, monitors, silences,
+ * channels), and change by id (webhooks, channels). The owning service does not know teams, so
+ * auth is asked first (404 team_not_found).
  */
 
 export type TeamList = {
@@ -89,6 +91,47 @@ export function teamCreateRoute<Body>(
       const { created, json, details } = await route.create(teamId, request.body as Body, request);
       await audit(request, createdEvent(route.kind, created, details));
       return reply.code(201).send({ [route.kind]: json });
+    },
+  );
+}
+
+export type OwnedUpdate<Body> = {
+  plural: string;
+  /** The resource's kind: its access rule, audit target and answer key (`webhook`). */
+  kind: OwnedResource;
+  ref: string;
+  tags: string[];
+  summary: string;
+  body: object;
+  /** The 200 answer's description. */
+  description: string;
+  /** Changes the item with the owning service: the item as changed, and its JSON. */
+  update: (id: string, body: Body, request: FastifyRequest) => Promise<{ updated: { id: string }; json: unknown }>;
+};
+
+/** `PATCH /<plural>/:id`: 200 with `{ <kind>: … }`, audited as `<kind>.update` with the fields sent. */
+export function ownedUpdateRoute<Body extends { enabled?: boolean | undefined }>(
+  app: FastifyInstance,
+  audit: RecordAudit,
+  route: OwnedUpdate<Body>,
+): void {
+  app.patch<{ Params: { id: string }; Body: Body }>(
+    `/${route.plural}/:id`,
+    {
+      config: owned(route.kind),
+      schema: {
+        tags: route.tags,
+        summary: route.summary,
+        body: route.body,
+        response: { 200: wrapped(route.kind, route.ref, route.description) },
+      },
+    },
+    async (request) => {
+      // As in teamCreateRoute: `route.body` has validated it.
+      const body = request.body as Body;
+      const { updated, json } = await route.update(request.params.id, body, request);
+      await audit(request, updatedEvent(route.kind, updated.id, body));
+      return { [route.kind]: json };
     },
   );
 }
