@@ -1,0 +1,81 @@
+import {
+  makeGenericClientConstructor,
+  Server,
+  ServerCredentials,
+  type ServiceDefinition,
+  type ServiceError,
+  status,
+} from "@grpc/grpc-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callUnary, connectClient, type UnaryMethod } from "./client.ts";
+
+// A one-method service answering after `ms`, over JSON: enough to watch deadlines at work.
+const json = {
+  serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),
+  deserialize: (bytes: Buffer) => JSON.parse(bytes.toString()) as unknown,
+};
+const definition: ServiceDefinition = {
+  wait: {
+    path: "/test.Slow/Wait",
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: json.serialize,
+    requestDeserialize: json.deserialize,
+    responseSerialize: json.serialize,
+    responseDeserialize: json.deserialize,
+  },
+};
+type SlowClient = InstanceType<ReturnType<typeof makeGenericClientConstructor>> & {
+  wait: UnaryMethod<{ ms: number }, { waited: number }>;
+};
+const SlowClientCtor = makeGenericClientConstructor(definition, "Slow") as unknown as Parameters<
+  typeof connectClient<SlowClient>
+>[0];
+
+const server = new Server();
+server.addService(definition, {
+  wait: (call: { request: { ms: number } }, callback: (error: null, response: { waited: number }) => void) => {
+    setTimeout(() => callback(null, { waited: call.request.ms }), call.request.ms).unref();
+  },
+});
+let address = "";
+
+beforeAll(async () => {
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    ),
+  );
+  address = `127.0.0.1:${port}`;
+});
+afterAll(() => {
+  server.forceShutdown();
+});
+
+describe("connectClient and callUnary", () => {
+  it("answer within the client's deadline", async () => {
+    const client = connectClient(SlowClientCtor, address, { deadlineMs: 5_000 });
+    expect(client.deadlineMs).toBe(5_000);
+    await expect(callUnary(client, client.wait, { ms: 1 })).resolves.toEqual({ waited: 1 });
+    client.close();
+  });
+
+  it("give up at the client's deadline with DEADLINE_EXCEEDED, without a timeout at the call", async () => {
+    const client = connectClient(SlowClientCtor, address, { deadlineMs: 150 });
+    const started = Date.now();
+    const error = (await callUnary(client, client.wait, { ms: 3_000 }).catch((e: unknown) => e)) as ServiceError;
+    expect(error.code).toBe(status.DEADLINE_EXCEEDED);
+    expect(Date.now() - started).toBeLessThan(2_500);
+    client.close();
+  });
+
+  it("let one call carry a bound of its own", async () => {
+    const client = connectClient(SlowClientCtor, address, { deadlineMs: 150 });
+    await expect(callUnary(client, client.wait, { ms: 400 }, { deadlineMs: 10_000 })).resolves.toEqual({ waited: 400 });
+    const error = (await callUnary(client, client.wait, { ms: 3_000 }, { deadlineMs: 100 }).catch(
+      (e: unknown) => e,
+    )) as ServiceError;
+    expect(error.code).toBe(status.DEADLINE_EXCEEDED);
+    client.close();
+  });
+});
