@@ -1,3 +1,4 @@
+import { MONITOR_LIMITS } from "@pulsegate/limits";
 import { SEVERITIES } from "@pulsegate/vocabulary";
 import type { FastifyInstance } from "fastify";
 import { type ApiError, must, requireTeamOf } from "../admin-client.ts";
@@ -86,7 +87,7 @@ function createForm(ctx: PageContext, team: Team, error?: ApiError) {
         <div><label for="monitor-grace">Grace (seconds)</label><input id="monitor-grace" name="graceSeconds" inputmode="numeric" placeholder="60" value=${form.get("graceSeconds") ?? ""} /></div>
         <div><label for="monitor-severity">Incident severity</label>
           <select id="monitor-severity" name="severity">
-            ${SEVERITIES.map((severity) => html`<option value=${severity} selected=${severity === (form.get("severity") ?? "sev2")}>${severity}</option>`)}
+            ${SEVERITIES.map((severity) => html`<option value=${severity} selected=${severity === (form.get("severity") ?? MONITOR_LIMITS.defaultSeverity)}>${severity}</option>`)}
           </select></div>
       </div>
       <p><button type="submit">Create monitor</button></p>

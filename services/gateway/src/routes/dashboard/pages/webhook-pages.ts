@@ -1,3 +1,4 @@
+import { WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { SEVERITIES } from "@pulsegate/vocabulary";
 import type { FastifyInstance } from "fastify";
 import { type ApiError, must, requireTeamOf } from "../admin-client.ts";
@@ -27,7 +28,7 @@ type WebhookValues = {
 
 const DEFAULTS: WebhookValues = {
   name: "",
-  defaultSeverity: "sev2",
+  defaultSeverity: WEBHOOK_LIMITS.defaultSeverity,
   enabled: true,
   rateLimitPerMinute: "",
   reopenWindowSeconds: "",
@@ -36,7 +37,7 @@ const DEFAULTS: WebhookValues = {
 
 const valuesOf = (webhook: Webhook): WebhookValues => ({
   name: webhook.name,
-  defaultSeverity: webhook.defaultSeverity ?? "sev2",
+  defaultSeverity: webhook.defaultSeverity ?? WEBHOOK_LIMITS.defaultSeverity,
   enabled: webhook.enabled,
   rateLimitPerMinute: String(webhook.rateLimitPerMinute),
   reopenWindowSeconds: String(webhook.reopenWindowSeconds),
@@ -45,7 +46,7 @@ const valuesOf = (webhook: Webhook): WebhookValues => ({
 
 const submitted = (form: URLSearchParams): WebhookValues => ({
   name: form.get("name") ?? "",
-  defaultSeverity: form.get("defaultSeverity") ?? "sev2",
+  defaultSeverity: form.get("defaultSeverity") ?? WEBHOOK_LIMITS.defaultSeverity,
   enabled: booleanField(form, "enabled") ?? true,
   rateLimitPerMinute: form.get("rateLimitPerMinute") ?? "",
   reopenWindowSeconds: form.get("reopenWindowSeconds") ?? "",
