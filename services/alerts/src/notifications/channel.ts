@@ -25,16 +25,6 @@ export type ChannelView = {
 
 /** What the API shows of a channel: never its credentials, nor the delivery policy's counters. */
 export function channelView(channel: Channel): ChannelView {
-  return {
-    id: channel.id,
-    teamId: channel.teamId,
-    kind: channel.kind,
-    name: channel.name,
-    maskedUrl: channel.maskedUrl,
-    enabled: channel.enabled,
-    disabledReason: channel.disabledReason ?? null,
-    disabledAt: channel.disabledAt ?? null,
-    createdAt: channel.createdAt,
-    updatedAt: channel.updatedAt,
-  };
+  const { credentialsSealed, failingSince, failedDeliveries, deletedAt, ...view } = channel;
+  return { ...view, disabledReason: view.disabledReason ?? null, disabledAt: view.disabledAt ?? null };
 }

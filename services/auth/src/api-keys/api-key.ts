@@ -17,14 +17,6 @@ export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 /** What the service shows of a stored key: everything but the token's hash. */
 export function apiKeyView(key: ApiKey): ApiKeyView {
-  return {
-    id: key.id,
-    teamId: key.teamId,
-    name: key.name,
-    scope: key.scope,
-    tokenPrefix: key.tokenPrefix,
-    createdAt: key.createdAt,
-    lastUsedAt: key.lastUsedAt ?? null,
-    revokedAt: key.revokedAt ?? null,
-  };
+  const { tokenHash, ...view } = key;
+  return { ...view, lastUsedAt: view.lastUsedAt ?? null, revokedAt: view.revokedAt ?? null };
 }
