@@ -1,1 +1,1 @@
-export { monthUsage, quotaAllowsOneMore, quotaKey, quotaMonth } from "./quota-period.ts";
+export { monthUsage, quotaAllowsOneMore, quotaKey, quotaMonth, secondsUntilNextQuotaMonth } from "./quota-period.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { monthUsage, quotaAllowsOneMore, quotaKey, quotaMonth } from "./quota-period.ts";
+import { monthUsage, quotaAllowsOneMore, quotaKey, quotaMonth, secondsUntilNextQuotaMonth } from "./quota-period.ts";
 
 describe("quotaMonth", () => {
   it("is the first day of the UTC month, whatever the local time zone says", () => {
@@ -19,6 +19,27 @@ describe("quotaMonth", () => {
 
   it("counts a leap day in February", () => {
     expect(quotaMonth(new Date("2028-02-29T12:00:00Z"))).toBe("2028-02-01");
+  });
+});
+
+describe("secondsUntilNextQuotaMonth", () => {
+  it("counts to midnight UTC of the next month's first day, rolling over the year", () => {
+    expect(secondsUntilNextQuotaMonth(new Date("2025-12-31T23:00:00Z"))).toBe(3600);
+    expect(secondsUntilNextQuotaMonth(new Date("2026-02-28T00:00:00Z"))).toBe(86_400);
+    expect(secondsUntilNextQuotaMonth(new Date("2028-02-28T00:00:00Z"))).toBe(2 * 86_400);
+    expect(secondsUntilNextQuotaMonth(new Date("2026-11-01T00:00:00Z"))).toBe(30 * 86_400);
+  });
+
+  it("rounds up, and says at least one second in the month's last instant", () => {
+    expect(secondsUntilNextQuotaMonth(new Date("2026-11-30T23:59:58.500Z"))).toBe(2);
+    expect(secondsUntilNextQuotaMonth(new Date("2026-11-30T23:59:59.999Z"))).toBe(1);
+  });
+
+  it("agrees with quotaMonth: the month it counts to is the next one quotaMonth gives", () => {
+    const now = new Date("2026-11-23T16:42:00.250Z");
+    const next = new Date(now.getTime() + secondsUntilNextQuotaMonth(now) * 1000);
+    expect(quotaMonth(next)).toBe("2026-12-01");
+    expect(quotaMonth(new Date(next.getTime() - 1_000))).toBe("2026-11-01");
   });
 });
 

@@ -8,6 +8,12 @@ export function quotaMonth(at: Date): string {
   return `${at.getUTCFullYear()}-${String(at.getUTCMonth() + 1).padStart(2, "0")}-01`;
 }
 
+/** Whole seconds (at least 1) until the next UTC month, when a used-up quota frees up: a 429's Retry-After. */
+export function secondsUntilNextQuotaMonth(now: Date): number {
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+  return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
+}
+
 /** One (team, month) usage counter's key in an in-memory map. */
 export function quotaKey(teamId: string, month: string): string {
   return `${teamId}\u0000${month}`;

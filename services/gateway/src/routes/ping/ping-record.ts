@@ -1,9 +1,9 @@
 import { type auth, monitors } from "@pulsegate/proto";
+import { secondsUntilNextQuotaMonth } from "@pulsegate/quota";
 import { errors } from "../../errors.ts";
 import { monitorStatusJson, pingStatusToProto } from "../../json-vocabulary.ts";
 import { DRY_RUN_MESSAGE } from "../../pipeline/dry-run.ts";
 import type { PingBody } from "../../validation/index.ts";
-import { secondsUntilNextUtcMonth } from "../trigger/trigger-response.ts";
 import { pingErrors } from "./ping-errors.ts";
 
 /** Spec §4.2 (exact). */
@@ -64,7 +64,7 @@ export function pingResponse(
       };
     }
     case monitors.RecordOutcome.RECORD_OUTCOME_QUOTA_EXHAUSTED:
-      throw pingErrors.heartbeatQuotaExhausted(secondsUntilNextUtcMonth(now));
+      throw pingErrors.heartbeatQuotaExhausted(secondsUntilNextQuotaMonth(now));
     case monitors.RecordOutcome.RECORD_OUTCOME_MONITOR_NOT_FOUND:
     case monitors.RecordOutcome.RECORD_OUTCOME_PAUSED:
       throw errors.monitorNotFound();

@@ -1,7 +1,7 @@
 import { alerts } from "@pulsegate/proto";
 import { describe, expect, it } from "vitest";
 import { HttpError } from "../../errors.ts";
-import { secondsUntilNextUtcMonth, triggerResponse } from "./trigger-response.ts";
+import { triggerResponse } from "./trigger-response.ts";
 
 const result = (
   outcome: alerts.TriggerOutcome,
@@ -65,11 +65,5 @@ describe("triggerResponse", () => {
     const violations = [{ field: "metadata.k", message: "metadata.k must not contain the NUL character (U+0000)." }];
     const error = thrown(() => triggerResponse(result(alerts.TriggerOutcome.TRIGGER_OUTCOME_INVALID, { violations })));
     expect([error.status, error.code, error.details]).toEqual([400, "invalid_request", violations]);
-  });
-});
-
-describe("secondsUntilNextUtcMonth", () => {
-  it("rolls over the year", () => {
-    expect(secondsUntilNextUtcMonth(new Date("2025-12-31T23:00:00Z"))).toBe(3600);
   });
 });

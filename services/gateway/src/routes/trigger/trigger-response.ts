@@ -1,4 +1,5 @@
 import { alerts } from "@pulsegate/proto";
+import { secondsUntilNextQuotaMonth } from "@pulsegate/quota";
 import { errors } from "../../errors.ts";
 import { DRY_RUN_MESSAGE } from "../../pipeline/dry-run.ts";
 
@@ -15,12 +16,6 @@ const FOLDED: ReadonlyMap<number, "created" | "occurrence_added" | "reopened"> =
   [alerts.TriggerOutcome.TRIGGER_OUTCOME_OCCURRENCE_ADDED, "occurrence_added"],
   [alerts.TriggerOutcome.TRIGGER_OUTCOME_REOPENED, "reopened"],
 ]);
-
-/** The alert quota counts per UTC month, so it frees up at the next month's start. */
-export function secondsUntilNextUtcMonth(now: Date): number {
-  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
-  return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
-}
 
 /** Step 7: the HTTP answer for alerts' verdict on one trigger (errors are thrown). */
 export function triggerResponse(
@@ -47,7 +42,7 @@ export function triggerResponse(
         body: { status: "filtered", message: TRIGGER_MESSAGES.filtered, reason: result?.reason ?? "" },
       };
     case alerts.TriggerOutcome.TRIGGER_OUTCOME_QUOTA_EXHAUSTED:
-      throw errors.alertQuotaExhausted(secondsUntilNextUtcMonth(now));
+      throw errors.alertQuotaExhausted(secondsUntilNextQuotaMonth(now));
     case alerts.TriggerOutcome.TRIGGER_OUTCOME_SOURCE_NOT_FOUND:
       throw errors.webhookNotFound();
     case alerts.TriggerOutcome.TRIGGER_OUTCOME_INVALID:
