@@ -8,4 +8,5 @@ export {
   kekId,
   parseKeyring,
 } from "./keyring.ts";
+export { type ResealCounts, type ResealPages, resealInPages } from "./reseal-in-pages.ts";
 export { openValue, resealValue, SealedValueError, sealedValueKekId, sealValue } from "./seal-value.ts";
