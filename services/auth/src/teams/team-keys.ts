@@ -227,16 +227,22 @@ export class TeamKeys {
     const now = this.#now();
     if (now - (this.#lastUsedWrites.get(marker) ?? 0) < LAST_USED_WRITE_INTERVAL_MS) return;
     this.#lastUsedWrites.set(marker, now);
-    const column = outcome === "valid_current" ? "current_secret_last_used_at" : "previous_secret_last_used_at";
-    const fingerprintColumn = outcome === "valid_current" ? "secret_fingerprint" : "previous_secret_fingerprint";
-    this.#orm.em
-      .getConnection()
-      .execute(`UPDATE auth.teams SET ${column} = ? WHERE id = ? AND ${fingerprintColumn} = ?`, [
-        new Date(now),
-        keys.id,
-        slot.fingerprint,
-      ])
-      .catch((error: unknown) => this.#log.warn({ err: error }, "could not record secret use"));
+    // Only while that secret is still the one in that slot; updatedAt stays (it is the directory's change marker).
+    const at = new Date(now);
+    const em = this.#orm.em.fork();
+    const written =
+      outcome === "valid_current"
+        ? em.nativeUpdate(
+            TeamSchema,
+            { id: keys.id, secretFingerprint: slot.fingerprint },
+            { currentSecretLastUsedAt: at },
+          )
+        : em.nativeUpdate(
+            TeamSchema,
+            { id: keys.id, previousSecretFingerprint: slot.fingerprint },
+            { previousSecretLastUsedAt: at },
+          );
+    written.catch((error: unknown) => this.#log.warn({ err: error }, "could not record secret use"));
   }
 }
 
