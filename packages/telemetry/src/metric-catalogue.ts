@@ -121,6 +121,14 @@ export const METRIC_CATALOGUE: MetricEntry[] = [
     services: ["monitors"],
     whenIdle: false,
   },
+  // Background loops (@pulsegate/lifecycle periodic), every gRPC service.
+  {
+    name: "pulsegate_periodic_failures_total",
+    type: "counter",
+    labels: ["task"],
+    services: GRPC,
+    whenIdle: false,
+  },
   // Node runtime, every service.
   { name: "nodejs_eventloop_delay_p99_seconds", type: "gauge", labels: [], services: ALL, whenIdle: true },
   { name: "nodejs_eventloop_utilization_ratio", type: "gauge", labels: [], services: ALL, whenIdle: true },
