@@ -121,12 +121,12 @@ export const METRIC_CATALOGUE: MetricEntry[] = [
     services: ["monitors"],
     whenIdle: false,
   },
-  // Background loops (@pulsegate/lifecycle periodic), every gRPC service.
+  // Background loops (@pulsegate/lifecycle periodic) whose failures they do not handle themselves.
   {
     name: "pulsegate_periodic_failures_total",
     type: "counter",
     labels: ["task"],
-    services: GRPC,
+    services: ["alerts", "monitors"],
     whenIdle: false,
   },
   // Node runtime, every service.
