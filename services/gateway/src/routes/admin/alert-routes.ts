@@ -6,6 +6,7 @@ import { page, wrapped } from "../../openapi/admin-components.ts";
 import { conflictResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { owned, TEAM } from "./access.ts";
+import { ownedGetRoute } from "./collection-routes.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { requireTeam } from "./require-team.ts";
@@ -49,17 +50,15 @@ export async function alertRoutes(
     },
   );
 
-  app.get<{ Params: { id: string } }>(
-    "/alerts/:id",
-    {
-      config: owned("alert"),
-      schema: { tags, summary: "Get an alert", response: { 200: wrapped("alert", "Alert", "The alert.") } },
-    },
-    async (request) => {
-      const response = await callUnary(client, client.getAlert, { id: request.params.id });
-      return { alert: alertJson(present(response.alert, "alert")) };
-    },
-  );
+  ownedGetRoute(app, {
+    plural: "alerts",
+    kind: "alert",
+    ref: "Alert",
+    tags,
+    summary: "Get an alert",
+    description: "The alert.",
+    get: async (id) => alertJson(present((await callUnary(client, client.getAlert, { id })).alert, "alert")),
+  });
 
   app.get<{ Params: { id: string }; Querystring: PageQuery }>(
     "/alerts/:id/occurrences",

@@ -7,6 +7,7 @@ import { iso } from "./absent-as-null.ts";
 import { owned, TEAM } from "./access.ts";
 import type { ApiKeyAuthenticator } from "./api-key-authenticator.ts";
 import { createdEvent } from "./audit-events.ts";
+import { ownedGetRoute } from "./collection-routes.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { noBody } from "./schemas.ts";
@@ -102,17 +103,16 @@ export async function apiKeyRoutes(
     },
   );
 
-  app.get<{ Params: { id: string } }>(
-    "/api-keys/:id",
-    {
-      config: owned("api_key"),
-      schema: { tags, summary: "Get an API key", response: { 200: wrapped("apiKey", "ApiKey", "The key.") } },
-    },
-    async (request) => {
-      const response = await callUnary(client, client.getApiKey, { id: request.params.id });
-      return { apiKey: apiKeyJson(present(response.apiKey, "apiKey")) };
-    },
-  );
+  ownedGetRoute(app, {
+    plural: "api-keys",
+    kind: "api_key",
+    key: "apiKey",
+    ref: "ApiKey",
+    tags,
+    summary: "Get an API key",
+    description: "The key.",
+    get: async (id) => apiKeyJson(present((await callUnary(client, client.getApiKey, { id })).apiKey, "apiKey")),
+  });
 
   app.post<{ Params: { id: string } }>(
     "/api-keys/:id/revoke",

@@ -56,7 +56,7 @@ export async function channelRoutes(
         key: body.key ?? "",
       });
       const channel = present(response.channel, "channel");
-      return { created: channel, json: channelJson(channel), details: { kind: body.kind } };
+      return { resource: channel, json: channelJson(channel), details: { kind: body.kind } };
     },
   });
 
@@ -88,7 +88,7 @@ export async function channelRoutes(
         key: body.key,
       });
       const channel = present(response.channel, "channel");
-      return { updated: channel, json: channelJson(channel) };
+      return { resource: channel, json: channelJson(channel) };
     },
   });
 

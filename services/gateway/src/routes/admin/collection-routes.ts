@@ -9,7 +9,7 @@ import type { OwnedResource } from "./resource-owners.ts";
 
 /*
  * The routes every collection has: list and create under a team (webhooks, monitors, silences,
- * channels), and change by id (webhooks, channels). The owning service does not know teams, so
+ * channels), and read or change by id (webhooks, monitors, alerts, API keys, channels). The owning service does not know teams, so
  * auth is asked first (404 team_not_found).
  */
 
@@ -57,12 +57,12 @@ export type TeamCreate<Body> = {
   description: string;
   /** More answers documented after the 201 (a 409). */
   responses?: Record<number, unknown>;
-  /** Creates the item with the owning service: what was created, its JSON, and audit details beyond its name. */
+  /** Creates the item with the owning service: the item, its JSON, and audit details beyond its name. */
   create: (
     teamId: string,
     body: Body,
     request: FastifyRequest,
-  ) => Promise<{ created: { id: string; name: string }; json: unknown; details?: Record<string, unknown> }>;
+  ) => Promise<{ resource: { id: string; name: string }; json: unknown; details?: Record<string, unknown> }>;
 };
 
 /** `POST /teams/:teamId/<plural>`: 201 with `{ <kind>: … }`, audited as `<kind>.create`. */
@@ -88,8 +88,8 @@ export function teamCreateRoute<Body>(
       await requireTeam(peers, teamId);
       // Fastify resolves a route's Body through conditional types TypeScript cannot evaluate for a
       // type parameter; `route.body` has validated it.
-      const { created, json, details } = await route.create(teamId, request.body as Body, request);
-      await audit(request, createdEvent(route.kind, created, details));
+      const { resource, json, details } = await route.create(teamId, request.body as Body, request);
+      await audit(request, createdEvent(route.kind, resource, details));
       return reply.code(201).send({ [route.kind]: json });
     },
   );
@@ -106,7 +106,7 @@ export type OwnedUpdate<Body> = {
   /** The 200 answer's description. */
   description: string;
   /** Changes the item with the owning service: the item as changed, and its JSON. */
-  update: (id: string, body: Body, request: FastifyRequest) => Promise<{ updated: { id: string }; json: unknown }>;
+  update: (id: string, body: Body, request: FastifyRequest) => Promise<{ resource: { id: string }; json: unknown }>;
 };
 
 /** `PATCH /<plural>/:id`: 200 with `{ <kind>: … }`, audited as `<kind>.update` with the fields sent. */
@@ -129,9 +129,41 @@ export function ownedUpdateRoute<Body extends { enabled?: boolean | undefined }>
     async (request) => {
       // As in teamCreateRoute: `route.body` has validated it.
       const body = request.body as Body;
-      const { updated, json } = await route.update(request.params.id, body, request);
-      await audit(request, updatedEvent(route.kind, updated.id, body));
+      const { resource, json } = await route.update(request.params.id, body, request);
+      await audit(request, updatedEvent(route.kind, resource.id, body));
       return { [route.kind]: json };
     },
+  );
+}
+
+export type OwnedGet = {
+  plural: string;
+  /** The resource's kind: its access rule. */
+  kind: OwnedResource;
+  /** The answer's key, when it is not the kind (`apiKey`). */
+  key?: string;
+  ref: string;
+  tags: string[];
+  summary: string;
+  /** The 200 answer's description. */
+  description: string;
+  /** The item from the owning service, as JSON. */
+  get: (id: string, request: FastifyRequest) => Promise<unknown>;
+};
+
+/** `GET /<plural>/:id`: 200 with `{ <key>: … }`. */
+export function ownedGetRoute(app: FastifyInstance, route: OwnedGet): void {
+  const key = route.key ?? route.kind;
+  app.get<{ Params: { id: string } }>(
+    `/${route.plural}/:id`,
+    {
+      config: owned(route.kind),
+      schema: {
+        tags: route.tags,
+        summary: route.summary,
+        response: { 200: wrapped(key, route.ref, route.description) },
+      },
+    },
+    async (request) => ({ [key]: await route.get(request.params.id, request) }),
   );
 }

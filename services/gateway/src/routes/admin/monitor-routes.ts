@@ -1,14 +1,15 @@
 import { callUnary } from "@pulsegate/grpc";
 import { MONITOR_LIMITS } from "@pulsegate/limits";
+import type { monitors } from "@pulsegate/proto";
 import { SEVERITIES, type Severity } from "@pulsegate/vocabulary";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { severityToProto } from "../../json-vocabulary.ts";
 import { page, wrapped } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import type { MonitorLookup } from "../ping/monitor-lookup.ts";
 import { orNull } from "./absent-as-null.ts";
 import { owned } from "./access.ts";
-import { teamCreateRoute, teamListRoute } from "./collection-routes.ts";
+import { ownedGetRoute, teamCreateRoute, teamListRoute } from "./collection-routes.ts";
 import { monitorJson, pingJson } from "./monitor-json.ts";
 import { present } from "./present.ts";
 import { publicBaseUrl } from "./public-base-url.ts";
@@ -86,6 +87,11 @@ export async function monitorRoutes(
 ): Promise<void> {
   const { peers, audit } = options;
   const client = peers.monitors;
+  /** The monitor a call answered with, and its JSON (its ping and badge URLs on the host this request came to). */
+  const answered = (response: { monitor?: monitors.Monitor | undefined }, request: FastifyRequest) => {
+    const monitor = present(response.monitor, "monitor");
+    return { resource: monitor, json: monitorJson(monitor, publicBaseUrl(request, options.publicBaseUrl)) };
+  };
 
   teamCreateRoute<MonitorBody>(app, peers, audit, {
     plural: "monitors",
@@ -109,8 +115,7 @@ export async function monitorRoutes(
         repeatIntervalSeconds: body.repeatIntervalSeconds,
         requireTimestamp: body.requireTimestamp,
       });
-      const monitor = present(response.monitor, "monitor");
-      return { created: monitor, json: monitorJson(monitor, publicBaseUrl(request, options.publicBaseUrl)) };
+      return answered(response, request);
     },
   });
 
@@ -126,19 +131,15 @@ export async function monitorRoutes(
     },
   });
 
-  app.get<{ Params: { id: string } }>(
-    "/monitors/:id",
-    {
-      config: owned("monitor"),
-      schema: { tags, summary: "Get a monitor", response: { 200: wrapped("monitor", "Monitor", "The monitor.") } },
-    },
-    async (request) => {
-      const response = await callUnary(client, client.getMonitor, { id: request.params.id });
-      return {
-        monitor: monitorJson(present(response.monitor, "monitor"), publicBaseUrl(request, options.publicBaseUrl)),
-      };
-    },
-  );
+  ownedGetRoute(app, {
+    plural: "monitors",
+    kind: "monitor",
+    ref: "Monitor",
+    tags,
+    summary: "Get a monitor",
+    description: "The monitor.",
+    get: async (id, request) => answered(await callUnary(client, client.getMonitor, { id }), request).json,
+  });
 
   const lifecycle = (verb: "pause" | "resume") =>
     app.post<{ Params: { id: string } }>(
@@ -157,12 +158,11 @@ export async function monitorRoutes(
       },
       async (request) => {
         const call = verb === "pause" ? client.pauseMonitor : client.resumeMonitor;
-        const response = await callUnary(client, call, { id: request.params.id });
-        const monitor = present(response.monitor, "monitor");
+        const { resource: monitor, json } = answered(await callUnary(client, call, { id: request.params.id }), request);
         // This gateway's ping route sees the change at once (other replicas hear it from RecordPing).
         options.monitorLookup?.invalidate(monitor.pingUrl);
         await audit(request, { action: `monitor.${verb}`, target: { kind: "monitor", id: monitor.id } });
-        return { monitor: monitorJson(monitor, publicBaseUrl(request, options.publicBaseUrl)) };
+        return { monitor: json };
       },
     );
   lifecycle("pause");

@@ -98,7 +98,7 @@ export async function silenceRoutes(
         },
       });
       const silence = present(response.silence, "silence");
-      return { created: silence, json: silenceJson(silence) };
+      return { resource: silence, json: silenceJson(silence) };
     },
   });
 

@@ -1,11 +1,10 @@
 import { callUnary } from "@pulsegate/grpc";
+import type { alerts } from "@pulsegate/proto";
 import type { Severity } from "@pulsegate/vocabulary";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { severityToProto } from "../../json-vocabulary.ts";
-import { wrapped } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
-import { owned } from "./access.ts";
-import { ownedUpdateRoute, teamCreateRoute, teamListRoute } from "./collection-routes.ts";
+import { ownedGetRoute, ownedUpdateRoute, teamCreateRoute, teamListRoute } from "./collection-routes.ts";
 import { present } from "./present.ts";
 import { publicBaseUrl } from "./public-base-url.ts";
 import type { RecordAudit } from "./record-audit.ts";
@@ -43,6 +42,11 @@ export async function webhookRoutes(
 ): Promise<void> {
   const { peers, audit } = options;
   const client = peers.alerts;
+  /** The webhook a call answered with, and its JSON (its trigger URL on the host this request came to). */
+  const answered = (response: { webhook?: alerts.Webhook | undefined }, request: FastifyRequest) => {
+    const webhook = present(response.webhook, "webhook");
+    return { resource: webhook, json: webhookJson(webhook, publicBaseUrl(request, options.publicBaseUrl)) };
+  };
 
   teamCreateRoute<WebhookBody>(app, peers, audit, {
     plural: "webhooks",
@@ -58,8 +62,7 @@ export async function webhookRoutes(
         name: body.name,
         ...settingsToProto(body),
       });
-      const webhook = present(response.webhook, "webhook");
-      return { created: webhook, json: webhookJson(webhook, publicBaseUrl(request, options.publicBaseUrl)) };
+      return answered(response, request);
     },
   });
 
@@ -75,19 +78,15 @@ export async function webhookRoutes(
     },
   });
 
-  app.get<{ Params: { id: string } }>(
-    "/webhooks/:id",
-    {
-      config: owned("webhook"),
-      schema: { tags, summary: "Get a webhook", response: { 200: wrapped("webhook", "Webhook", "The webhook.") } },
-    },
-    async (request) => {
-      const response = await callUnary(client, client.getWebhook, { id: request.params.id });
-      return {
-        webhook: webhookJson(present(response.webhook, "webhook"), publicBaseUrl(request, options.publicBaseUrl)),
-      };
-    },
-  );
+  ownedGetRoute(app, {
+    plural: "webhooks",
+    kind: "webhook",
+    ref: "Webhook",
+    tags,
+    summary: "Get a webhook",
+    description: "The webhook.",
+    get: async (id, request) => answered(await callUnary(client, client.getWebhook, { id }), request).json,
+  });
 
   ownedUpdateRoute<Partial<WebhookBody>>(app, audit, {
     plural: "webhooks",
@@ -104,8 +103,7 @@ export async function webhookRoutes(
         ...settingsToProto(body),
         replaceFilterRules: body.filterRules !== undefined,
       });
-      const webhook = present(response.webhook, "webhook");
-      return { updated: webhook, json: webhookJson(webhook, publicBaseUrl(request, options.publicBaseUrl)) };
+      return answered(response, request);
     },
   });
 }
