@@ -38,19 +38,22 @@ export type KeyState =
   | { kind: "resolved"; alert: AlertView }
   | { kind: "none" };
 
-export type NewAlert = {
-  id: string;
-  teamId: string;
-  groupKey: string | null;
-  title: string;
-  description: string;
-  severity: Severity;
-  occurrenceCount: number;
-  source: AlertSource;
-  sourceId: string;
+/** An alert the batch inserts: the view's stored fields, metadata as JSON text. */
+export type NewAlert = Pick<
+  AlertView,
+  | "id"
+  | "teamId"
+  | "groupKey"
+  | "title"
+  | "description"
+  | "severity"
+  | "occurrenceCount"
+  | "source"
+  | "sourceId"
+  | "firstSeenAt"
+  | "lastSeenAt"
+> & {
   metadataJson: string | null;
-  firstSeenAt: Date;
-  lastSeenAt: Date;
   repeatIntervalSeconds: number | null;
   silencedBy: string | null;
 };
