@@ -1,4 +1,13 @@
-import type { MonitorStatus, Severity } from "./caller-types.ts";
+import type {
+  AlertSource,
+  AlertStatus,
+  ChannelKind,
+  DeliveryEvent,
+  DeliveryStatus,
+  MonitorStatus,
+  PingStatus,
+  Severity,
+} from "./words.ts";
 
 /**
  * Shapes of the admin API's answers (services/gateway/src/routes/admin/*-json.ts):
@@ -67,8 +76,6 @@ export type CreateWebhookInput = {
 };
 export type UpdateWebhookInput = Partial<CreateWebhookInput>;
 
-export type AlertStatus = "open" | "acknowledged" | "resolved";
-
 export type Alert = {
   id: string;
   teamId: string;
@@ -78,7 +85,7 @@ export type Alert = {
   description: string;
   severity: Severity | null;
   occurrenceCount: number;
-  source: "webhook" | "monitor" | null;
+  source: AlertSource | null;
   sourceId: string;
   metadata: unknown;
   firstSeenAt: string | null;
@@ -90,7 +97,7 @@ export type Alert = {
 export type Occurrence = {
   id: string;
   alertId: string;
-  source: "webhook" | "monitor" | null;
+  source: AlertSource | null;
   sourceId: string;
   title: string;
   description: string;
@@ -111,10 +118,10 @@ export type Monitor = {
   monitoringActive: boolean;
   intervalSeconds: number;
   graceSeconds: number;
-  severity: string;
+  severity: Severity | null;
   reopenWindowSeconds: number;
   lastPingAt: string | null;
-  lastPingStatus: "up" | "down" | null;
+  lastPingStatus: PingStatus | null;
   lastReason: string | null;
   createdAt: string | null;
 };
@@ -130,14 +137,12 @@ export type CreateMonitorInput = {
 export type Ping = {
   id: string;
   monitorId: string;
-  status: "up" | "down" | null;
+  status: PingStatus | null;
   reason: string | null;
   metadata: unknown;
   method: string;
   receivedAt: string | null;
 };
-
-export type ChannelKind = "slack" | "webhook";
 
 /** The URL is a secret: only its masked form is ever shown. */
 export type Channel = {
@@ -154,8 +159,15 @@ export type Channel = {
   updatedAt: string | null;
 };
 
-export type CreateChannelInput = { kind: ChannelKind; name: string; url: string; enabled?: boolean };
-export type UpdateChannelInput = { name?: string; url?: string; enabled?: boolean };
+/**
+ * `url` is where the channel sends: a Slack incoming webhook, your endpoint, the PagerDuty Events v2
+ * or Opsgenie alerts API, or for email `mailto:` and one or more comma-separated addresses.
+ * `key`, sealed with the URL and never shown: the routing key (pagerduty) or the API integration's
+ * key (opsgenie); the API requires it for those two kinds and refuses it for the others.
+ */
+export type CreateChannelInput = { kind: ChannelKind; name: string; url: string; enabled?: boolean; key?: string };
+/** A new `url` keeps the channel's sealed key; a new `key` replaces it. */
+export type UpdateChannelInput = { name?: string; url?: string; enabled?: boolean; key?: string };
 
 export type NotificationPolicy = {
   teamId: string;
@@ -169,9 +181,9 @@ export type Delivery = {
   channelId: string;
   channelKind: ChannelKind | null;
   channelName: string;
-  eventType: string;
+  eventType: DeliveryEvent | null;
   eventId: string;
-  status: "pending" | "delivered" | "failed" | "cancelled" | null;
+  status: DeliveryStatus | null;
   attempts: number;
   maxAttempts: number;
   nextAttemptAt: string | null;

@@ -1,6 +1,5 @@
 import type {
   Alert,
-  AlertStatus,
   ApiKey,
   ApiKeyScope,
   AuditEntry,
@@ -29,6 +28,7 @@ import { joinBase } from "./endpoint-url.ts";
 import type { RetryPolicy } from "./retry-policy.ts";
 import { type RetryEvent, sendRequest } from "./send-request.ts";
 import { resolveTransport, type TransportOptions } from "./transport-options.ts";
+import type { AlertStatus } from "./words.ts";
 
 export type AdminOptions = TransportOptions & {
   baseUrl: string;

@@ -1,6 +1,6 @@
-/** Shapes of the public, signed endpoints (spec §4). */
+import type { MonitorStatus, PingStatus, Severity } from "./words.ts";
 
-export type Severity = "sev0" | "sev1" | "sev2" | "sev3" | "sev4";
+/** Shapes of the public, signed endpoints (spec §4). */
 
 /** A trigger; sent as `{title, description, severity, group_key, metadata}`. */
 export type TriggerInput = {
@@ -33,7 +33,7 @@ export type TriggerResult = {
 /** A ping; no input (or an empty one) sends no body, which the service takes as "up". */
 export type PingInput = {
   /** "start" opens a run (start/finish signals): the next up or down ping closes it. */
-  status?: "up" | "down" | "start";
+  status?: PingStatus;
   /** At most 200 characters; drives down-to-down de-duplication. */
   reason?: string;
   /** Sent as `group_key`, folded into the ping's metadata. */
@@ -41,13 +41,11 @@ export type PingInput = {
   metadata?: Record<string, unknown>;
 };
 
-export type MonitorStatus = "idle" | "up" | "down" | "paused";
-
 export type PingResult = {
   /** Always "Ping received". */
   message: string;
   monitor: { name: string; status: MonitorStatus; monitoringActive: boolean };
-  pingStatus: "up" | "down" | "start";
+  pingStatus: PingStatus;
 };
 
 export type PingOptions = {

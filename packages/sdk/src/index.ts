@@ -9,3 +9,4 @@ export type { RetryEvent } from "./send-request.ts";
 export { type BodyBytes, SIGNATURE_HEADER, sign, verify } from "./signature.ts";
 export { DEFAULT_TIMEOUT_MS, type TransportOptions } from "./transport-options.ts";
 export { SDK_VERSION } from "./version.ts";
+export * from "./words.ts";
