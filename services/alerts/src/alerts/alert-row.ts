@@ -1,3 +1,4 @@
+import { rowDate, rowDateOrNull } from "@pulsegate/db";
 import type { AlertSource, AlertStatus, Severity } from "@pulsegate/vocabulary";
 
 /** An alert as the API shows it. */
@@ -63,18 +64,14 @@ export function alertFromRow(row: AlertRow): AlertView {
     source: row.source,
     sourceId: row.source_id,
     metadata: row.metadata,
-    firstSeenAt: toDate(row.first_seen_at),
-    lastSeenAt: toDate(row.last_seen_at),
-    acknowledgedAt: row.acknowledged_at === null ? null : toDate(row.acknowledged_at),
-    resolvedAt: row.resolved_at === null ? null : toDate(row.resolved_at),
-    createdAt: toDate(row.created_at),
+    firstSeenAt: rowDate(row.first_seen_at),
+    lastSeenAt: rowDate(row.last_seen_at),
+    acknowledgedAt: rowDateOrNull(row.acknowledged_at),
+    resolvedAt: rowDateOrNull(row.resolved_at),
+    createdAt: rowDate(row.created_at),
     repeatIntervalSeconds: row.repeat_interval_seconds ?? null,
-    nextReminderAt: row.next_reminder_at ? toDate(row.next_reminder_at) : null,
+    nextReminderAt: row.next_reminder_at ? rowDate(row.next_reminder_at) : null,
     remindersSent: row.reminders_sent ?? 0,
     silencedBy: row.silenced_by ?? null,
   };
-}
-
-export function toDate(value: Date | string): Date {
-  return value instanceof Date ? value : new Date(value);
 }

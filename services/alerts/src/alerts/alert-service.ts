@@ -1,9 +1,9 @@
-import type { EntityManager, Orm } from "@pulsegate/db";
+import { type EntityManager, type Orm, rowDate } from "@pulsegate/db";
 import { decodeCursor, encodeCursor, pageSize } from "@pulsegate/page-cursor";
 import { ALERT_STATUSES } from "@pulsegate/vocabulary";
 import { alertsErrors } from "../errors.ts";
 import { writeOutboxEvent } from "../outbox/write-outbox-event.ts";
-import { type AlertView, alertFromRow, toDate } from "./alert-row.ts";
+import { type AlertView, alertFromRow } from "./alert-row.ts";
 import { selectAlert } from "./select-alert.ts";
 import { selectAlertPage } from "./select-alert-page.ts";
 import { type OccurrenceView, selectOccurrencePage } from "./select-occurrence-page.ts";
@@ -40,7 +40,7 @@ export class AlertService {
     const last = page.at(-1);
     return {
       alerts: page.map(alertFromRow),
-      nextCursor: rows.length > size && last ? encodeCursor(toDate(last.created_at), last.id) : "",
+      nextCursor: rows.length > size && last ? encodeCursor(rowDate(last.created_at), last.id) : "",
     };
   }
 

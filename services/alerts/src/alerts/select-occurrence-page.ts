@@ -1,6 +1,5 @@
-import type { EntityManager } from "@pulsegate/db";
+import { type EntityManager, rowDate } from "@pulsegate/db";
 import type { AlertSource, Severity } from "@pulsegate/vocabulary";
-import { toDate } from "./alert-row.ts";
 
 export type OccurrenceView = {
   id: string;
@@ -51,6 +50,6 @@ export async function selectOccurrencePage(
     description: row.description,
     severity: row.severity,
     metadata: row.metadata,
-    receivedAt: toDate(row.received_at),
+    receivedAt: rowDate(row.received_at),
   }));
 }

@@ -1,6 +1,5 @@
-import type { EntityManager } from "@pulsegate/db";
+import { type EntityManager, rowDate, rowDateOrNull } from "@pulsegate/db";
 import type { ChannelKind, DeliveryEvent, DeliveryStatus } from "@pulsegate/vocabulary";
-import { toDate } from "../alerts/alert-row.ts";
 import { type DeliveryView, eventIdOf } from "./delivery-store.ts";
 
 /** Deliveries with their channel's kind and name: one by id, or every one of an alert, oldest event first. */
@@ -35,8 +34,6 @@ type DeliveryViewRow = {
   channel_name: string;
 };
 
-const dateOrNull = (value: Date | string | null) => (value === null ? null : toDate(value));
-
 export async function selectDeliveryViews(em: EntityManager, by: "id" | "alert", id: string): Promise<DeliveryView[]> {
   const rows = await em.execute<DeliveryViewRow[]>(by === "id" ? BY_ID : BY_ALERT, [id]);
   return rows.map((row) => ({
@@ -51,11 +48,11 @@ export async function selectDeliveryViews(em: EntityManager, by: "id" | "alert",
     status: row.status,
     attempts: row.attempts,
     maxAttempts: row.max_attempts,
-    nextAttemptAt: row.status === "pending" ? toDate(row.next_attempt_at) : null,
-    lastAttemptAt: dateOrNull(row.last_attempt_at),
+    nextAttemptAt: row.status === "pending" ? rowDate(row.next_attempt_at) : null,
+    lastAttemptAt: rowDateOrNull(row.last_attempt_at),
     lastStatusCode: row.last_status_code ?? null,
     lastError: row.last_error ?? null,
-    deliveredAt: dateOrNull(row.delivered_at),
-    createdAt: toDate(row.created_at),
+    deliveredAt: rowDateOrNull(row.delivered_at),
+    createdAt: rowDate(row.created_at),
   }));
 }

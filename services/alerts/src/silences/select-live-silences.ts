@@ -1,5 +1,4 @@
-import { type PgPool, run, statement } from "@pulsegate/db";
-import { toDate } from "../alerts/alert-row.ts";
+import { type PgPool, rowDate, run, statement } from "@pulsegate/db";
 import type { Recurrence, Silence, SilenceMatchers } from "./silence.ts";
 
 /**
@@ -31,10 +30,10 @@ export async function selectLiveSilences(pool: PgPool, teamIds: string[]): Promi
     id: row.id,
     teamId: row.team_id,
     name: row.name,
-    startsAt: toDate(row.starts_at),
-    endsAt: toDate(row.ends_at),
+    startsAt: rowDate(row.starts_at),
+    endsAt: rowDate(row.ends_at),
     recurrence: row.recurrence,
     matchers: row.matchers,
-    createdAt: toDate(row.created_at),
+    createdAt: rowDate(row.created_at),
   }));
 }

@@ -1,3 +1,4 @@
+import { rowDate, rowDateOrNull } from "@pulsegate/db";
 import type { MonitorStatus, PingStatus, Severity } from "@pulsegate/vocabulary";
 import type { Schedule } from "./schedule.ts";
 
@@ -65,12 +66,6 @@ export type MonitorRow = {
   created_at: Date | string;
 };
 
-export function toDate(value: Date | string): Date {
-  return value instanceof Date ? value : new Date(value);
-}
-
-const toDateOrNull = (value: Date | string | null): Date | null => (value === null ? null : toDate(value));
-
 /** text[] arrives as an array from pg, as "{a,b}" text from drivers that do not parse arrays. */
 function textArray(value: string[] | string | null): string[] {
   if (value === null) return [];
@@ -91,22 +86,22 @@ export function monitorFromRow(row: MonitorRow): MonitorView {
     graceSeconds: row.grace_seconds,
     severity: row.severity,
     reopenWindowSeconds: row.reopen_window_seconds,
-    lastPingAt: toDateOrNull(row.last_ping_at),
+    lastPingAt: rowDateOrNull(row.last_ping_at),
     lastPingStatus: row.last_ping_status,
     lastReason: row.last_reason,
-    nextDueAt: toDateOrNull(row.next_due_at),
+    nextDueAt: rowDateOrNull(row.next_due_at),
     incidentOpen: row.incident_open,
     openAlertIds: textArray(row.open_alert_ids),
     alertQuotaMonthly: row.alert_quota_monthly,
     schedule: row.schedule === null ? null : { expression: row.schedule, timezone: row.timezone ?? "UTC" },
     maxDurationSeconds: row.max_duration_seconds ?? null,
-    runStartedAt: toDateOrNull(row.run_started_at ?? null),
+    runStartedAt: rowDateOrNull(row.run_started_at ?? null),
     // bigint arrives as text from pg.
     lastDurationMs:
       row.last_duration_ms === null || row.last_duration_ms === undefined ? null : Number(row.last_duration_ms),
     badgeToken: row.badge_token,
     repeatIntervalSeconds: row.repeat_interval_seconds ?? null,
     requireTimestamp: row.require_timestamp ?? false,
-    createdAt: toDate(row.created_at),
+    createdAt: rowDate(row.created_at),
   };
 }

@@ -1,6 +1,5 @@
-import type { EntityManager } from "@pulsegate/db";
+import { type EntityManager, rowDate } from "@pulsegate/db";
 import type { PingStatus } from "@pulsegate/vocabulary";
-import { toDate } from "./monitor-row.ts";
 
 export type PingView = {
   id: string;
@@ -46,6 +45,6 @@ export async function selectPingPage(
     reason: row.reason ?? null,
     metadata: row.metadata ?? null,
     method: row.method,
-    receivedAt: toDate(row.received_at),
+    receivedAt: rowDate(row.received_at),
   }));
 }
