@@ -1,4 +1,5 @@
 import type { Alert, AlertStatus, Delivery, Occurrence } from "@pulsegate/sdk";
+import { ALERT_STATUSES } from "@pulsegate/vocabulary";
 import { Command, Option } from "commander";
 import type { CliIo } from "../cli-io.ts";
 import { adminClient, type ConnectionOptions, withAdminOptions } from "../connection.ts";
@@ -39,7 +40,7 @@ export function alertsCommand(io: CliIo): Command {
         .command("list")
         .description("a team's alerts, newest first")
         .argument("<teamId>")
-        .addOption(new Option("--status <status>", "only these").choices(["open", "acknowledged", "resolved"])),
+        .addOption(new Option("--status <status>", "only these").choices(ALERT_STATUSES)),
     ),
   ).action(async (teamId: string, options: ConnectionOptions & PageFlags & { status?: AlertStatus }) => {
     const answer = await adminClient(io, options).listAlerts(teamId, {

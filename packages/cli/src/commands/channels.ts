@@ -1,4 +1,5 @@
-import type { Channel, ChannelKind, UpdateChannelInput } from "@pulsegate/sdk";
+import type { Channel, UpdateChannelInput } from "@pulsegate/sdk";
+import { CHANNEL_KINDS, type ChannelKind } from "@pulsegate/vocabulary";
 import { Command, Option } from "commander";
 import type { CliIo } from "../cli-io.ts";
 import { adminClient, type ConnectionOptions, withAdminOptions } from "../connection.ts";
@@ -13,39 +14,74 @@ const COLUMNS: Column<Channel>[] = [
   ["URL", (c) => c.maskedUrl],
 ];
 
-type ChannelFlags = { name?: string; destination?: string; enable?: boolean; disable?: boolean };
+/** What --destination is for each kind: a kind added to the vocabulary is not in the CLI until it is explained here. */
+const DESTINATIONS: Record<ChannelKind, string> = {
+  slack: "a Slack incoming-webhook URL",
+  webhook: "your own endpoint, which gets signed JSON",
+  pagerduty: "the Events API v2 endpoint, https://events.pagerduty.com/v2/enqueue",
+  opsgenie: "the Alert API, https://api.opsgenie.com/v2/alerts (or the EU one)",
+  email: "mailto: and comma-separated addresses, e.g. mailto:oncall@example.com,lead@example.com",
+};
+
+const KEY_HELP =
+  "pagerduty: the integration's routing key; opsgenie: the API integration's key (the API requires it for those two kinds and refuses it for the others; sealed, never shown)";
+
+const CREATE_HELP = `
+--destination by kind:
+${CHANNEL_KINDS.map((kind) => `  ${kind.padEnd(10)} ${DESTINATIONS[kind]}`).join("\n")}
+
+Email channels need an SMTP relay configured on the alerts service (SMTP_URL); without one the API refuses them.
+
+Examples:
+  pulsegate channels create <teamId> --kind slack --name "#incidents" --destination https://hooks.slack.com/services/…
+  pulsegate channels create <teamId> --kind pagerduty --name On-call --destination https://events.pagerduty.com/v2/enqueue --key <routing key>
+  pulsegate channels create <teamId> --kind email --name "On-call mail" --destination mailto:oncall@example.com`;
+
+type ChannelFlags = { name?: string; destination?: string; key?: string; enable?: boolean; disable?: boolean };
 
 function channelInput(flags: ChannelFlags): UpdateChannelInput {
   if (flags.enable && flags.disable) throw new UsageError("--enable and --disable contradict each other.");
   return {
     ...(flags.name === undefined ? {} : { name: flags.name }),
     ...(flags.destination === undefined ? {} : { url: flags.destination }),
+    ...(flags.key === undefined ? {} : { key: flags.key }),
     ...(flags.enable ? { enabled: true } : flags.disable ? { enabled: false } : {}),
   };
 }
 
 export function channelsCommand(io: CliIo): Command {
-  const channels = new Command("channels").description("notification channels: Slack or your own signed endpoint");
+  const channels = new Command("channels").description(
+    "notification channels: Slack, your own signed endpoint, PagerDuty, Opsgenie or email",
+  );
 
   withAdminOptions(
     channels
       .command("create")
-      .description("add a channel (its URL is a secret: shown masked afterwards)")
+      .description("add a channel (its destination and key are secrets: the destination is shown masked afterwards)")
       .argument("<teamId>")
-      .addOption(new Option("--kind <kind>", "slack or webhook").choices(["slack", "webhook"]).makeOptionMandatory())
+      .addOption(new Option("--kind <kind>", "where it sends").choices(CHANNEL_KINDS).makeOptionMandatory())
       .requiredOption("--name <name>", "a name people recognise, e.g. #incidents")
-      .requiredOption("--destination <url>", "the Slack incoming-webhook URL or your endpoint")
-      .option("--disable", "create it disabled"),
+      .requiredOption("--destination <url>", "its URL, by kind: see below")
+      .option("--key <key>", KEY_HELP)
+      .option("--disable", "create it disabled")
+      .addHelpText("after", CREATE_HELP),
   ).action(
     async (
       teamId: string,
-      options: ConnectionOptions & { kind: ChannelKind; name: string; destination: string; disable?: boolean },
+      options: ConnectionOptions & {
+        kind: ChannelKind;
+        name: string;
+        destination: string;
+        key?: string;
+        disable?: boolean;
+      },
     ) => {
       // --url is the gateway's, as everywhere; the channel's own address is --destination.
       const answer = await adminClient(io, options).createChannel(teamId, {
         kind: options.kind,
         name: options.name,
         url: options.destination,
+        ...(options.key === undefined ? {} : { key: options.key }),
         ...(options.disable ? { enabled: false } : {}),
       });
       printResult(io, options.json, answer, () => formatFields(answer.channel));
@@ -62,10 +98,11 @@ export function channelsCommand(io: CliIo): Command {
   withAdminOptions(
     channels
       .command("update")
-      .description("change a channel's name or destination; enable or disable it")
+      .description("change a channel's name, destination or key; enable or disable it")
       .argument("<channelId>")
       .option("--name <name>", "a new name")
-      .option("--destination <url>", "a new destination URL")
+      .option("--destination <url>", "a new destination (as for create; the channel keeps its key)")
+      .option("--key <key>", "a new key, replacing the sealed one (pagerduty, opsgenie)")
       .option("--enable", "send to it again")
       .option("--disable", "stop sending to it"),
   ).action(async (id: string, options: ConnectionOptions & ChannelFlags) => {

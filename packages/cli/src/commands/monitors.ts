@@ -1,11 +1,11 @@
 import type { Monitor, Ping, Severity } from "@pulsegate/sdk";
+import { SEVERITIES } from "@pulsegate/vocabulary";
 import { Command, Option } from "commander";
 import type { CliIo } from "../cli-io.ts";
 import { adminClient, type ConnectionOptions, withAdminOptions } from "../connection.ts";
 import { integer } from "../option-parsers.ts";
 import { type Column, formatFields, formatTable, printResult } from "../print-output.ts";
 import { type PageFlags, pageOptions, pageQuery, printNextCursor } from "./page-options.ts";
-import { SEVERITIES } from "./severities.ts";
 
 type MonitorFlags = { interval?: number; grace?: number; severity?: Severity; reopenWindow?: number };
 

@@ -1,10 +1,10 @@
 import type { Severity, TriggerResult } from "@pulsegate/sdk";
+import { SEVERITIES } from "@pulsegate/vocabulary";
 import { Command, Option } from "commander";
 import type { CliIo } from "../cli-io.ts";
 import { type ConnectionOptions, callerClient, withCallerOptions } from "../connection.ts";
 import { json, keyValue } from "../option-parsers.ts";
 import { printResult } from "../print-output.ts";
-import { SEVERITIES } from "./severities.ts";
 
 type TriggerFlags = {
   title: string;

@@ -1,11 +1,11 @@
 import type { FilterRule, Severity, UpdateWebhookInput, Webhook } from "@pulsegate/sdk";
+import { SEVERITIES } from "@pulsegate/vocabulary";
 import { Command, Option } from "commander";
 import type { CliIo } from "../cli-io.ts";
 import { adminClient, type ConnectionOptions, withAdminOptions } from "../connection.ts";
 import { UsageError } from "../exit-codes.ts";
 import { integer, json } from "../option-parsers.ts";
 import { type Column, formatFields, formatTable, printResult } from "../print-output.ts";
-import { SEVERITIES } from "./severities.ts";
 
 type WebhookFlags = {
   name?: string;
