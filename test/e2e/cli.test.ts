@@ -1,10 +1,13 @@
 // Issue 11 point 3: `pulsegate` run as a process against the real stack — operators'
 // commands with the admin token, callers' trigger, ping and run signed with the secret.
-import { describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type CliResult, jsonOf, runCli } from "../support/cli.ts";
 import { Client } from "../support/client.ts";
 import { eventually } from "../support/eventually.ts";
 import { freePort } from "../support/free-port.ts";
+import { Receiver } from "../support/receiver.ts";
+import { SmtpSink } from "../support/smtp-sink.ts";
+import { Stack } from "../support/stack.ts";
 
 const stack = inject("stack");
 const client = new Client(stack);
@@ -205,6 +208,58 @@ describe("pulsegate CLI", () => {
     expect(human.stdout).toContain("key deploy-bot");
   });
 
+  it("channels create --kind pagerduty --key: alerts reach PagerDuty with that routing key; update --key replaces it", async () => {
+    const receiver = await Receiver.start();
+    try {
+      const { teamId, secret, webhookUrl } = await client.setup();
+      const destination = receiver.url(`/pd/${teamId}/v2/enqueue`);
+      const create = ["channels", "create", teamId, "--kind", "pagerduty", "--name", "On-call"];
+      const created = jsonOf<{ channel: { id: string; kind: string } }>(
+        ok(
+          await runCli([...create, "--destination", destination, "--key", "cli-routing-key-1", "--json"], {
+            env: operator,
+          }),
+        ),
+      );
+      expect(created.channel.kind).toBe("pagerduty");
+      const listed = ok(await runCli(["channels", "list", teamId], { env: operator }));
+      expect(listed.stdout).toMatch(/pagerduty +On-call +true/);
+      expect(listed.stdout).not.toContain("cli-routing-key");
+
+      const routingKeys = () =>
+        receiver.requests
+          .filter((request) => request.path === `/pd/${teamId}/v2/enqueue`)
+          .map((r) => r.json.routing_key);
+      await client.trigger(webhookUrl, { title: "Checkout down", severity: "sev1" }, { secret });
+      await eventually(async () => (routingKeys().length === 1 ? true : undefined));
+      ok(await runCli(["channels", "update", created.channel.id, "--key", "cli-routing-key-2"], { env: operator }));
+      await client.trigger(webhookUrl, { title: "Search down", severity: "sev1" }, { secret });
+      await eventually(async () => (routingKeys().length === 2 ? true : undefined));
+      expect(routingKeys()).toEqual(["cli-routing-key-1", "cli-routing-key-2"]);
+
+      // The API's own refusals come through: no key for pagerduty; email on a stack without an SMTP relay.
+      const noKey = await runCli([...create, "--destination", destination, "--json"], { env: operator });
+      expect(noKey.code).toBe(2);
+      expect(JSON.parse(noKey.stderr)).toMatchObject({ status: 400, details: [{ field: "key" }] });
+      const email = [
+        "channels",
+        "create",
+        teamId,
+        "--kind",
+        "email",
+        "--name",
+        "m",
+        "--destination",
+        "mailto:a@example.com",
+      ];
+      const noRelay = await runCli(email, { env: operator });
+      expect(noRelay.code).toBe(2);
+      expect(noRelay.stderr).toContain("SMTP_URL");
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it("answers --help on every level with usage and exit 0", async () => {
     for (const args of [
       ["--help"],
@@ -212,6 +267,7 @@ describe("pulsegate CLI", () => {
       ["teams", "create", "--help"],
       ["webhooks", "update", "--help"],
       ["alerts", "list", "--help"],
+      ["channels", "create", "--help"],
       ["trigger", "--help"],
       ["run", "--help"],
       ["help", "ping"],
@@ -266,5 +322,45 @@ describe("pulsegate CLI", () => {
       env: { ...operator, PATH: "/usr/local/bin:/usr/bin:/bin" },
     });
     expect(systemPath.code).toBe(2);
+  });
+});
+
+describe("pulsegate channels create --kind email, against a stack whose alerts service has an SMTP relay", () => {
+  let sink: SmtpSink;
+  let mailStack: Stack;
+  beforeAll(async () => {
+    sink = await SmtpSink.start();
+    mailStack = await Stack.create({
+      databaseName: `pulsegate_e2e_cli_email_${process.pid}`,
+      serviceEnv: (name) =>
+        name === "alerts" ? { SMTP_URL: sink.url, SMTP_FROM: "Pulsegate <alerts@pulsegate.test>" } : {},
+    });
+  }, 90_000);
+  afterAll(async () => {
+    await mailStack?.destroy();
+    await sink?.close();
+  });
+
+  it("mails the team's alerts to the --destination mailto: addresses, shown masked", async () => {
+    const mailClient = new Client(mailStack.info);
+    const env = { PULSEGATE_URL: mailStack.info.baseUrl, PULSEGATE_TOKEN: mailStack.info.adminToken };
+    const { teamId, secret, webhookUrl } = await mailClient.setup();
+    const created = jsonOf<{ channel: Record<string, unknown> }>(
+      ok(
+        await runCli(
+          [
+            ...["channels", "create", teamId, "--kind", "email", "--name", "On-call mail"],
+            ...["--destination", "mailto:oncall@example.com,lead@example.com", "--json"],
+          ],
+          { env },
+        ),
+      ),
+    );
+    expect(created.channel).toMatchObject({ kind: "email", maskedUrl: "mailto:o…@example.com (+1)" });
+
+    await mailClient.trigger(webhookUrl, { title: "Disk full on db-1", severity: "sev1" }, { secret });
+    const [mail] = await eventually(async () => (sink.mails.length >= 1 ? sink.mails : undefined));
+    expect(mail?.to).toEqual(["oncall@example.com", "lead@example.com"]);
+    expect(mail?.data).toContain("Subject: [SEV1] Alert created: Disk full on db-1");
   });
 });
