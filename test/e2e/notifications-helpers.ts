@@ -1,3 +1,4 @@
+import type { ChannelKind } from "@pulsegate/vocabulary";
 import type { Client } from "../support/client.ts";
 
 export type DeliveryJson = {
@@ -18,7 +19,7 @@ export type DeliveryJson = {
 export async function createChannel(
   client: Client,
   teamId: string,
-  body: { kind: "slack" | "webhook"; url: string; name?: string },
+  body: { kind: ChannelKind; url: string; name?: string; key?: string },
 ): Promise<{ id: string; maskedUrl: string }> {
   const response = await client.admin("POST", `/teams/${teamId}/channels`, { name: `${body.kind} channel`, ...body });
   if (response.status !== 201) throw new Error(`create channel: ${response.status} ${JSON.stringify(response.body)}`);
