@@ -6,7 +6,7 @@ import { page, wrapped } from "../../openapi/admin-components.ts";
 import { conflictResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { owned, TEAM } from "./access.ts";
-import { ownedGetRoute } from "./collection-routes.ts";
+import { type OwnedCollection, ownedGetRoute } from "./collection-routes.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { requireTeam } from "./require-team.ts";
@@ -16,6 +16,7 @@ import { alertJson, cursorJson, occurrenceJson } from "./to-json.ts";
 /** 0 lets the alerts service apply its default page size. */
 
 const tags = ["alerts"];
+const ALERTS: OwnedCollection = { plural: "alerts", kind: "alert", ref: "Alert", tags };
 
 /** Alerts, their occurrences, acknowledge and resolve (alerts). */
 export async function alertRoutes(
@@ -50,11 +51,7 @@ export async function alertRoutes(
     },
   );
 
-  ownedGetRoute(app, {
-    plural: "alerts",
-    kind: "alert",
-    ref: "Alert",
-    tags,
+  ownedGetRoute(app, ALERTS, {
     summary: "Get an alert",
     description: "The alert.",
     get: async (id) => alertJson(present((await callUnary(client, client.getAlert, { id })).alert, "alert")),

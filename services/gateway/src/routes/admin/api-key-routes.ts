@@ -7,7 +7,7 @@ import { iso } from "./absent-as-null.ts";
 import { owned, TEAM } from "./access.ts";
 import type { ApiKeyAuthenticator } from "./api-key-authenticator.ts";
 import { createdEvent } from "./audit-events.ts";
-import { ownedGetRoute } from "./collection-routes.ts";
+import { type OwnedCollection, ownedGetRoute } from "./collection-routes.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { noBody } from "./schemas.ts";
@@ -37,6 +37,7 @@ const createApiKeyBody = {
 } as const;
 
 const tags = ["api keys"];
+const API_KEYS: OwnedCollection = { plural: "api-keys", kind: "api_key", key: "apiKey", ref: "ApiKey", tags };
 
 /** Team API keys (auth): bearer tokens for the admin API, scoped to one team. */
 export async function apiKeyRoutes(
@@ -103,12 +104,7 @@ export async function apiKeyRoutes(
     },
   );
 
-  ownedGetRoute(app, {
-    plural: "api-keys",
-    kind: "api_key",
-    key: "apiKey",
-    ref: "ApiKey",
-    tags,
+  ownedGetRoute(app, API_KEYS, {
     summary: "Get an API key",
     description: "The key.",
     get: async (id) => apiKeyJson(present((await callUnary(client, client.getApiKey, { id })).apiKey, "apiKey")),

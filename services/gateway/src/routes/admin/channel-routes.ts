@@ -8,7 +8,7 @@ import type { Peers } from "../../peers/connect-peers.ts";
 import { owned, TEAM } from "./access.ts";
 import { channelJson, deliveryJson, policyJson } from "./channel-json.ts";
 import { createChannelBody, putPolicyBody, updateChannelBody } from "./channel-schemas.ts";
-import { ownedUpdateRoute, teamCreateRoute, teamListRoute } from "./collection-routes.ts";
+import { type OwnedCollection, ownedUpdateRoute, teamCreateRoute, teamListRoute } from "./collection-routes.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { requireTeam } from "./require-team.ts";
@@ -19,6 +19,7 @@ type UpdateChannelBody = { name?: string; url?: string; enabled?: boolean; key?:
 type PolicyBody = { routes: { severities: Severity[]; channelIds: string[] }[] };
 
 const tags = ["notifications"];
+const CHANNELS: OwnedCollection = { plural: "channels", kind: "channel", ref: "Channel", tags };
 const noContent = (description: string) => ({ type: "null", description });
 const policyAnswer = {
   description: "The team's policy; null: none, so every channel gets every event.",
@@ -37,11 +38,7 @@ export async function channelRoutes(
 ): Promise<void> {
   const client = peers.alerts;
 
-  teamCreateRoute<CreateChannelBody>(app, peers, audit, {
-    plural: "channels",
-    kind: "channel",
-    ref: "Channel",
-    tags,
+  teamCreateRoute<CreateChannelBody>(app, peers, audit, CHANNELS, {
     summary: "Create a notification channel",
     body: createChannelBody,
     description: "The channel (its URL masked).",
@@ -60,10 +57,7 @@ export async function channelRoutes(
     },
   });
 
-  teamListRoute(app, peers, {
-    plural: "channels",
-    ref: "Channel",
-    tags,
+  teamListRoute(app, peers, CHANNELS, {
     description: "Every channel.",
     list: async (teamId) => {
       const response = await callUnary(client, client.listChannels, { teamId });
@@ -71,11 +65,7 @@ export async function channelRoutes(
     },
   });
 
-  ownedUpdateRoute<UpdateChannelBody>(app, audit, {
-    plural: "channels",
-    kind: "channel",
-    ref: "Channel",
-    tags,
+  ownedUpdateRoute<UpdateChannelBody>(app, audit, CHANNELS, {
     summary: "Change a channel (a disabled one gets nothing; its pending deliveries are cancelled)",
     body: updateChannelBody,
     description: "The channel as changed.",

@@ -9,7 +9,7 @@ import type { Peers } from "../../peers/connect-peers.ts";
 import type { MonitorLookup } from "../ping/monitor-lookup.ts";
 import { orNull } from "./absent-as-null.ts";
 import { owned } from "./access.ts";
-import { ownedGetRoute, teamCreateRoute, teamListRoute } from "./collection-routes.ts";
+import { type OwnedCollection, ownedGetRoute, teamCreateRoute, teamListRoute } from "./collection-routes.ts";
 import { monitorJson, pingJson } from "./monitor-json.ts";
 import { present } from "./present.ts";
 import { publicBaseUrl } from "./public-base-url.ts";
@@ -30,6 +30,7 @@ type MonitorBody = {
 };
 
 const tags = ["monitors"];
+const MONITORS: OwnedCollection = { plural: "monitors", kind: "monitor", ref: "Monitor", tags };
 
 export const createMonitorBody = {
   type: "object",
@@ -93,11 +94,7 @@ export async function monitorRoutes(
     return { resource: monitor, json: monitorJson(monitor, publicBaseUrl(request, options.publicBaseUrl)) };
   };
 
-  teamCreateRoute<MonitorBody>(app, peers, audit, {
-    plural: "monitors",
-    kind: "monitor",
-    ref: "Monitor",
-    tags,
+  teamCreateRoute<MonitorBody>(app, peers, audit, MONITORS, {
     summary: "Create a heartbeat monitor",
     body: createMonitorBody,
     description: "The monitor (idle until its first ping), with its ping URL.",
@@ -119,10 +116,7 @@ export async function monitorRoutes(
     },
   });
 
-  teamListRoute(app, peers, {
-    plural: "monitors",
-    ref: "Monitor",
-    tags,
+  teamListRoute(app, peers, MONITORS, {
     description: "Every monitor.",
     list: async (teamId, request) => {
       const response = await callUnary(client, client.listMonitors, { teamId });
@@ -131,11 +125,7 @@ export async function monitorRoutes(
     },
   });
 
-  ownedGetRoute(app, {
-    plural: "monitors",
-    kind: "monitor",
-    ref: "Monitor",
-    tags,
+  ownedGetRoute(app, MONITORS, {
     summary: "Get a monitor",
     description: "The monitor.",
     get: async (id, request) => answered(await callUnary(client, client.getMonitor, { id }), request).json,

@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { iso, orNull } from "./absent-as-null.ts";
 import { TEAM } from "./access.ts";
-import { teamCreateRoute, teamListRoute } from "./collection-routes.ts";
+import { type Collection, teamCreateRoute, teamListRoute } from "./collection-routes.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { requireTeam } from "./require-team.ts";
@@ -19,6 +19,7 @@ type SilenceBody = {
 };
 
 const tags = ["alerts"];
+const SILENCES: Collection = { plural: "silences", kind: "silence", ref: "Silence", tags };
 
 export function silenceJson(silence: alerts.Silence) {
   const matchers = silence.matchers;
@@ -76,11 +77,7 @@ export async function silenceRoutes(
 ): Promise<void> {
   const client = peers.alerts;
 
-  teamCreateRoute<SilenceBody>(app, peers, audit, {
-    plural: "silences",
-    kind: "silence",
-    ref: "Silence",
-    tags,
+  teamCreateRoute<SilenceBody>(app, peers, audit, SILENCES, {
     summary: "Create a maintenance window or silence",
     body: createSilenceBody,
     description: "The silence.",
@@ -102,10 +99,7 @@ export async function silenceRoutes(
     },
   });
 
-  teamListRoute(app, peers, {
-    plural: "silences",
-    ref: "Silence",
-    tags,
+  teamListRoute(app, peers, SILENCES, {
     description: "Every silence.",
     list: async (teamId) => {
       const response = await callUnary(client, client.listSilences, { teamId });

@@ -4,7 +4,13 @@ import type { Severity } from "@pulsegate/vocabulary";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { severityToProto } from "../../json-vocabulary.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
-import { ownedGetRoute, ownedUpdateRoute, teamCreateRoute, teamListRoute } from "./collection-routes.ts";
+import {
+  type OwnedCollection,
+  ownedGetRoute,
+  ownedUpdateRoute,
+  teamCreateRoute,
+  teamListRoute,
+} from "./collection-routes.ts";
 import { present } from "./present.ts";
 import { publicBaseUrl } from "./public-base-url.ts";
 import type { RecordAudit } from "./record-audit.ts";
@@ -23,6 +29,7 @@ type WebhookBody = {
 };
 
 const tags = ["webhooks"];
+const WEBHOOKS: OwnedCollection = { plural: "webhooks", kind: "webhook", ref: "Webhook", tags };
 
 /** The settings both create and change send; absent ones (UNSPECIFIED severity too) mean the default or unchanged. */
 const settingsToProto = (body: Partial<WebhookBody>) => ({
@@ -48,28 +55,18 @@ export async function webhookRoutes(
     return { resource: webhook, json: webhookJson(webhook, publicBaseUrl(request, options.publicBaseUrl)) };
   };
 
-  teamCreateRoute<WebhookBody>(app, peers, audit, {
-    plural: "webhooks",
-    kind: "webhook",
-    ref: "Webhook",
-    tags,
+  teamCreateRoute<WebhookBody>(app, peers, audit, WEBHOOKS, {
     summary: "Create a webhook",
     body: createWebhookBody,
     description: "The webhook, with its trigger URL.",
-    create: async (teamId, body, request) => {
-      const response = await callUnary(client, client.createWebhook, {
-        teamId,
-        name: body.name,
-        ...settingsToProto(body),
-      });
-      return answered(response, request);
-    },
+    create: async (teamId, body, request) =>
+      answered(
+        await callUnary(client, client.createWebhook, { teamId, name: body.name, ...settingsToProto(body) }),
+        request,
+      ),
   });
 
-  teamListRoute(app, peers, {
-    plural: "webhooks",
-    ref: "Webhook",
-    tags,
+  teamListRoute(app, peers, WEBHOOKS, {
     description: "Every webhook.",
     list: async (teamId, request) => {
       const response = await callUnary(client, client.listWebhooks, { teamId });
@@ -78,32 +75,25 @@ export async function webhookRoutes(
     },
   });
 
-  ownedGetRoute(app, {
-    plural: "webhooks",
-    kind: "webhook",
-    ref: "Webhook",
-    tags,
+  ownedGetRoute(app, WEBHOOKS, {
     summary: "Get a webhook",
     description: "The webhook.",
     get: async (id, request) => answered(await callUnary(client, client.getWebhook, { id }), request).json,
   });
 
-  ownedUpdateRoute<Partial<WebhookBody>>(app, audit, {
-    plural: "webhooks",
-    kind: "webhook",
-    ref: "Webhook",
-    tags,
+  ownedUpdateRoute<Partial<WebhookBody>>(app, audit, WEBHOOKS, {
     summary: "Change a webhook (disable with enabled: false)",
     body: updateWebhookBody,
     description: "The webhook as changed.",
-    update: async (id, body, request) => {
-      const response = await callUnary(client, client.updateWebhook, {
-        id,
-        name: body.name,
-        ...settingsToProto(body),
-        replaceFilterRules: body.filterRules !== undefined,
-      });
-      return answered(response, request);
-    },
+    update: async (id, body, request) =>
+      answered(
+        await callUnary(client, client.updateWebhook, {
+          id,
+          name: body.name,
+          ...settingsToProto(body),
+          replaceFilterRules: body.filterRules !== undefined,
+        }),
+        request,
+      ),
   });
 }
