@@ -3,7 +3,6 @@ import { alertsErrors } from "../errors.ts";
 import type { ChannelService } from "./channel-service.ts";
 import { checkRoutes, type RouteInput } from "./check-routes.ts";
 import { type NotificationPolicy, NotificationPolicySchema } from "./notification-policy.entity.ts";
-import type { NotificationRoute } from "./route-event.ts";
 
 export type PolicyView = NotificationPolicy;
 
