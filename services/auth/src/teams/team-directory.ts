@@ -145,7 +145,7 @@ export class TeamDirectory {
   }
 
   async #query(sql: string, params: unknown[]): Promise<Row[]> {
-    return (await this.#orm.em.getConnection().execute(sql, params)) as Row[];
+    return this.#orm.em.getConnection().execute<Row[]>(sql, params);
   }
 
   #take(rows: Row[]): void {
