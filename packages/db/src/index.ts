@@ -25,5 +25,5 @@ export {
   type Statement,
   statement,
 } from "./pg-pool.ts";
-export { type RowDate, rowDate, rowDateOrNull } from "./row-dates.ts";
+export { type RowDate, rowDate, rowDateOrNull, rowTextArray } from "./row-values.ts";
 export { runMigrations } from "./run-migrations.ts";

@@ -1,5 +1,5 @@
 import { exponentialDelay } from "@pulsegate/backoff";
-import type { EntityManager, Orm } from "@pulsegate/db";
+import { type EntityManager, type Orm, rowTextArray } from "@pulsegate/db";
 import type { Logger } from "@pulsegate/logger";
 import { context, inBackgroundSpan } from "@pulsegate/telemetry";
 import type { Severity } from "@pulsegate/vocabulary";
@@ -165,12 +165,7 @@ export class IncidentWorker {
       "SELECT open_alert_ids FROM monitors.monitors WHERE id = ?",
       [action.monitor_id],
     );
-    const ids = Array.isArray(monitor?.open_alert_ids)
-      ? monitor.open_alert_ids
-      : String(monitor?.open_alert_ids ?? "{}")
-          .replace(/^\{|\}$/g, "")
-          .split(",")
-          .filter(Boolean);
+    const ids = rowTextArray(monitor?.open_alert_ids ?? null);
     for (const id of ids) if ((await this.#alerts.resolve(id)) === "refused") return this.#setAside(action);
     await this.#complete(action, "resolved", ids);
   }

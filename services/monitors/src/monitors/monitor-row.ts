@@ -1,4 +1,4 @@
-import { rowDate, rowDateOrNull } from "@pulsegate/db";
+import { rowDate, rowDateOrNull, rowTextArray } from "@pulsegate/db";
 import type { MonitorStatus, PingStatus, Severity } from "@pulsegate/vocabulary";
 import type { Schedule } from "./schedule.ts";
 
@@ -66,14 +66,6 @@ export type MonitorRow = {
   created_at: Date | string;
 };
 
-/** text[] arrives as an array from pg, as "{a,b}" text from drivers that do not parse arrays. */
-function textArray(value: string[] | string | null): string[] {
-  if (value === null) return [];
-  if (Array.isArray(value)) return value;
-  const inner = value.replace(/^\{|\}$/g, "");
-  return inner === "" ? [] : inner.split(",").map((item) => item.replace(/^"|"$/g, ""));
-}
-
 export function monitorFromRow(row: MonitorRow): MonitorView {
   return {
     id: row.id,
@@ -91,7 +83,7 @@ export function monitorFromRow(row: MonitorRow): MonitorView {
     lastReason: row.last_reason,
     nextDueAt: rowDateOrNull(row.next_due_at),
     incidentOpen: row.incident_open,
-    openAlertIds: textArray(row.open_alert_ids),
+    openAlertIds: rowTextArray(row.open_alert_ids),
     alertQuotaMonthly: row.alert_quota_monthly,
     schedule: row.schedule === null ? null : { expression: row.schedule, timezone: row.timezone ?? "UTC" },
     maxDurationSeconds: row.max_duration_seconds ?? null,
