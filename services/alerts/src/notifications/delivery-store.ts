@@ -4,6 +4,8 @@ import type { ChannelKind, DeliveryEvent, DeliveryStatus } from "@pulsegate/voca
 import { alertsErrors } from "../errors.ts";
 import { deliveryResultOf, deliveryResults } from "../metrics/alerts-metrics.ts";
 import { claimDeliveries } from "./claim-deliveries.ts";
+import { completeDelivery } from "./complete-delivery.ts";
+import { reopenFailedDelivery, selectDeliveryState } from "./reopen-failed-delivery.ts";
 import { selectDeliveryViews } from "./select-delivery-views.ts";
 
 /** A delivery this replica holds the lease of, with what an attempt needs. */
@@ -86,31 +88,9 @@ export class DeliveryStore {
    * meanwhile records nothing. Returns the delivery's new status, or null.
    */
   async complete(delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<DeliveryStatus | null> {
-    const [row] = outcome.ok
-      ? await this.#em().execute<{ status: DeliveryStatus }[]>(
-          `UPDATE alerts.deliveries
-              SET status = 'delivered', delivered_at = now(), last_status_code = ?, last_error = NULL,
-                  locked_until = NULL, lease_token = NULL, updated_at = now()
-            WHERE id = ? AND lease_token = ? AND status = 'pending' RETURNING status`,
-          [outcome.statusCode, delivery.id, delivery.leaseToken],
-        )
-      : await this.#em().execute<{ status: DeliveryStatus }[]>(
-          `UPDATE alerts.deliveries
-              SET status = CASE WHEN ? OR attempts >= max_attempts THEN 'failed' ELSE 'pending' END,
-                  next_attempt_at = now() + (? * interval '1 millisecond'),
-                  last_status_code = ?, last_error = ?, locked_until = NULL, lease_token = NULL, updated_at = now()
-            WHERE id = ? AND lease_token = ? AND status = 'pending' RETURNING status`,
-          [
-            outcome.final === true,
-            outcome.retryInMs,
-            outcome.statusCode,
-            outcome.error,
-            delivery.id,
-            delivery.leaseToken,
-          ],
-        );
-    deliveryResults.add(1, { result: deliveryResultOf(outcome.ok, row?.status ?? null), channel_kind: delivery.kind });
-    return row?.status ?? null;
+    const status = await completeDelivery(this.#em(), delivery, outcome);
+    deliveryResults.add(1, { result: deliveryResultOf(outcome.ok, status), channel_kind: delivery.kind });
+    return status;
   }
 
   /**
@@ -119,23 +99,12 @@ export class DeliveryStore {
    * failed delivery to a channel that is still enabled qualifies.
    */
   async retry(id: string, extraAttempts: number): Promise<DeliveryView> {
-    const [current] = await this.#em().execute<{ status: DeliveryStatus; usable: boolean }[]>(
-      `SELECT d.status, (c.enabled AND c.deleted_at IS NULL) AS usable
-         FROM alerts.deliveries d JOIN alerts.channels c ON c.id = d.channel_id WHERE d.id = ?`,
-      [id],
-    );
+    const current = await selectDeliveryState(this.#em(), id);
     if (!current) throw alertsErrors.deliveryNotFound();
     if (current.status !== "failed") throw alertsErrors.deliveryNotFailed(current.status);
     if (!current.usable) throw alertsErrors.channelUnavailable();
-    const updated = await this.#em().execute<{ id: string }[]>(
-      `UPDATE alerts.deliveries
-          SET status = 'pending', next_attempt_at = now(), max_attempts = attempts + ?, locked_until = NULL,
-              lease_token = NULL, updated_at = now()
-        WHERE id = ? AND status = 'failed' RETURNING id`,
-      [extraAttempts, id],
-    );
     // A concurrent retry got there first: report what it left.
-    if (updated.length === 0) throw alertsErrors.deliveryNotFailed("pending");
+    if (!(await reopenFailedDelivery(this.#em(), id, extraAttempts))) throw alertsErrors.deliveryNotFailed("pending");
     const [view] = await this.#views("id", id);
     return view as DeliveryView;
   }
