@@ -6,11 +6,11 @@ import { page, wrapped } from "../../openapi/admin-components.ts";
 import { conflictResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { owned, TEAM } from "./access.ts";
-import { type OwnedCollection, ownedGetRoute } from "./collection-routes.ts";
+import { type OwnedCollection, ownedGetRoute, ownedPageRoute } from "./collection-routes.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { requireTeam } from "./require-team.ts";
-import { listAlertsQuery, noBody, type PageQuery, pageOnlyQuery, pageRequest } from "./schemas.ts";
+import { listAlertsQuery, noBody, type PageQuery, pageRequest } from "./schemas.ts";
 import { alertJson, cursorJson, occurrenceJson } from "./to-json.ts";
 
 /** 0 lets the alerts service apply its default page size. */
@@ -57,25 +57,16 @@ export async function alertRoutes(
     get: async (id) => alertJson(present((await callUnary(client, client.getAlert, { id })).alert, "alert")),
   });
 
-  app.get<{ Params: { id: string }; Querystring: PageQuery }>(
-    "/alerts/:id/occurrences",
-    {
-      config: owned("alert"),
-      schema: {
-        tags,
-        summary: "Every accepted trigger folded into an alert, newest first",
-        querystring: pageOnlyQuery,
-        response: { 200: page("occurrences", "Occurrence", "A page of occurrences.") },
-      },
+  ownedPageRoute(app, ALERTS, {
+    children: "occurrences",
+    ref: "Occurrence",
+    summary: "Every accepted trigger folded into an alert, newest first",
+    description: "A page of occurrences.",
+    page: async (alertId, page) => {
+      const response = await callUnary(client, client.listOccurrences, { alertId, ...page });
+      return { items: response.occurrences.map(occurrenceJson), nextCursor: response.nextCursor };
     },
-    async (request) => {
-      const response = await callUnary(client, client.listOccurrences, {
-        alertId: request.params.id,
-        ...pageRequest(request.query),
-      });
-      return { occurrences: response.occurrences.map(occurrenceJson), nextCursor: cursorJson(response.nextCursor) };
-    },
-  );
+  });
 
   const transition = (verb: "acknowledge" | "resolve") =>
     app.post<{ Params: { id: string } }>(

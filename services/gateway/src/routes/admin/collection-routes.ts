@@ -1,15 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { page, wrapped } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
+import { orNull } from "./absent-as-null.ts";
 import { owned, TEAM } from "./access.ts";
 import { createdEvent, updatedEvent } from "./audit-events.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { requireTeam } from "./require-team.ts";
 import type { OwnedResource } from "./resource-owners.ts";
+import { type PageQuery, pageOnlyQuery, pageRequest } from "./schemas.ts";
 
 /*
  * The routes every collection has: list and create under a team (webhooks, monitors, silences,
- * channels), and read or change by id (webhooks, monitors, alerts, API keys, channels). The
+ * channels), read or change by id (webhooks, monitors, alerts, API keys, channels), and page
+ * through an item's children (an alert's occurrences, a monitor's pings). The
  * owning service does not know teams, so auth is asked first (404 team_not_found).
  */
 
@@ -166,6 +169,40 @@ export function ownedUpdateRoute<Body extends { enabled?: boolean | undefined }>
       const { resource, json } = await route.update(request.params.id, body, request);
       await audit(request, updatedEvent(collection.kind, resource.id, body));
       return { [key]: json };
+    },
+  );
+}
+
+/** `GET /<plural>/:id/<children>`: a page of an item's children, newest first (`cursor`, `limit`). */
+export function ownedPageRoute(
+  app: FastifyInstance,
+  collection: OwnedCollection,
+  route: {
+    /** The path's last segment and the answer's key: `pings`. */
+    children: string;
+    /** The OpenAPI component of one child. */
+    ref: string;
+    summary: string;
+    /** The 200 answer's description. */
+    description: string;
+    /** A page from the owning service: the children as JSON, and its cursor ("" for the last page). */
+    page: (id: string, page: { cursor: string; limit: number }) => Promise<{ items: unknown[]; nextCursor: string }>;
+  },
+): void {
+  app.get<{ Params: { id: string }; Querystring: PageQuery }>(
+    `/${collection.plural}/:id/${route.children}`,
+    {
+      config: owned(collection.kind),
+      schema: {
+        tags: collection.tags,
+        summary: route.summary,
+        querystring: pageOnlyQuery,
+        response: { 200: page(route.children, route.ref, route.description) },
+      },
+    },
+    async (request) => {
+      const { items, nextCursor } = await route.page(request.params.id, pageRequest(request.query));
+      return { [route.children]: items, nextCursor: orNull(nextCursor) };
     },
   );
 }

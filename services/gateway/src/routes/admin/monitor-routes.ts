@@ -4,17 +4,22 @@ import type { monitors } from "@pulsegate/proto";
 import { SEVERITIES, type Severity } from "@pulsegate/vocabulary";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { severityToProto } from "../../json-vocabulary.ts";
-import { page, wrapped } from "../../openapi/admin-components.ts";
+import { wrapped } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import type { MonitorLookup } from "../ping/monitor-lookup.ts";
-import { orNull } from "./absent-as-null.ts";
 import { owned } from "./access.ts";
-import { type OwnedCollection, ownedGetRoute, teamCreateRoute, teamListRoute } from "./collection-routes.ts";
+import {
+  type OwnedCollection,
+  ownedGetRoute,
+  ownedPageRoute,
+  teamCreateRoute,
+  teamListRoute,
+} from "./collection-routes.ts";
 import { monitorJson, pingJson } from "./monitor-json.ts";
 import { present } from "./present.ts";
 import { publicBaseUrl } from "./public-base-url.ts";
 import type { RecordAudit } from "./record-audit.ts";
-import { noBody, type PageQuery, pageOnlyQuery, pageRequest } from "./schemas.ts";
+import { noBody } from "./schemas.ts";
 
 type MonitorBody = {
   name: string;
@@ -158,26 +163,14 @@ export async function monitorRoutes(
   lifecycle("pause");
   lifecycle("resume");
 
-  app.get<{ Params: { id: string }; Querystring: PageQuery }>(
-    "/monitors/:id/pings",
-    {
-      config: owned("monitor"),
-      schema: {
-        tags,
-        summary: "A monitor's recent pings, newest first",
-        querystring: pageOnlyQuery,
-        response: { 200: page("pings", "Ping", "A page of pings.") },
-      },
+  ownedPageRoute(app, MONITORS, {
+    children: "pings",
+    ref: "Ping",
+    summary: "A monitor's recent pings, newest first",
+    description: "A page of pings.",
+    page: async (monitorId, page) => {
+      const response = await callUnary(client, client.listPings, { monitorId, ...page });
+      return { items: response.pings.map(pingJson), nextCursor: response.nextCursor };
     },
-    async (request) => {
-      const response = await callUnary(client, client.listPings, {
-        monitorId: request.params.id,
-        ...pageRequest(request.query),
-      });
-      return {
-        pings: response.pings.map(pingJson),
-        nextCursor: orNull(response.nextCursor),
-      };
-    },
-  );
+  });
 }
