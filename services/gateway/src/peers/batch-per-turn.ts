@@ -23,6 +23,13 @@ export type BatchOptions = {
   maxInFlight?: number;
   /** Names the batch-size histogram's series (`rpc`). */
   name?: string;
+  /**
+   * Never more than `maxInFlight` calls out, even with `maxBatch` items
+   * waiting (they go maxBatch at a time as calls come back). With
+   * `maxInFlight: 1`, items are sent in the order they came, one batch
+   * after the other. Otherwise a full batch goes at once.
+   */
+  ordered?: boolean;
 };
 
 /**
@@ -39,7 +46,7 @@ export function batchPerTurn<Item, Result>(
   send: (items: Item[]) => Promise<Result[]>,
   options: BatchOptions = {},
 ): (item: Item) => Promise<Result> {
-  const { maxBatch = 256, maxInFlight = 2, name = "call" } = options;
+  const { maxBatch = 256, maxInFlight = 2, name = "call", ordered = false } = options;
   let waiting: Waiting<Item, Result>[] = [];
   let scheduled = false;
   let inFlight = 0;
@@ -87,7 +94,7 @@ export function batchPerTurn<Item, Result>(
   return (item) =>
     new Promise<Result>((resolve, reject) => {
       waiting.push({ item, resolve, reject, span: requestSpan() });
-      if (waiting.length >= maxBatch) flush();
+      if (waiting.length >= maxBatch && (!ordered || inFlight < maxInFlight)) flush();
       else if (!scheduled && inFlight < maxInFlight) {
         scheduled = true;
         setImmediate(() => {
@@ -97,4 +104,31 @@ export function batchPerTurn<Item, Result>(
         });
       }
     });
+}
+
+/**
+ * `lanes` independent batchers, an item going to the lane its key hashes to:
+ * the items of one key stay in one lane, so they go in order (one batch of a
+ * lane in flight at a time when `maxInFlight` is 1), while the lanes' batches
+ * overlap. RecordPing uses it with the monitor id: each monitor's pings are
+ * applied in arrival order, and two transactions work side by side.
+ */
+export function batchPerTurnInLanes<Item, Result>(
+  send: (items: Item[]) => Promise<Result[]>,
+  options: BatchOptions & { lanes: number; keyOf: (item: Item) => string },
+): (item: Item) => Promise<Result> {
+  const { lanes, keyOf, ...batchOptions } = options;
+  const batchers = Array.from({ length: Math.max(1, lanes) }, () => batchPerTurn(send, batchOptions));
+  if (batchers.length === 1) return batchers[0] as (item: Item) => Promise<Result>;
+  return (item) => (batchers[laneOf(keyOf(item), batchers.length)] as (item: Item) => Promise<Result>)(item);
+}
+
+/** FNV-1a over the key's UTF-16 units: cheap, stable, spread well enough for ids. */
+export function laneOf(key: string, lanes: number): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < key.length; index++) {
+    hash ^= key.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % lanes;
 }
