@@ -155,7 +155,6 @@ async function suite(options: {
       NOTIFY_POLL_MS: "1000",
       LOG_LEVEL: "warn",
       ...(process.env.DB_POOL_MAX ? { DB_POOL_MAX: process.env.DB_POOL_MAX } : {}),
-      ...(process.env.PING_BATCH_LANES ? { PING_BATCH_LANES: process.env.PING_BATCH_LANES } : {}),
       ...(process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` } : {}),
     },
     serviceEnv: (name) => (name === "gateway" && options.telemetry ? { METRICS_PORT: String(metricsPort) } : {}),

@@ -41,8 +41,6 @@ export type AppDeps = {
   monitorCache?: { ttlMs: number; maxEntries: number } | undefined;
   /** How long a verified (team, signature, body) is reused without asking auth, in ms (0: never). */
   verifiedCacheMs?: number | undefined;
-  /** RecordPing batches in flight side by side (PING_BATCH_LANES). */
-  pingBatchLanes?: number | undefined;
   /** How long a verified team API key is reused without asking auth, in ms (0: never; default 5 s). */
   apiKeyCacheMs?: number | undefined;
   /** Where callers reach the public endpoints (PUBLIC_BASE_URL); default: the admin request's own host. */
@@ -152,7 +150,6 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       calls,
       redis: deps.redis,
       monitorLookup,
-      batchLanes: deps.pingBatchLanes ?? 2,
     });
   });
   const auditRecorder = createAuditRecorder(deps.peers, deps.log);

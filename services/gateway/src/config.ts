@@ -23,9 +23,6 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
       MONITOR_CACHE_MAX: env.int(200_000, 1_000, 10_000_000),
       // A verified (team, signature, body) is reused this long without asking auth (no key material here).
       VERIFIED_CACHE_MS: env.int(3_000, 0, 60_000),
-      // RecordPing batches in flight side by side, each for its own share of the monitors (so each
-      // monitor's pings stay in order). docs/performance.md has the runs that chose the default.
-      PING_BATCH_LANES: env.int(2, 1, 16),
       // A verified team API key is reused this long without asking auth (never its token).
       API_KEY_CACHE_MS: env.int(5_000, 0, 60_000),
       // Deadlines from a request's first byte: headers, and the whole request (answered 408).

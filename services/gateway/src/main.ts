@@ -27,7 +27,6 @@ const app = buildApp({
   webhookCacheMs: config.WEBHOOK_CACHE_MS,
   monitorCache: { ttlMs: config.MONITOR_CACHE_MS, maxEntries: config.MONITOR_CACHE_MAX },
   verifiedCacheMs: config.VERIFIED_CACHE_MS,
-  pingBatchLanes: config.PING_BATCH_LANES,
   apiKeyCacheMs: config.API_KEY_CACHE_MS,
   publicBaseUrl: config.publicBaseUrl,
   trustProxy: config.trustProxy,

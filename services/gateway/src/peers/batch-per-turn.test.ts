@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { batchPerTurn, batchPerTurnInLanes, laneOf } from "./batch-per-turn.ts";
+import { batchPerTurn } from "./batch-per-turn.ts";
 
 describe("batchPerTurn", () => {
   it("sends the items of one turn in one call and answers each caller in order", async () => {
@@ -99,60 +99,5 @@ describe("batchPerTurn", () => {
     }
     expect(await Promise.all(all)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(calls).toEqual([[1], [2, 3], [4, 5], [6]]);
-  });
-});
-
-describe("batchPerTurnInLanes", () => {
-  it("keeps each key in one lane, one batch in flight per lane, while the lanes overlap", async () => {
-    const keys = ["mon_a", "mon_b", "mon_c", "mon_d", "mon_e", "mon_f"];
-    const lanes = new Map(keys.map((key) => [key, laneOf(key, 2)]));
-    // Both lanes are used by these keys (else the test would not show overlap).
-    expect(new Set(lanes.values()).size).toBe(2);
-    const outstanding = new Set<string>();
-    let overlapped = false;
-    const gates: (() => void)[] = [];
-    const sent: string[][] = [];
-    const record = batchPerTurnInLanes(
-      (items: string[]) => {
-        const batchLanes = new Set(items.map((item) => lanes.get(item.split("#")[0] as string)));
-        expect(batchLanes.size).toBe(1);
-        const lane = String([...batchLanes][0]);
-        expect(outstanding.has(lane)).toBe(false);
-        outstanding.add(lane);
-        if (outstanding.size > 1) overlapped = true;
-        sent.push(items);
-        return new Promise<string[]>((resolve) =>
-          gates.push(() => {
-            outstanding.delete(lane);
-            resolve(items);
-          }),
-        );
-      },
-      { maxInFlight: 1, ordered: true, lanes: 2, keyOf: (item) => item.split("#")[0] as string },
-    );
-    const pings: Promise<string>[] = [];
-    for (let round = 0; round < 3; round++) {
-      for (const key of keys) pings.push(record(`${key}#${round}`));
-      await new Promise((done) => setImmediate(done));
-    }
-    while (gates.length > 0) {
-      gates.shift()?.();
-      await new Promise((done) => setImmediate(done));
-    }
-    expect(await Promise.all(pings)).toHaveLength(18);
-    expect(overlapped).toBe(true);
-    // Each key's items were sent in the order they came.
-    for (const key of keys) {
-      const order = sent.flat().filter((item) => item.startsWith(`${key}#`));
-      expect(order).toEqual([`${key}#0`, `${key}#1`, `${key}#2`]);
-    }
-  });
-
-  it("spreads ids over the lanes and always puts one id in the same lane", () => {
-    const counts = [0, 0, 0, 0];
-    for (let index = 0; index < 4_000; index++)
-      counts[laneOf(`mon_${index}`, 4)] = (counts[laneOf(`mon_${index}`, 4)] ?? 0) + 1;
-    for (const count of counts) expect(count).toBeGreaterThan(800);
-    expect(laneOf("mon_42", 4)).toBe(laneOf("mon_42", 4));
   });
 });

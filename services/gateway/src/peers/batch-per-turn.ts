@@ -105,30 +105,3 @@ export function batchPerTurn<Item, Result>(
       }
     });
 }
-
-/**
- * `lanes` independent batchers, an item going to the lane its key hashes to:
- * the items of one key stay in one lane, so they go in order (one batch of a
- * lane in flight at a time when `maxInFlight` is 1), while the lanes' batches
- * overlap. RecordPing uses it with the monitor id: each monitor's pings are
- * applied in arrival order, and two transactions work side by side.
- */
-export function batchPerTurnInLanes<Item, Result>(
-  send: (items: Item[]) => Promise<Result[]>,
-  options: BatchOptions & { lanes: number; keyOf: (item: Item) => string },
-): (item: Item) => Promise<Result> {
-  const { lanes, keyOf, ...batchOptions } = options;
-  const batchers = Array.from({ length: Math.max(1, lanes) }, () => batchPerTurn(send, batchOptions));
-  if (batchers.length === 1) return batchers[0] as (item: Item) => Promise<Result>;
-  return (item) => (batchers[laneOf(keyOf(item), batchers.length)] as (item: Item) => Promise<Result>)(item);
-}
-
-/** FNV-1a over the key's UTF-16 units: cheap, stable, spread well enough for ids. */
-export function laneOf(key: string, lanes: number): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < key.length; index++) {
-    hash ^= key.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0) % lanes;
-}
