@@ -155,6 +155,51 @@ describe("applyPingBatch", () => {
     expect(after).toEqual([{ used: 5 }]);
   });
 
+  it("counts concurrent batches of other monitors exactly: limited teams lock their usage row, unlimited ones add at the write", async () => {
+    const limitedTeam = `team_lanes_limited_${process.pid}`;
+    const unlimitedTeam = `team_lanes_free_${process.pid}`;
+    const limitedIds = await Promise.all(Array.from({ length: 8 }, () => monitor(limitedTeam)));
+    const freeIds = await Promise.all(Array.from({ length: 8 }, () => monitor(unlimitedTeam)));
+    // Each batch has its own monitor (as the gateway's lanes send them), all at once.
+    const outcomes = await Promise.all([
+      ...limitedIds.map((id) =>
+        applyPingBatch(pool, [ping(id, limitedTeam, { heartbeatQuotaMonthly: 5 })], {
+          spooled: false,
+          now: new Date(),
+        }),
+      ),
+      ...freeIds.map((id) =>
+        applyPingBatch(pool, [ping(id, unlimitedTeam), ping(id, unlimitedTeam)], { spooled: false, now: new Date() }),
+      ),
+    ]);
+    const limitedOutcomes = outcomes
+      .slice(0, 8)
+      .flat()
+      .map((result) => result.outcome);
+    expect(limitedOutcomes.filter((outcome) => outcome === "recorded")).toHaveLength(5);
+    expect(limitedOutcomes.filter((outcome) => outcome === "quota_exhausted")).toHaveLength(3);
+    expect(
+      outcomes
+        .slice(8)
+        .flat()
+        .every((result) => result.outcome === "recorded"),
+    ).toBe(true);
+    const { rows } = await db.query(
+      "SELECT team_id, used FROM monitors.heartbeat_quota_usage WHERE team_id = ANY($1) ORDER BY team_id",
+      [[limitedTeam, unlimitedTeam]],
+    );
+    expect(rows).toEqual(
+      [
+        { team_id: unlimitedTeam, used: 16 },
+        { team_id: limitedTeam, used: 5 },
+      ].sort((a, b) => (a.team_id < b.team_id ? -1 : 1)),
+    );
+    const { rows: stored } = await db.query("SELECT count(*)::int AS n FROM monitors.pings WHERE team_id = ANY($1)", [
+      [limitedTeam, unlimitedTeam],
+    ]);
+    expect(stored).toEqual([{ n: 21 }]);
+  });
+
   it("takes spooled pings whatever the quota, keeps them as history on a paused monitor, and applies each once", async () => {
     const teamId = `team_spooled_${process.pid}`;
     const paused = await monitor(teamId, "paused");

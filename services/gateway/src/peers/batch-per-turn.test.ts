@@ -77,4 +77,27 @@ describe("batchPerTurn", () => {
     for (const item of [2, 3, 4, 5]) void never(item);
     expect(calls).toEqual([[1], [2, 3, 4]]);
   });
+
+  it("with ordered, holds a full batch back while the one call is out, so items go in arrival order", async () => {
+    const calls: number[][] = [];
+    const gates: (() => void)[] = [];
+    const slow = batchPerTurn(
+      (items: number[]) => {
+        calls.push(items);
+        return new Promise<number[]>((resolve) => gates.push(() => resolve(items)));
+      },
+      { maxInFlight: 1, maxBatch: 2, ordered: true },
+    );
+    const all = [slow(1)];
+    await new Promise((done) => setImmediate(done));
+    for (const item of [2, 3, 4, 5, 6]) all.push(slow(item));
+    await new Promise((done) => setImmediate(done));
+    expect(calls).toEqual([[1]]);
+    while (gates.length > 0) {
+      gates.shift()?.();
+      await new Promise((done) => setImmediate(done));
+    }
+    expect(await Promise.all(all)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(calls).toEqual([[1], [2, 3], [4, 5], [6]]);
+  });
 });

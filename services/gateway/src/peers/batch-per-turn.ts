@@ -23,6 +23,13 @@ export type BatchOptions = {
   maxInFlight?: number;
   /** Names the batch-size histogram's series (`rpc`). */
   name?: string;
+  /**
+   * Never more than `maxInFlight` calls out, even with `maxBatch` items
+   * waiting (they go maxBatch at a time as calls come back). With
+   * `maxInFlight: 1`, items are sent in the order they came, one batch
+   * after the other. Otherwise a full batch goes at once.
+   */
+  ordered?: boolean;
 };
 
 /**
@@ -39,7 +46,7 @@ export function batchPerTurn<Item, Result>(
   send: (items: Item[]) => Promise<Result[]>,
   options: BatchOptions = {},
 ): (item: Item) => Promise<Result> {
-  const { maxBatch = 256, maxInFlight = 2, name = "call" } = options;
+  const { maxBatch = 256, maxInFlight = 2, name = "call", ordered = false } = options;
   let waiting: Waiting<Item, Result>[] = [];
   let scheduled = false;
   let inFlight = 0;
@@ -87,7 +94,7 @@ export function batchPerTurn<Item, Result>(
   return (item) =>
     new Promise<Result>((resolve, reject) => {
       waiting.push({ item, resolve, reject, span: requestSpan() });
-      if (waiting.length >= maxBatch) flush();
+      if (waiting.length >= maxBatch && (!ordered || inFlight < maxInFlight)) flush();
       else if (!scheduled && inFlight < maxInFlight) {
         scheduled = true;
         setImmediate(() => {

@@ -35,6 +35,10 @@ export async function applyPingBatch(
   options: { spooled: boolean; now: Date },
 ): Promise<ApplyResult[]> {
   if (items.length === 0) return [];
+  // Only a team with a quota needs its usage row read and locked before the batch counts against it;
+  // the others' usage is added by the write (which locks the row only from then to the commit), so two
+  // batches of one unlimited team overlap until their writes (docs/performance.md, lanes).
+  const limited = options.spooled ? [] : items.filter((item) => item.heartbeatQuotaMonthly > 0);
   return inTransaction(pool, async (client) => {
     const [locked] = await run<{
       monitors: MonitorRow[];
@@ -42,8 +46,8 @@ export async function applyPingBatch(
       stored: string[];
     }>(client, LOCK_BATCH, [
       [...new Set(items.map((item) => item.monitorId))],
-      items.map((item) => item.teamId),
-      items.map((item) => quotaMonth(item.receivedAt)),
+      limited.map((item) => item.teamId),
+      limited.map((item) => quotaMonth(item.receivedAt)),
       options.spooled ? items.map((item) => item.pingId) : [],
     ]);
     const monitors = new Map((locked?.monitors ?? []).map((row) => [row.id, monitorFromRow(row)]));

@@ -59,9 +59,11 @@ export async function pingRoute(app: FastifyInstance, options: PingRouteOptions)
   const recordPing = batchPerTurn(
     async (items: monitors.RecordPingItem[]) =>
       (await callUnary(peers.monitors, peers.monitors.recordPing, { items })).results,
-    // One at a time: each RecordPing is a transaction whose fixed cost (four round trips, a commit) is
-    // most of its price at ~16 pings, so fewer, larger batches buy throughput (bench: 4,700 → 5,100/s).
-    { name: "RecordPing", maxBatch: 500, maxInFlight: 1 },
+    // One at a time, in arrival order (a monitor's pings are applied in order): each RecordPing is a
+    // transaction whose fixed cost (round trips, a commit) is much of its price, so fewer, larger
+    // batches buy throughput. Two batches side by side, each for half the monitors, did worse
+    // (7,400 → 6,450 req/s; docs/performance.md).
+    { name: "RecordPing", maxBatch: 500, maxInFlight: 1, ordered: true },
   );
 
   const handler = async (
