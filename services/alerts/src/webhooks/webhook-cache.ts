@@ -1,5 +1,5 @@
-import type { FilterRule } from "../filter-rules/index.ts";
 import type { Severity } from "@pulsegate/vocabulary";
+import type { FilterRule } from "../filter-rules/index.ts";
 
 /** What a trigger needs of its webhook. */
 export type TriggerWebhook = {

@@ -1,7 +1,7 @@
 import type { FieldProblem } from "@pulsegate/errors";
 import { WEBHOOK_LIMITS } from "@pulsegate/limits";
-import { type FilterRule, validateFilterRules } from "../filter-rules/index.ts";
 import { isSeverity, SEVERITIES, type Severity } from "@pulsegate/vocabulary";
+import { type FilterRule, validateFilterRules } from "../filter-rules/index.ts";
 
 export type WebhookSettingsInput = {
   name?: string | undefined;

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from "@pulsegate/db";
-import type { FilterRule } from "../filter-rules/index.ts";
 import type { Severity } from "@pulsegate/vocabulary";
+import type { FilterRule } from "../filter-rules/index.ts";
 
 export const WebhookSchema = defineEntity({
   name: "Webhook",
