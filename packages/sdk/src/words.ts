@@ -1,6 +1,7 @@
-// The API's words for each closed set of values. The SDK stands alone (no runtime dependency, not
-// even a type-only one on an unpublished workspace package), so it keeps its own copy of the lists
-// of packages/vocabulary/src/words.ts; words.test.ts fails the moment the two differ.
+// Pulsegate's words for each closed set of values: stored in the database, sent in JSON, named in
+// error messages. Each list is written here only. They live in the SDK because it is what callers
+// get and it must stand alone (no dependency); the services read them through @pulsegate/vocabulary,
+// which re-exports them and maps them to the proto enums (between services the enums carry them).
 
 export const SEVERITIES = ["sev0", "sev1", "sev2", "sev3", "sev4"] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -34,3 +35,10 @@ export const DELIVERY_EVENTS = [
   "channel.disabled",
 ] as const;
 export type DeliveryEvent = (typeof DELIVERY_EVENTS)[number];
+
+/** A type guard for one of the lists above: `isOneOf(SEVERITIES, value)`. */
+export function isOneOf<T extends string>(list: readonly T[], value: unknown): value is T {
+  return typeof value === "string" && (list as readonly string[]).includes(value);
+}
+
+export const isSeverity = (value: unknown): value is Severity => isOneOf(SEVERITIES, value);
