@@ -1,5 +1,6 @@
 import { type PgClient, run, statement } from "@pulsegate/db";
 import { type AlertRow, alertFromRow } from "./alert-row.ts";
+import { keyLock, openAlertOfKey, reopenableAlertOfKey } from "./key-lookups.sql.ts";
 import type { BatchPlan, FoldInput, KeyState } from "./plan-batch.ts";
 
 /**
@@ -38,7 +39,7 @@ export const LOCK_AND_FOLD = statement(
   `WITH keys AS MATERIALIZED (
      SELECT k.ord, k.team_id, k.group_key, k.added, k.last_seen_at, k.try_fold,
             pg_advisory_xact_lock(k.lock_key)::text AS locked
-       FROM (SELECT u.*, hashtextextended('alerts:' || u.team_id || ':' || u.group_key, 0) AS lock_key
+       FROM (SELECT u.*, ${keyLock("u")} AS lock_key
                FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::bool[])
                     WITH ORDINALITY AS u(team_id, group_key, added, last_seen_at, try_fold, ord)
               ORDER BY lock_key) AS k
@@ -46,10 +47,7 @@ export const LOCK_AND_FOLD = statement(
      SELECT k.ord, k.added, k.last_seen_at, t.id, t.tid
        FROM keys k
       CROSS JOIN LATERAL (
-        SELECT a.id, a.ctid AS tid FROM alerts.alerts a
-         WHERE a.team_id COLLATE "C" = k.team_id AND a.group_key COLLATE "C" = k.group_key
-           AND a.status <> 'resolved'
-        OFFSET 0
+        ${openAlertOfKey("a.id, a.ctid AS tid")}
       ) t
       WHERE k.try_fold
    ), folded AS (
@@ -91,18 +89,10 @@ export const CLASSIFY_KEYS = statement(
      SELECT k.ord, o.id AS open_id, r.alert AS resolved_alert
        FROM keys k
        LEFT JOIN LATERAL (
-         SELECT a.id FROM alerts.alerts a
-          WHERE a.team_id COLLATE "C" = k.team_id AND a.group_key COLLATE "C" = k.group_key
-            AND a.status <> 'resolved'
-         OFFSET 0
+         ${openAlertOfKey("a.id")}
        ) o ON true
        LEFT JOIN LATERAL (
-         SELECT to_jsonb(a) AS alert FROM alerts.alerts a
-          WHERE o.id IS NULL AND k.reopen_window > 0
-            AND a.team_id = k.team_id AND a.group_key = k.group_key AND a.status = 'resolved'
-            AND a.resolved_at >= k.received_at - make_interval(secs => k.reopen_window)
-          ORDER BY a.resolved_at DESC
-          LIMIT 1
+         ${reopenableAlertOfKey("o.id IS NULL")}
        ) r ON true
    ), usage AS (
      INSERT INTO alerts.alert_quota_usage AS u (team_id, month, used)

@@ -1,6 +1,7 @@
 import { type PgPool, run, statement } from "@pulsegate/db";
 import { quotaKey, quotaMonth } from "@pulsegate/quota";
 import { type AlertRow, alertFromRow } from "./alert-row.ts";
+import { openAlertOfKey, reopenableAlertOfKey } from "./key-lookups.sql.ts";
 import { type FoldInput, type FoldResult, type KeyState, keyOf, planBatch, resolveResults } from "./plan-batch.ts";
 
 /**
@@ -17,18 +18,10 @@ const PREVIEW_KEYS = statement(
    SELECT k.ord::int AS ord, o.id AS open_id, o.occurrence_count AS open_count, r.alert AS resolved_alert
      FROM keys k
      LEFT JOIN LATERAL (
-       SELECT a.id, a.occurrence_count FROM alerts.alerts a
-        WHERE a.team_id COLLATE "C" = k.team_id AND a.group_key COLLATE "C" = k.group_key
-          AND a.status <> 'resolved'
-       OFFSET 0
+       ${openAlertOfKey("a.id, a.occurrence_count")}
      ) o ON true
      LEFT JOIN LATERAL (
-       SELECT to_jsonb(a) AS alert FROM alerts.alerts a
-        WHERE o.id IS NULL AND k.reopen_window > 0
-          AND a.team_id = k.team_id AND a.group_key = k.group_key AND a.status = 'resolved'
-          AND a.resolved_at >= k.received_at - make_interval(secs => k.reopen_window)
-        ORDER BY a.resolved_at DESC
-        LIMIT 1
+       ${reopenableAlertOfKey("o.id IS NULL")}
      ) r ON true`,
 );
 

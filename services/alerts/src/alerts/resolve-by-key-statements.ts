@@ -1,10 +1,12 @@
 import { type PgClient, type PgPool, run, statement } from "@pulsegate/db";
 import type { AlertRow } from "./alert-row.ts";
+import { keyLock, latestAlertOfKey, openAlertOfKey } from "./key-lookups.sql.ts";
 
 /**
  * The statements of a resolve-by-key batch (resolve-by-key.ts). Look-ups by
- * (team, group key) are shaped as in batch-statements.ts: one subquery per
- * key, compared in the "C" collation of the unique index of open alerts.
+ * (team, group key) are key-lookups.sql.ts's, shaped as in batch-statements.ts:
+ * one subquery per key, compared in the "C" collation of the unique index of
+ * open alerts.
  */
 
 /**
@@ -15,7 +17,7 @@ import type { AlertRow } from "./alert-row.ts";
 export const LOCK_KEYS = statement(
   "alerts-resolve-by-key-lock",
   `SELECT count(pg_advisory_xact_lock(k.lock_key))::int AS locked
-     FROM (SELECT hashtextextended('alerts:' || u.team_id || ':' || u.group_key, 0) AS lock_key
+     FROM (SELECT ${keyLock("u")} AS lock_key
              FROM unnest($1::text[], $2::text[]) AS u(team_id, group_key)
             ORDER BY lock_key) AS k`,
 );
@@ -34,10 +36,7 @@ export const RESOLVE_KEYS = statement(
      SELECT k.ord, t.id, t.tid
        FROM keys k
       CROSS JOIN LATERAL (
-        SELECT a.id, a.ctid AS tid FROM alerts.alerts a
-         WHERE a.team_id COLLATE "C" = k.team_id AND a.group_key COLLATE "C" = k.group_key
-           AND a.status <> 'resolved'
-        OFFSET 0
+        ${openAlertOfKey("a.id, a.ctid AS tid")}
       ) t
    ), resolved AS (
      UPDATE alerts.alerts a
@@ -50,10 +49,7 @@ export const RESOLVE_KEYS = statement(
      FROM keys k
      LEFT JOIN resolved r ON r.ord = k.ord
      LEFT JOIN LATERAL (
-       SELECT to_jsonb(a) AS alert FROM alerts.alerts a
-        WHERE r.ord IS NULL AND a.team_id = k.team_id AND a.group_key = k.group_key
-        ORDER BY a.created_at DESC, a.id DESC
-        LIMIT 1
+       ${latestAlertOfKey("r.ord IS NULL")}
      ) l ON true`,
 );
 
@@ -66,16 +62,10 @@ export const PREVIEW_RESOLVE_KEYS = statement(
    SELECT k.ord::int AS ord, o.alert AS resolved, l.alert AS latest
      FROM keys k
      LEFT JOIN LATERAL (
-       SELECT to_jsonb(a) AS alert FROM alerts.alerts a
-        WHERE a.team_id COLLATE "C" = k.team_id AND a.group_key COLLATE "C" = k.group_key
-          AND a.status <> 'resolved'
-       OFFSET 0
+       ${openAlertOfKey("to_jsonb(a) AS alert")}
      ) o ON true
      LEFT JOIN LATERAL (
-       SELECT to_jsonb(a) AS alert FROM alerts.alerts a
-        WHERE o.alert IS NULL AND a.team_id = k.team_id AND a.group_key = k.group_key
-        ORDER BY a.created_at DESC, a.id DESC
-        LIMIT 1
+       ${latestAlertOfKey("o.alert IS NULL")}
      ) l ON true`,
 );
 
