@@ -2,6 +2,7 @@ import { inTransaction, type PgPool, run } from "@pulsegate/db";
 import { quotaAllowsOneMore, quotaKey, quotaMonth } from "@pulsegate/quota";
 import { type IncidentActionRow, incidentActionRow } from "../incidents/incident-action-row.ts";
 import { type MonitorRow, type MonitorView, monitorFromRow } from "../monitors/monitor-row.ts";
+import { monitorAfterPing } from "./monitor-after-ping.ts";
 import { LOCK_BATCH, WRITE_PING_BATCH } from "./ping-batch-statements.ts";
 import type { PingItem } from "./ping-item.ts";
 import { pingTransition } from "./ping-transition.ts";
@@ -92,20 +93,7 @@ export async function applyPingBatch(
         results.push({ outcome: "recorded", monitor, incidentActionId: null });
         continue;
       }
-      const moved: MonitorView = {
-        ...monitor,
-        status: transition.status,
-        monitoringActive: true,
-        lastPingAt: item.receivedAt,
-        lastPingStatus: item.status,
-        lastReason: transition.reason,
-        nextDueAt: transition.nextDueAt,
-        incidentOpen:
-          transition.incident === "raise" ? true : transition.incident === "resolve" ? false : monitor.incidentOpen,
-        alertQuotaMonthly: item.alertQuotaMonthly,
-        runStartedAt: transition.runStartedAt,
-        lastDurationMs: transition.durationMs ?? monitor.lastDurationMs,
-      };
+      const moved = monitorAfterPing(monitor, item, transition, item.alertQuotaMonthly);
       monitors.set(moved.id, moved);
       write.monitor(moved);
       if (transition.incident) {

@@ -2,6 +2,7 @@ import { type PgPool, run, statement } from "@pulsegate/db";
 import { quotaAllowsOneMore, quotaKey, quotaMonth } from "@pulsegate/quota";
 import { incidentGroupKey } from "../incidents/incident-text.ts";
 import { type MonitorRow, type MonitorView, monitorFromRow } from "../monitors/monitor-row.ts";
+import { monitorAfterPing } from "./monitor-after-ping.ts";
 import type { PingItem } from "./ping-item.ts";
 import { pingTransition } from "./ping-transition.ts";
 
@@ -59,19 +60,7 @@ export async function previewPings(pool: PgPool, items: PingItem[]): Promise<Pre
       receivedAt: item.receivedAt,
     });
     if (!transition.apply) return { outcome: "recorded", monitor, incident: null, groupKey: null, reason: null };
-    const moved: MonitorView = {
-      ...monitor,
-      status: transition.status,
-      monitoringActive: true,
-      lastPingAt: item.receivedAt,
-      lastPingStatus: item.status,
-      lastReason: transition.reason,
-      nextDueAt: transition.nextDueAt,
-      runStartedAt: transition.runStartedAt,
-      lastDurationMs: transition.durationMs ?? monitor.lastDurationMs,
-      incidentOpen:
-        transition.incident === "raise" ? true : transition.incident === "resolve" ? false : monitor.incidentOpen,
-    };
+    const moved = monitorAfterPing(monitor, item, transition, monitor.alertQuotaMonthly);
     monitors.set(moved.id, moved);
     return {
       outcome: "recorded",

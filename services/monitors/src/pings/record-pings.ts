@@ -13,11 +13,14 @@ import { type PreviewResult, previewPings } from "./preview-pings.ts";
 
 export type RecordInput = Omit<PingItem, "pingId" | "receivedAt"> & { receivedAt: Date | null };
 
+/** A ping whose text cannot be stored: refused alone, its batch-mates are still applied. */
+export type InvalidResult = { outcome: "invalid"; violations: TextProblem[] };
+
 export type RecordResult =
   | { outcome: "recorded" | "spooled"; monitor: MonitorView | null; pingId: string }
   | { outcome: "paused"; monitor: MonitorView }
   | { outcome: "quota_exhausted" | "monitor_not_found" }
-  | { outcome: "invalid"; violations: TextProblem[] }
+  | InvalidResult
   /** This ping alone failed to be written (not an outage): nothing stored, the caller may retry. */
   | { outcome: "not_stored" };
 
@@ -82,42 +85,41 @@ export class PingRecorder {
   }
 
   /** Results in the order of `inputs`; pings of one monitor are applied in that order. */
-  async record(inputs: RecordInput[]): Promise<RecordResult[]> {
-    const results = new Array<RecordResult>(inputs.length);
-    const accepted: number[] = [];
-    inputs.forEach((input, index) => {
-      const violations = unstorableText(input);
-      if (violations.length > 0) results[index] = { outcome: "invalid", violations };
-      else accepted.push(index);
-    });
-    const items = accepted.map((index): PingItem => {
-      const input = inputs[index] as RecordInput;
-      return { ...input, pingId: randomUUID(), receivedAt: input.receivedAt ?? this.#now() };
-    });
-    const written = await this.#write(items);
-    written.forEach((result, position) => {
-      results[accepted[position] as number] = result;
-    });
-    return results;
+  record(inputs: RecordInput[]): Promise<RecordResult[]> {
+    return this.#answerStorable(inputs, randomUUID, (items) => this.#write(items));
   }
 
   /**
    * What record() would do, written nowhere (a dry run); invalid items are
    * answered as record() answers them. Needs the database: no spool for this.
    */
-  async preview(inputs: RecordInput[]): Promise<(PreviewResult | { outcome: "invalid"; violations: TextProblem[] })[]> {
-    const results = new Array<PreviewResult | { outcome: "invalid"; violations: TextProblem[] }>(inputs.length);
+  preview(inputs: RecordInput[]): Promise<(PreviewResult | InvalidResult)[]> {
+    return this.#answerStorable(
+      inputs,
+      () => "",
+      (items) => previewPings(this.#pool, items),
+    );
+  }
+
+  /** Answers the items that cannot be stored as invalid and the others with `handle`, in the order of `inputs`. */
+  async #answerStorable<R>(
+    inputs: RecordInput[],
+    pingId: () => string,
+    handle: (items: PingItem[]) => Promise<R[]>,
+  ): Promise<(R | InvalidResult)[]> {
+    const results = new Array<R | InvalidResult>(inputs.length);
     const accepted: number[] = [];
+    const items: PingItem[] = [];
     inputs.forEach((input, index) => {
       const violations = unstorableText(input);
-      if (violations.length > 0) results[index] = { outcome: "invalid", violations };
-      else accepted.push(index);
+      if (violations.length > 0) {
+        results[index] = { outcome: "invalid", violations };
+        return;
+      }
+      accepted.push(index);
+      items.push({ ...input, pingId: pingId(), receivedAt: input.receivedAt ?? this.#now() });
     });
-    const items = accepted.map((index): PingItem => {
-      const input = inputs[index] as RecordInput;
-      return { ...input, pingId: "", receivedAt: input.receivedAt ?? this.#now() };
-    });
-    (await previewPings(this.#pool, items)).forEach((result, position) => {
+    (await handle(items)).forEach((result, position) => {
       results[accepted[position] as number] = result;
     });
     return results;
