@@ -1,25 +1,16 @@
 import { exponentialDelay } from "@pulsegate/backoff";
-import { type EntityManager, type Orm, rowTextArray } from "@pulsegate/db";
+import type { EntityManager, Orm } from "@pulsegate/db";
 import type { Logger } from "@pulsegate/logger";
 import { context, inBackgroundSpan } from "@pulsegate/telemetry";
-import type { Severity } from "@pulsegate/vocabulary";
+import { selectOpenAlertIds } from "../monitors/select-open-alert-ids.ts";
 import type { AlertsPort } from "./alerts-port.ts";
-
-type ActionRow = {
-  id: string;
-  monitor_id: string;
-  team_id: string;
-  kind: "raise" | "resolve";
-  title: string;
-  description: string;
-  severity: Severity;
-  group_key: string;
-  metadata: unknown;
-  reopen_window_seconds: number;
-  alert_quota_monthly: number;
-  repeat_interval_seconds: number | null;
-  attempts: number;
-};
+import {
+  type ClaimedIncidentAction,
+  claimIncidentActions,
+  completeIncidentAction,
+  isIncidentActionDone,
+  retryIncidentAction,
+} from "./incident-action-queue.ts";
 
 const BATCH = 20;
 const LEASE_SECONDS = 30;
@@ -75,37 +66,21 @@ export class IncidentWorker {
   /** Another worker holds the action (or an earlier one of its monitor): wait for its outcome. */
   async #waitUntilDone(actionId: string, deadline: number): Promise<void> {
     while (Date.now() < deadline) {
-      const [row] = await this.#em().execute<{ done: boolean }[]>(
-        "SELECT done_at IS NOT NULL AS done FROM monitors.incident_actions WHERE id = ?::bigint",
-        [actionId],
-      );
-      if (!row || row.done) return;
+      if ((await isIncidentActionDone(this.#em(), actionId)) !== false) return;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
 
   /** Leases due actions (the oldest pending of each monitor), or only `onlyId` if it is one of them. */
-  async #claim(onlyId: string | null): Promise<ActionRow[]> {
-    return this.#em().execute<ActionRow[]>(
-      `UPDATE monitors.incident_actions
-          SET lease_until = now() + make_interval(secs => ?), attempts = attempts + 1
-        WHERE id IN (
-          SELECT a.id FROM monitors.incident_actions a
-           WHERE a.done_at IS NULL AND a.next_attempt_at <= now() AND (a.lease_until IS NULL OR a.lease_until < now())
-             AND NOT EXISTS (SELECT 1 FROM monitors.incident_actions b
-                              WHERE b.monitor_id = a.monitor_id AND b.done_at IS NULL AND b.id < a.id)
-             AND (?::bigint IS NULL OR a.id = ?::bigint)
-           ORDER BY a.id LIMIT ? FOR UPDATE SKIP LOCKED)
-        RETURNING *`,
-      [LEASE_SECONDS, onlyId, onlyId, BATCH],
-    );
+  async #claim(onlyId: string | null): Promise<ClaimedIncidentAction[]> {
+    return claimIncidentActions(this.#em(), { leaseSeconds: LEASE_SECONDS, onlyId, limit: BATCH });
   }
 
   /**
    * In a span of its own (its RPCs and log lines join it): only claimed actions, work found, make traces.
    * A ping's own action (runNow) is part of the ping's trace.
    */
-  #process(action: ActionRow, parent?: ReturnType<typeof context.active>): Promise<void> {
+  #process(action: ClaimedIncidentAction, parent?: ReturnType<typeof context.active>): Promise<void> {
     return inBackgroundSpan(
       `incident ${action.kind}`,
       {
@@ -116,7 +91,7 @@ export class IncidentWorker {
     );
   }
 
-  async #processInSpan(action: ActionRow): Promise<void> {
+  async #processInSpan(action: ClaimedIncidentAction): Promise<void> {
     try {
       if (action.kind === "raise") await this.#raise(action);
       else await this.#resolve(action);
@@ -126,18 +101,14 @@ export class IncidentWorker {
         { err: error, actionId: action.id, kind: action.kind, backoff },
         "incident action failed; will retry",
       );
-      await this.#em()
-        .execute(
-          `UPDATE monitors.incident_actions
-              SET lease_until = NULL, next_attempt_at = now() + make_interval(secs => ?), last_error = ?
-            WHERE id = ?`,
-          [backoff, error instanceof Error ? error.message.slice(0, 500) : String(error), action.id],
-        )
-        .catch(() => undefined); // The lease runs out by itself.
+      await retryIncidentAction(this.#em(), action.id, {
+        delaySeconds: backoff,
+        error: error instanceof Error ? error.message.slice(0, 500) : String(error),
+      }).catch(() => undefined); // The lease runs out by itself.
     }
   }
 
-  async #raise(action: ActionRow): Promise<void> {
+  async #raise(action: ClaimedIncidentAction): Promise<void> {
     const raised = await this.#alerts.raise({
       teamId: action.team_id,
       monitorId: action.monitor_id,
@@ -160,38 +131,21 @@ export class IncidentWorker {
     await this.#complete(action, raised.outcome, [raised.alertId]);
   }
 
-  async #resolve(action: ActionRow): Promise<void> {
-    const [monitor] = await this.#em().execute<{ open_alert_ids: string[] | string }[]>(
-      "SELECT open_alert_ids FROM monitors.monitors WHERE id = ?",
-      [action.monitor_id],
-    );
-    const ids = rowTextArray(monitor?.open_alert_ids ?? null);
+  async #resolve(action: ClaimedIncidentAction): Promise<void> {
+    const ids = await selectOpenAlertIds(this.#em(), action.monitor_id);
     for (const id of ids) if ((await this.#alerts.resolve(id)) === "refused") return this.#setAside(action);
     await this.#complete(action, "resolved", ids);
   }
 
   /** Alerts refused the action itself: retrying cannot help, and would hold back the monitor's later actions. */
-  async #setAside(action: ActionRow): Promise<void> {
+  async #setAside(action: ClaimedIncidentAction): Promise<void> {
     this.#log.warn({ actionId: action.id, kind: action.kind }, "incident action refused by alerts; set aside");
     await this.#complete(action, "invalid", []).catch(() => undefined);
   }
 
   /** Marks the action done and keeps the monitor's list of open incident alerts in step. */
-  async #complete(action: ActionRow, outcome: string, alertIds: string[]): Promise<void> {
-    await this.#em().transactional(async (tx) => {
-      await tx.execute(
-        "UPDATE monitors.incident_actions SET done_at = now(), lease_until = NULL, outcome = ?, alert_ids = ?::text[] WHERE id = ?",
-        [outcome, `{${alertIds.map((id) => `"${id}"`).join(",")}}`, action.id],
-      );
-      for (const id of alertIds) {
-        const change =
-          action.kind === "raise"
-            ? "CASE WHEN ? = ANY(open_alert_ids) THEN open_alert_ids ELSE array_append(open_alert_ids, ?) END"
-            : "array_remove(open_alert_ids, ?)";
-        const params = action.kind === "raise" ? [id, id, action.monitor_id] : [id, action.monitor_id];
-        await tx.execute(`UPDATE monitors.monitors SET open_alert_ids = ${change} WHERE id = ?`, params);
-      }
-    });
+  async #complete(action: ClaimedIncidentAction, outcome: string, alertIds: string[]): Promise<void> {
+    return completeIncidentAction(this.#em(), action, outcome, alertIds);
   }
 
   #em(): EntityManager {
