@@ -7,8 +7,6 @@ export const monitorsErrors = {
   monitorNotFound: () => new NotFoundError("monitor_not_found", NOT_FOUND_SENTENCES.monitor_not_found),
   invalidCursor,
   invalid: (details: FieldProblem[]) => InvalidError.fields(details),
-  databaseUnavailable: (cause?: unknown) =>
-    new UnavailableError("The monitors database is unavailable; retry shortly.", { cause }),
   pingNotStored: () =>
     new UnavailableError(
       "Neither the database nor the ping spool is reachable, so the ping was not stored; retry shortly.",

@@ -1,11 +1,10 @@
-import { DomainError } from "@pulsegate/errors";
 import { type ServiceBinding, unary } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { alerts, monitors } from "@pulsegate/proto";
-import { isTransientError } from "@pulsegate/transient-error";
 import type { Severity } from "@pulsegate/vocabulary";
 import { severityEnum } from "@pulsegate/vocabulary/proto";
 import { monitorsErrors } from "../errors.ts";
+import type { MonitorView } from "../monitors/monitor-row.ts";
 import type { MonitorService } from "../monitors/monitor-service.ts";
 import type { PingRecorder, RecordInput } from "../pings/record-pings.ts";
 import type { SpoolStatus } from "../spool/spool-durability.ts";
@@ -20,16 +19,14 @@ import {
 
 const MAX_BATCH = 500;
 
-/** A database that cannot be reached is UNAVAILABLE (503 with Retry-After at the gateway), not INTERNAL. */
-function guard<Req, Res>(handler: (request: Req) => Promise<Res>): (request: Req) => Promise<Res> {
-  return async (request) => {
-    try {
-      return await handler(request);
-    } catch (error) {
-      if (!(error instanceof DomainError) && isTransientError(error)) throw monitorsErrors.databaseUnavailable(error);
-      throw error;
-    }
-  };
+/** The answer that carries one monitor, or none. */
+function monitorReply(monitor: MonitorView | null): { monitor: monitors.Monitor | undefined } {
+  return { monitor: monitor ? monitorToProto(monitor) : undefined };
+}
+
+/** A batch call's list may hold at most MAX_BATCH entries. */
+function refuseOversizedBatch(list: unknown[], field: string, unit: string): void {
+  if (list.length > MAX_BATCH) throw monitorsErrors.invalid([{ field, message: `At most ${MAX_BATCH} ${unit}.` }]);
 }
 
 /** Translates monitors.v1 messages to the domain and back; no rules live here. */
@@ -40,102 +37,56 @@ export function monitorsServiceBinding(
   spoolStatus: () => Promise<SpoolStatus>,
 ): ServiceBinding {
   const implementation: monitors.MonitorsServiceServer = {
-    createMonitor: unary(
-      log,
-      guard(async (request: monitors.CreateMonitorRequest) => {
-        const monitor = await service.create(request.teamId, {
-          name: request.name,
-          intervalSeconds: request.intervalSeconds,
-          graceSeconds: request.graceSeconds,
-          severity: incidentSeverityFromProto(request.incidentSeverity),
-          reopenWindowSeconds: request.reopenWindowSeconds,
-          schedule: request.schedule,
-          timezone: request.timezone,
-          maxDurationSeconds: request.maxDurationSeconds,
-          repeatIntervalSeconds: request.repeatIntervalSeconds,
-          requireTimestamp: request.requireTimestamp,
-        });
-        return { monitor: monitorToProto(monitor) };
-      }),
+    createMonitor: unary(log, async (request: monitors.CreateMonitorRequest) => {
+      const monitor = await service.create(request.teamId, {
+        name: request.name,
+        intervalSeconds: request.intervalSeconds,
+        graceSeconds: request.graceSeconds,
+        severity: incidentSeverityFromProto(request.incidentSeverity),
+        reopenWindowSeconds: request.reopenWindowSeconds,
+        schedule: request.schedule,
+        timezone: request.timezone,
+        maxDurationSeconds: request.maxDurationSeconds,
+        repeatIntervalSeconds: request.repeatIntervalSeconds,
+        requireTimestamp: request.requireTimestamp,
+      });
+      return monitorReply(monitor);
+    }),
+    getMonitor: unary(log, async (request: monitors.GetMonitorRequest) => monitorReply(await service.get(request.id))),
+    listMonitors: unary(log, async (request: monitors.ListMonitorsRequest) => ({
+      monitors: (await service.list(request.teamId)).map(monitorToProto),
+    })),
+    pauseMonitor: unary(log, async (request: monitors.PauseMonitorRequest) =>
+      monitorReply(await service.pause(request.id)),
     ),
-    getMonitor: unary(
-      log,
-      guard(async (request: monitors.GetMonitorRequest) => ({
-        monitor: monitorToProto(await service.get(request.id)),
-      })),
+    resumeMonitor: unary(log, async (request: monitors.ResumeMonitorRequest) =>
+      monitorReply(await service.resume(request.id)),
     ),
-    listMonitors: unary(
-      log,
-      guard(async (request: monitors.ListMonitorsRequest) => ({
-        monitors: (await service.list(request.teamId)).map(monitorToProto),
-      })),
+    listPings: unary(log, async (request: monitors.ListPingsRequest) => {
+      const page = await service.pings(request.monitorId, request.cursor, request.limit);
+      return { pings: page.pings.map(pingToProto), nextCursor: page.nextCursor };
+    }),
+    resolveMonitor: unary(log, async (request: monitors.ResolveMonitorRequest) =>
+      monitorReply(await service.resolve(request.pingUrl)),
     ),
-    pauseMonitor: unary(
-      log,
-      guard(async (request: monitors.PauseMonitorRequest) => ({
-        monitor: monitorToProto(await service.pause(request.id)),
-      })),
-    ),
-    resumeMonitor: unary(
-      log,
-      guard(async (request: monitors.ResumeMonitorRequest) => ({
-        monitor: monitorToProto(await service.resume(request.id)),
-      })),
-    ),
-    listPings: unary(
-      log,
-      guard(async (request: monitors.ListPingsRequest) => {
-        const page = await service.pings(request.monitorId, request.cursor, request.limit);
-        return { pings: page.pings.map(pingToProto), nextCursor: page.nextCursor };
-      }),
-    ),
-    resolveMonitor: unary(
-      log,
-      guard(async (request: monitors.ResolveMonitorRequest) => {
-        const monitor = await service.resolve(request.pingUrl);
-        return { monitor: monitor ? monitorToProto(monitor) : undefined };
-      }),
-    ),
-    resolveMonitors: unary(
-      log,
-      guard(async (request: monitors.ResolveMonitorsRequest) => {
-        if (request.pingUrls.length > MAX_BATCH) {
-          throw monitorsErrors.invalid([{ field: "pingUrls", message: `At most ${MAX_BATCH} per call.` }]);
-        }
-        const found = await service.resolveMany(request.pingUrls);
-        return { monitors: found.map((monitor) => ({ monitor: monitor ? monitorToProto(monitor) : undefined })) };
-      }),
-    ),
-    recordPing: unary(
-      log,
-      guard(async (request: monitors.RecordPingRequest) => {
-        if (request.items.length > MAX_BATCH) {
-          throw monitorsErrors.invalid([{ field: "items", message: `At most ${MAX_BATCH} items per call.` }]);
-        }
-        const inputs = recordInputsFromProto(request.items);
-        return { results: (await recorder.record(inputs)).map(recordResultToProto) };
-      }),
-    ),
+    resolveMonitors: unary(log, async (request: monitors.ResolveMonitorsRequest) => {
+      refuseOversizedBatch(request.pingUrls, "pingUrls", "per call");
+      return { monitors: (await service.resolveMany(request.pingUrls)).map(monitorReply) };
+    }),
+    recordPing: unary(log, async (request: monitors.RecordPingRequest) => {
+      refuseOversizedBatch(request.items, "items", "items per call");
+      return { results: (await recorder.record(recordInputsFromProto(request.items))).map(recordResultToProto) };
+    }),
     describeSpool: unary(log, async () => spoolStatusToProto(await spoolStatus())),
-    previewPings: unary(
-      log,
-      guard(async (request: monitors.PreviewPingsRequest) => {
-        if (request.items.length > MAX_BATCH) {
-          throw monitorsErrors.invalid([{ field: "items", message: `At most ${MAX_BATCH} items per call.` }]);
-        }
-        return { results: (await recorder.preview(recordInputsFromProto(request.items))).map(previewResultToProto) };
-      }),
+    previewPings: unary(log, async (request: monitors.PreviewPingsRequest) => {
+      refuseOversizedBatch(request.items, "items", "items per call");
+      return { results: (await recorder.preview(recordInputsFromProto(request.items))).map(previewResultToProto) };
+    }),
+    resolveBadge: unary(log, async (request: monitors.ResolveBadgeRequest) =>
+      monitorReply(await service.resolveBadge(request.badgeToken)),
     ),
-    resolveBadge: unary(
-      log,
-      guard(async (request: monitors.ResolveBadgeRequest) => {
-        const monitor = await service.resolveBadge(request.badgeToken);
-        return { monitor: monitor ? monitorToProto(monitor) : undefined };
-      }),
-    ),
-    getHeartbeatUsage: unary(
-      log,
-      guard((request: monitors.GetHeartbeatUsageRequest) => service.heartbeatUsage(request.teamId)),
+    getHeartbeatUsage: unary(log, async (request: monitors.GetHeartbeatUsageRequest) =>
+      service.heartbeatUsage(request.teamId),
     ),
   };
   return { name: "monitors.v1.MonitorsService", definition: monitors.MonitorsServiceService, implementation };
