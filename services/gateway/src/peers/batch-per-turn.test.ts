@@ -1,5 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { batchPerTurn } from "./batch-per-turn.ts";
+import { type BatchOptions, batchPerTurn } from "./batch-per-turn.ts";
+
+/** Lets the batcher's turn end, so what it gathered is sent. */
+const nextTurn = () => new Promise((done) => setImmediate(done));
+
+/** A batcher over an echo that answers each call only when the test opens its gate, oldest first. */
+function gatedEcho(options: BatchOptions) {
+  const calls: number[][] = [];
+  const gates: (() => void)[] = [];
+  const send = batchPerTurn((items: number[]) => {
+    calls.push(items);
+    return new Promise<number[]>((resolve) => gates.push(() => resolve(items)));
+  }, options);
+  return { send, calls, openNextGate: () => gates.shift()?.(), waiting: () => gates.length };
+}
 
 describe("batchPerTurn", () => {
   it("sends the items of one turn in one call and answers each caller in order", async () => {
@@ -37,29 +51,21 @@ describe("batchPerTurn", () => {
   });
 
   it("keeps accumulating while maxInFlight calls are out, and sends the rest when one comes back", async () => {
-    const calls: number[][] = [];
-    const gates: (() => void)[] = [];
-    const slow = batchPerTurn(
-      (items: number[]) => {
-        calls.push(items);
-        return new Promise<number[]>((resolve) => gates.push(() => resolve(items)));
-      },
-      { maxInFlight: 1 },
-    );
+    const { send: slow, calls, openNextGate } = gatedEcho({ maxInFlight: 1 });
     const first = slow(1);
-    await new Promise((done) => setImmediate(done));
+    await nextTurn();
     expect(calls).toEqual([[1]]);
     // The one call is out: these wait, across several turns, and go together.
     const later = [slow(2), slow(3)];
-    await new Promise((done) => setImmediate(done));
+    await nextTurn();
     later.push(slow(4));
-    await new Promise((done) => setImmediate(done));
+    await nextTurn();
     expect(calls).toEqual([[1]]);
-    gates.shift()?.();
+    openNextGate();
     await first;
-    await new Promise((done) => setImmediate(done));
+    await nextTurn();
     expect(calls).toEqual([[1], [2, 3, 4]]);
-    gates.shift()?.();
+    openNextGate();
     expect(await Promise.all(later)).toEqual([2, 3, 4]);
   });
 
@@ -73,29 +79,21 @@ describe("batchPerTurn", () => {
       { maxInFlight: 1, maxBatch: 3 },
     );
     void never(1);
-    await new Promise((done) => setImmediate(done));
+    await nextTurn();
     for (const item of [2, 3, 4, 5]) void never(item);
     expect(calls).toEqual([[1], [2, 3, 4]]);
   });
 
   it("with ordered, holds a full batch back while the one call is out, so items go in arrival order", async () => {
-    const calls: number[][] = [];
-    const gates: (() => void)[] = [];
-    const slow = batchPerTurn(
-      (items: number[]) => {
-        calls.push(items);
-        return new Promise<number[]>((resolve) => gates.push(() => resolve(items)));
-      },
-      { maxInFlight: 1, maxBatch: 2, ordered: true },
-    );
+    const { send: slow, calls, openNextGate, waiting } = gatedEcho({ maxInFlight: 1, maxBatch: 2, ordered: true });
     const all = [slow(1)];
-    await new Promise((done) => setImmediate(done));
+    await nextTurn();
     for (const item of [2, 3, 4, 5, 6]) all.push(slow(item));
-    await new Promise((done) => setImmediate(done));
+    await nextTurn();
     expect(calls).toEqual([[1]]);
-    while (gates.length > 0) {
-      gates.shift()?.();
-      await new Promise((done) => setImmediate(done));
+    while (waiting() > 0) {
+      openNextGate();
+      await nextTurn();
     }
     expect(await Promise.all(all)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(calls).toEqual([[1], [2, 3], [4, 5], [6]]);

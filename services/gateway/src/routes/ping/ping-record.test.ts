@@ -1,6 +1,6 @@
 import { alerts, monitors } from "@pulsegate/proto";
 import { describe, expect, it } from "vitest";
-import { HttpError } from "../../errors.ts";
+import { thrownHttpError } from "../../testing/thrown-http-error.ts";
 import { pingResponse, toRecordPingItem } from "./ping-record.ts";
 
 const monitor: monitors.Monitor = {
@@ -20,16 +20,6 @@ const monitor: monitors.Monitor = {
   lastReason: "",
   createdAt: undefined,
 };
-
-function thrown(fn: () => unknown): HttpError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof HttpError) return error;
-    throw error;
-  }
-  throw new Error("did not throw");
-}
 
 describe("toRecordPingItem", () => {
   it("carries the body, the method and both quotas", () => {
@@ -94,7 +84,7 @@ describe("pingResponse", () => {
 
   it("maps the refusals", () => {
     const base = { monitor: undefined, pingId: "", violations: [] };
-    const quota = thrown(() =>
+    const quota = thrownHttpError(() =>
       pingResponse(
         { ...base, outcome: monitors.RecordOutcome.RECORD_OUTCOME_QUOTA_EXHAUSTED },
         monitor,
@@ -107,9 +97,9 @@ describe("pingResponse", () => {
       monitors.RecordOutcome.RECORD_OUTCOME_PAUSED,
       monitors.RecordOutcome.RECORD_OUTCOME_MONITOR_NOT_FOUND,
     ]) {
-      expect(thrown(() => pingResponse({ ...base, outcome }, monitor, { status: "up" })).status).toBe(404);
+      expect(thrownHttpError(() => pingResponse({ ...base, outcome }, monitor, { status: "up" })).status).toBe(404);
     }
-    const invalid = thrown(() =>
+    const invalid = thrownHttpError(() =>
       pingResponse(
         {
           ...base,

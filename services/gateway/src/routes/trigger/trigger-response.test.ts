@@ -1,6 +1,6 @@
 import { alerts } from "@pulsegate/proto";
 import { describe, expect, it } from "vitest";
-import { HttpError } from "../../errors.ts";
+import { thrownHttpError } from "../../testing/thrown-http-error.ts";
 import { triggerResponse } from "./trigger-response.ts";
 
 const result = (
@@ -14,16 +14,6 @@ const result = (
   violations: [],
   ...extra,
 });
-
-function thrown(fn: () => unknown): HttpError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof HttpError) return error;
-    throw error;
-  }
-  throw new Error("did not throw");
-}
 
 describe("triggerResponse", () => {
   it.each([
@@ -47,23 +37,27 @@ describe("triggerResponse", () => {
 
   it("answers 429 alert_quota_exhausted with Retry-After until the next UTC month", () => {
     const now = new Date("2025-02-28T23:59:30Z");
-    const error = thrown(() => triggerResponse(result(alerts.TriggerOutcome.TRIGGER_OUTCOME_QUOTA_EXHAUSTED), now));
+    const error = thrownHttpError(() =>
+      triggerResponse(result(alerts.TriggerOutcome.TRIGGER_OUTCOME_QUOTA_EXHAUSTED), now),
+    );
     expect(error.status).toBe(429);
     expect(error.code).toBe("alert_quota_exhausted");
     expect(error.headers["retry-after"]).toBe("30");
   });
 
   it("answers 404 when the webhook disappeared, and fails on unknown outcomes", () => {
-    expect(thrown(() => triggerResponse(result(alerts.TriggerOutcome.TRIGGER_OUTCOME_SOURCE_NOT_FOUND))).code).toBe(
-      "webhook_not_found",
-    );
+    expect(
+      thrownHttpError(() => triggerResponse(result(alerts.TriggerOutcome.TRIGGER_OUTCOME_SOURCE_NOT_FOUND))).code,
+    ).toBe("webhook_not_found");
     expect(() => triggerResponse(undefined)).toThrow(/outcome/);
     expect(() => triggerResponse(result(alerts.TriggerOutcome.TRIGGER_OUTCOME_UNSPECIFIED))).toThrow(/outcome/);
   });
 
   it("answers 400 with the fields alerts refused", () => {
     const violations = [{ field: "metadata.k", message: "metadata.k must not contain the NUL character (U+0000)." }];
-    const error = thrown(() => triggerResponse(result(alerts.TriggerOutcome.TRIGGER_OUTCOME_INVALID, { violations })));
+    const error = thrownHttpError(() =>
+      triggerResponse(result(alerts.TriggerOutcome.TRIGGER_OUTCOME_INVALID, { violations })),
+    );
     expect([error.status, error.code, error.details]).toEqual([400, "invalid_request", violations]);
   });
 });
