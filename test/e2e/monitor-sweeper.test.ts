@@ -1,7 +1,7 @@
 // DESIGN §5 "missed heartbeat": the sweeper, run by TWO monitors processes against one database.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SELECT_DUE_MONITORS } from "../../services/monitors/src/sweeper/sweep-missed-heartbeats.ts";
+import { SELECT_DUE_MONITORS } from "../../services/monitors/src/sweeper/mark-due-monitors-down.ts";
 import { Client, type MonitorJson } from "../support/client.ts";
 import { eventually } from "../support/eventually.ts";
 import { freePort } from "../support/free-port.ts";
