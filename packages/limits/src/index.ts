@@ -1,3 +1,9 @@
+export { ALERT_LIMITS } from "./alert-limits.ts";
+export { API_KEY_LIMITS } from "./api-key-limits.ts";
+export { AUDIT_LIMITS } from "./audit-limits.ts";
+export { CHANNEL_LIMITS } from "./channel-limits.ts";
 export { MONITOR_LIMITS } from "./monitor-limits.ts";
+export { PING_LIMITS } from "./ping-limits.ts";
+export { SILENCE_LIMITS } from "./silence-limits.ts";
 export { TEAM_LIMITS } from "./team-limits.ts";
 export { WEBHOOK_LIMITS } from "./webhook-limits.ts";

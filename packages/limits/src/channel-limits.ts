@@ -1,0 +1,15 @@
+/**
+ * Bounds of a notification channel and of a team's notification policy, enforced by alerts
+ * (notifications/channel-service.ts, channel-url.ts, check-routes.ts); the gateway's admin
+ * schemas read the same numbers, and alone bound a channel id's length (a longer one names no
+ * channel).
+ */
+export const CHANNEL_LIMITS = {
+  nameMaxLength: 200,
+  urlMaxLength: 2_048,
+  keyMaxLength: 500,
+  maxPerTeam: 50,
+  maxPolicyRoutes: 50,
+  maxChannelsPerRoute: 50,
+  idMaxLength: 200,
+} as const;
