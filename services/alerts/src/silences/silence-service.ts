@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { Orm, PgPool } from "@pulsegate/db";
+import { SILENCE_LIMITS } from "@pulsegate/limits";
 import { findUnstorableText } from "@pulsegate/text";
 import { alertsErrors } from "../errors.ts";
 import { selectLiveSilences } from "./select-live-silences.ts";
 import { type SilenceEntity, SilenceSchema } from "./silence.entity.ts";
 import { checkSilence, type Silence, type SilenceInput } from "./silence.ts";
-
-const MAX_PER_TEAM = 100;
 
 /** The entity types a nullable column as optional; a silence says null. */
 const asSilence = (silence: SilenceEntity): Silence => ({ ...silence, recurrence: silence.recurrence ?? null });
@@ -39,8 +38,10 @@ export class SilenceService {
     );
     if (errors.length > 0 || text.length > 0 || !silence) throw alertsErrors.invalid([...errors, ...text]);
     const em = this.#orm.em.fork();
-    if ((await em.count(SilenceSchema, { teamId })) >= MAX_PER_TEAM) {
-      throw alertsErrors.invalid([{ field: "teamId", message: `A team has at most ${MAX_PER_TEAM} silences.` }]);
+    if ((await em.count(SilenceSchema, { teamId })) >= SILENCE_LIMITS.maxPerTeam) {
+      throw alertsErrors.invalid([
+        { field: "teamId", message: `A team has at most ${SILENCE_LIMITS.maxPerTeam} silences.` },
+      ]);
     }
     const created = em.create(SilenceSchema, {
       id: `sil_${randomUUID().replaceAll("-", "")}`,

@@ -1,4 +1,5 @@
 import type { FieldProblem } from "@pulsegate/errors";
+import { SILENCE_LIMITS } from "@pulsegate/limits";
 
 export type Recurrence = "daily" | "weekly";
 
@@ -71,8 +72,6 @@ export type SilenceInput = {
   metadataJson: string;
 };
 
-const MAX_SOURCES = 100;
-
 /** Checks a new silence; the problems are named by field. */
 export function checkSilence(input: SilenceInput): {
   silence?: Omit<Silence, "id" | "teamId" | "createdAt">;
@@ -80,8 +79,8 @@ export function checkSilence(input: SilenceInput): {
 } {
   const errors: FieldProblem[] = [];
   const name = input.name.trim();
-  if (name === "" || [...name].length > 200)
-    errors.push({ field: "name", message: "name must be 1 to 200 characters." });
+  if (name === "" || [...name].length > SILENCE_LIMITS.nameMaxLength)
+    errors.push({ field: "name", message: `name must be 1 to ${SILENCE_LIMITS.nameMaxLength} characters.` });
   if (!input.startsAt) errors.push({ field: "startsAt", message: "startsAt is required." });
   if (!input.endsAt) errors.push({ field: "endsAt", message: "endsAt is required." });
   if (input.startsAt && input.endsAt && input.endsAt <= input.startsAt) {
@@ -97,11 +96,14 @@ export function checkSilence(input: SilenceInput): {
       errors.push({ field: "endsAt", message: `A ${recurrence} window must be shorter than its period.` });
     }
   }
-  if (input.sourceIds.length > MAX_SOURCES) {
-    errors.push({ field: "matchers.sourceIds", message: `At most ${MAX_SOURCES} source ids.` });
+  if (input.sourceIds.length > SILENCE_LIMITS.maxSourceIds) {
+    errors.push({ field: "matchers.sourceIds", message: `At most ${SILENCE_LIMITS.maxSourceIds} source ids.` });
   }
-  if ([...input.groupKeyPrefix].length > 200) {
-    errors.push({ field: "matchers.groupKeyPrefix", message: "groupKeyPrefix must be at most 200 characters." });
+  if ([...input.groupKeyPrefix].length > SILENCE_LIMITS.groupKeyPrefixMaxLength) {
+    errors.push({
+      field: "matchers.groupKeyPrefix",
+      message: `groupKeyPrefix must be at most ${SILENCE_LIMITS.groupKeyPrefixMaxLength} characters.`,
+    });
   }
   let metadata: Record<string, unknown> = {};
   if (input.metadataJson !== "") {

@@ -1,4 +1,5 @@
 import { callUnary } from "@pulsegate/grpc";
+import { SILENCE_LIMITS } from "@pulsegate/limits";
 import type { alerts } from "@pulsegate/proto";
 import type { FastifyInstance } from "fastify";
 import type { Peers } from "../../peers/connect-peers.ts";
@@ -45,7 +46,7 @@ export const createSilenceBody = {
   additionalProperties: false,
   required: ["name", "startsAt", "endsAt"],
   properties: {
-    name: { type: "string", minLength: 1, maxLength: 200 },
+    name: { type: "string", minLength: 1, maxLength: SILENCE_LIMITS.nameMaxLength },
     startsAt: { type: "string", format: "date-time" },
     endsAt: { type: "string", format: "date-time", description: "After startsAt." },
     recurrence: {
@@ -58,8 +59,12 @@ export const createSilenceBody = {
       additionalProperties: false,
       description: "All given must hold; none: every alert of the team.",
       properties: {
-        sourceIds: { type: "array", maxItems: 100, items: { type: "string", maxLength: 200 } },
-        groupKeyPrefix: { type: "string", maxLength: 200 },
+        sourceIds: {
+          type: "array",
+          maxItems: SILENCE_LIMITS.maxSourceIds,
+          items: { type: "string", maxLength: SILENCE_LIMITS.sourceIdMaxLength },
+        },
+        groupKeyPrefix: { type: "string", maxLength: SILENCE_LIMITS.groupKeyPrefixMaxLength },
         metadata: { type: "object", description: "Top-level metadata keys and the values they must equal." },
       },
     },
