@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type EntityManager, LockMode, type Orm } from "@pulsegate/db";
 import type { FieldProblem } from "@pulsegate/errors";
+import { CHANNEL_LIMITS } from "@pulsegate/limits";
 import type { ChannelKind } from "@pulsegate/vocabulary";
 import { alertsErrors } from "../errors.ts";
 import { cancelPendingDeliveries } from "./cancel-pending-deliveries.ts";
@@ -10,8 +11,6 @@ import type { ChannelSealer } from "./channel-credentials.ts";
 import { checkChannelUrl } from "./channel-url.ts";
 import { maskUrl } from "./mask-url.ts";
 import { mailRecipients } from "./send-email.ts";
-
-export const CHANNEL_LIMITS = { nameMaxLength: 200, maxPerTeam: 50 } as const;
 
 export type CreateChannelInput = {
   kind: string | undefined;
@@ -208,7 +207,7 @@ function checkName(raw: string, errors: FieldProblem[]): string | undefined {
   return undefined;
 }
 
-/** A key for the kinds that need one (1 to 500 printable characters), none for the others. */
+/** A key for the kinds that need one (1 to CHANNEL_LIMITS.keyMaxLength printable characters), none for the others. */
 function checkKey(kind: string | undefined, raw: string, errors: FieldProblem[]): string | undefined {
   const keyed = (KEYED_KINDS as readonly string[]).includes(kind ?? "");
   const key = raw.trim();
@@ -217,8 +216,11 @@ function checkKey(kind: string | undefined, raw: string, errors: FieldProblem[])
     return undefined;
   }
   if (key === "") errors.push({ field: "key", message: `key is required for a ${kind} channel.` });
-  else if (key.length > 500 || !/^[\x21-\x7e]+$/.test(key)) {
-    errors.push({ field: "key", message: "key must be 1 to 500 printable ASCII characters without spaces." });
+  else if (key.length > CHANNEL_LIMITS.keyMaxLength || !/^[\x21-\x7e]+$/.test(key)) {
+    errors.push({
+      field: "key",
+      message: `key must be 1 to ${CHANNEL_LIMITS.keyMaxLength} printable ASCII characters without spaces.`,
+    });
   } else return key;
   return undefined;
 }

@@ -1,8 +1,7 @@
 import { lookup } from "node:dns/promises";
 import type { FieldProblem } from "@pulsegate/errors";
+import { CHANNEL_LIMITS } from "@pulsegate/limits";
 import { isAddressLiteral, isPublicAddress } from "./private-address.ts";
-
-export const CHANNEL_URL_MAX_LENGTH = 2_048;
 
 export type ResolveAll = (hostname: string) => Promise<{ address: string }[]>;
 
@@ -29,7 +28,9 @@ export async function checkChannelUrl(
   const fail = (message: string) => ({ error: { field, message } });
   const text = raw.trim();
   if (text === "") return fail("url is required.");
-  if (text.length > CHANNEL_URL_MAX_LENGTH) return fail(`url must be at most ${CHANNEL_URL_MAX_LENGTH} characters.`);
+  if (text.length > CHANNEL_LIMITS.urlMaxLength) {
+    return fail(`url must be at most ${CHANNEL_LIMITS.urlMaxLength} characters.`);
+  }
   let url: URL;
   try {
     url = new URL(text);

@@ -1,8 +1,7 @@
 import type { FieldProblem } from "@pulsegate/errors";
+import { CHANNEL_LIMITS } from "@pulsegate/limits";
 import { isSeverity, SEVERITIES, type Severity } from "@pulsegate/vocabulary";
 import type { NotificationRoute } from "./route-event.ts";
-
-export const POLICY_LIMITS = { maxRoutes: 50, maxChannelsPerRoute: 50 } as const;
 
 export type RouteInput = { severities: string[]; channelIds: string[] };
 
@@ -15,8 +14,8 @@ export function checkRoutes(
   teamChannelIds: ReadonlySet<string>,
 ): { routes: NotificationRoute[] } | { errors: FieldProblem[] } {
   const errors: FieldProblem[] = [];
-  if (routes.length > POLICY_LIMITS.maxRoutes) {
-    return { errors: [{ field: "routes", message: `A policy has at most ${POLICY_LIMITS.maxRoutes} routes.` }] };
+  if (routes.length > CHANNEL_LIMITS.maxPolicyRoutes) {
+    return { errors: [{ field: "routes", message: `A policy has at most ${CHANNEL_LIMITS.maxPolicyRoutes} routes.` }] };
   }
   const checked = routes.map((route, index): NotificationRoute => {
     const at = `routes[${index}]`;
@@ -31,10 +30,10 @@ export function checkRoutes(
     const channelIds: string[] = [];
     if (route.channelIds.length === 0)
       errors.push({ field: `${at}.channelIds`, message: "channelIds must not be empty." });
-    if (route.channelIds.length > POLICY_LIMITS.maxChannelsPerRoute) {
+    if (route.channelIds.length > CHANNEL_LIMITS.maxChannelsPerRoute) {
       errors.push({
         field: `${at}.channelIds`,
-        message: `A route lists at most ${POLICY_LIMITS.maxChannelsPerRoute} channels.`,
+        message: `A route lists at most ${CHANNEL_LIMITS.maxChannelsPerRoute} channels.`,
       });
     }
     route.channelIds.forEach((id, position) => {

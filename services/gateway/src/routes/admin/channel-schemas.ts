@@ -1,16 +1,17 @@
+import { CHANNEL_LIMITS } from "@pulsegate/limits";
 import { CHANNEL_KINDS, SEVERITIES } from "@pulsegate/vocabulary";
 
 /** JSON schemas of the notification admin bodies (no coercion, no unknown fields). */
 
-const name = { type: "string", minLength: 1, maxLength: 200 } as const;
+const name = { type: "string", minLength: 1, maxLength: CHANNEL_LIMITS.nameMaxLength } as const;
 /** The alerts service checks the URL itself (scheme, private addresses); this only bounds it. */
-const url = { type: "string", minLength: 1, maxLength: 2_048 } as const;
-const channelId = { type: "string", minLength: 1, maxLength: 200 } as const;
+const url = { type: "string", minLength: 1, maxLength: CHANNEL_LIMITS.urlMaxLength } as const;
+const channelId = { type: "string", minLength: 1, maxLength: CHANNEL_LIMITS.idMaxLength } as const;
 
 const key = {
   type: "string",
   minLength: 1,
-  maxLength: 500,
+  maxLength: CHANNEL_LIMITS.keyMaxLength,
   description:
     "pagerduty: the integration's routing key; opsgenie: the API integration's key. Required for those kinds, refused for the others; sealed with the URL, never shown.",
 } as const;
@@ -35,7 +36,7 @@ export const putPolicyBody = {
   properties: {
     routes: {
       type: "array",
-      maxItems: 50,
+      maxItems: CHANNEL_LIMITS.maxPolicyRoutes,
       items: {
         type: "object",
         additionalProperties: false,
@@ -47,7 +48,7 @@ export const putPolicyBody = {
             maxItems: SEVERITIES.length,
             items: { type: "string", enum: [...SEVERITIES] },
           },
-          channelIds: { type: "array", minItems: 1, maxItems: 50, items: channelId },
+          channelIds: { type: "array", minItems: 1, maxItems: CHANNEL_LIMITS.maxChannelsPerRoute, items: channelId },
         },
       },
     },
