@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager, Orm } from "@pulsegate/db";
+import { API_KEY_LIMITS } from "@pulsegate/limits";
 import type { Logger } from "@pulsegate/logger";
 import { checkName } from "../check-name.ts";
 import { authErrors } from "../errors.ts";
@@ -27,7 +28,7 @@ export class ApiKeyService {
   }
 
   async create(teamId: string, input: { name: string; scope: string }): Promise<{ apiKey: ApiKeyView; token: string }> {
-    const name = checkName(input.name);
+    const name = checkName(input.name, API_KEY_LIMITS.nameMaxLength);
     if (!(API_KEY_SCOPES as readonly string[]).includes(input.scope)) {
       throw authErrors.invalidArgument("scope", "scope must be read or write.");
     }

@@ -39,7 +39,7 @@ export class TeamService {
   }
 
   async create(input: CreateTeamInput): Promise<{ team: Team; secret: string }> {
-    const name = checkName(input.name);
+    const name = checkName(input.name, TEAM_LIMITS.nameMaxLength);
     const alertQuota = checkQuota("alertQuotaMonthly", input.alertQuotaMonthly, TEAM_LIMITS.defaultAlertQuotaMonthly);
     const heartbeatQuota = checkQuota(
       "heartbeatQuotaMonthly",
@@ -100,7 +100,7 @@ export class TeamService {
     const em = this.#em();
     const team = await em.findOne(TeamSchema, { id: teamId });
     if (!team) throw authErrors.teamNotFound();
-    if (input.name !== undefined) team.name = checkName(input.name);
+    if (input.name !== undefined) team.name = checkName(input.name, TEAM_LIMITS.nameMaxLength);
     if (input.subscriptionExpiresAt !== undefined) team.subscriptionExpiresAt = input.subscriptionExpiresAt;
     if (input.alertQuotaMonthly !== undefined) {
       team.alertQuotaMonthly = checkQuota("alertQuotaMonthly", input.alertQuotaMonthly, 0);

@@ -1,4 +1,5 @@
 import { callUnary } from "@pulsegate/grpc";
+import { API_KEY_LIMITS } from "@pulsegate/limits";
 import { auth } from "@pulsegate/proto";
 import type { FastifyInstance } from "fastify";
 import { wrapped } from "../../openapi/admin-components.ts";
@@ -31,7 +32,7 @@ const createApiKeyBody = {
   additionalProperties: false,
   required: ["name", "scope"],
   properties: {
-    name: { type: "string", minLength: 1, maxLength: 200 },
+    name: { type: "string", minLength: 1, maxLength: API_KEY_LIMITS.nameMaxLength },
     scope: { type: "string", enum: ["read", "write"], description: "read: GET only; write: everything of the team." },
   },
 } as const;

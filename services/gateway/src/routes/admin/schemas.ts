@@ -1,9 +1,10 @@
 import { TEAM_LIMITS, WEBHOOK_LIMITS } from "@pulsegate/limits";
+import { PAGE_LIMITS } from "@pulsegate/page-cursor";
 import { ALERT_STATUSES, SEVERITIES } from "@pulsegate/vocabulary";
 
 /** JSON schemas of admin request bodies and queries (no coercion, no unknown fields). */
 
-const name = { type: "string", minLength: 1, maxLength: 200 } as const;
+const name = (maxLength: number) => ({ type: "string", minLength: 1, maxLength }) as const;
 const quota = { type: "integer", minimum: 0, maximum: TEAM_LIMITS.quotaMax } as const;
 const severity = { type: "string", enum: [...SEVERITIES] } as const;
 const timestamp = { type: "string", format: "date-time" } as const;
@@ -21,7 +22,7 @@ const filterRule = {
 } as const;
 
 const webhookFields = {
-  name,
+  name: name(WEBHOOK_LIMITS.nameMaxLength),
   defaultSeverity: severity,
   enabled: { type: "boolean" },
   filterRules: { type: "array", maxItems: WEBHOOK_LIMITS.maxFilterRules, items: filterRule },
@@ -46,7 +47,7 @@ export const createTeamBody = {
   additionalProperties: false,
   required: ["name"],
   properties: {
-    name,
+    name: name(TEAM_LIMITS.nameMaxLength),
     subscriptionExpiresAt: timestamp,
     alertQuotaMonthly: quota,
     heartbeatQuotaMonthly: quota,
@@ -57,7 +58,7 @@ export const updateTeamBody = {
   type: "object",
   additionalProperties: false,
   properties: {
-    name,
+    name: name(TEAM_LIMITS.nameMaxLength),
     // null clears the expiry: the subscription never expires.
     subscriptionExpiresAt: { anyOf: [timestamp, { type: "null" }] },
     alertQuotaMonthly: quota,
@@ -84,9 +85,12 @@ export const updateWebhookBody = {
   properties: webhookFields,
 } as const;
 
-/** Query strings are not coerced, so numbers arrive as digit strings. */
+/**
+ * Query strings are not coerced, so numbers arrive as digit strings: the pattern is 1 to
+ * PAGE_LIMITS.max (200), spelled as the OpenAPI document has always shown it.
+ */
 const pageQuery = {
-  cursor: { type: "string", maxLength: 1_000 },
+  cursor: { type: "string", maxLength: PAGE_LIMITS.cursorMaxLength },
   limit: { type: "string", pattern: "^(?:[1-9][0-9]?|1[0-9][0-9]|200)$" },
 } as const;
 
