@@ -23,8 +23,11 @@ export function decodeCursor(cursor: string): { at: string; id: string } | null 
   return null;
 }
 
-/** Page sizes of every list of the admin API. */
-export const PAGE_LIMITS = { default: 50, max: 200 } as const;
+/**
+ * Page sizes and the cursor length of every list of the admin API: the services page with them,
+ * the gateway's list schemas read them.
+ */
+export const PAGE_LIMITS = { default: 50, max: 200, cursorMaxLength: 1_000 } as const;
 
 /** 0 (unset) is the default page size; anything else is kept within 1..max. */
 export function pageSize(limit: number): number {
