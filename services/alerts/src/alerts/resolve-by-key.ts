@@ -1,4 +1,5 @@
 import { inTransaction, type PgPool, run } from "@pulsegate/db";
+import { ALERT_LIMITS } from "@pulsegate/limits";
 import { findUnstorableText, type TextProblem } from "@pulsegate/text";
 import type { AlertSource } from "@pulsegate/vocabulary";
 import { outboxPayload } from "../outbox/write-outbox-event.ts";
@@ -19,8 +20,6 @@ export type ResolveByKeyResult =
   | { outcome: "no_alert" }
   | { outcome: "source_not_found" }
   | { outcome: "invalid"; violations: TextProblem[] };
-
-const GROUP_KEY_MAX = 200;
 
 /**
  * Resolves the open alert of each item's (team, group key), like a PagerDuty
@@ -103,8 +102,8 @@ export async function resolveAlertsByKey(
 /** Callers validate first (the gateway answers 400); this is the backstop. */
 function checkGroupKey(groupKey: string): TextProblem[] {
   if (groupKey === "") return [{ field: "group_key", message: "group_key is required." }];
-  if ([...groupKey].length > GROUP_KEY_MAX) {
-    return [{ field: "group_key", message: `group_key must be at most ${GROUP_KEY_MAX} characters.` }];
+  if ([...groupKey].length > ALERT_LIMITS.groupKeyMaxLength) {
+    return [{ field: "group_key", message: `group_key must be at most ${ALERT_LIMITS.groupKeyMaxLength} characters.` }];
   }
   return findUnstorableText({ group_key: groupKey }, "");
 }

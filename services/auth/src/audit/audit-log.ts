@@ -1,13 +1,11 @@
 import type { EntityManager, Orm } from "@pulsegate/db";
+import { AUDIT_LIMITS } from "@pulsegate/limits";
 import { decodeCursor, encodeCursor, pageSize } from "@pulsegate/page-cursor";
 import { authErrors } from "../errors.ts";
 import { requireTeamExists } from "../teams/team-exists.ts";
 import { AUDIT_ACTOR_KINDS, type AuditEntry } from "./audit-entry.ts";
 import { type AuditLogEntry, AuditLogEntrySchema } from "./audit-log.entity.ts";
 import { insertAuditEntries } from "./insert-audit-entries.ts";
-
-/** Bounds of what one RecordAuditEntries call may carry. */
-export const AUDIT_LIMITS = { maxBatch: 500, maxTextLength: 200, maxDetailsBytes: 4_096 } as const;
 
 function entryOf(row: AuditLogEntry): AuditEntry {
   return {

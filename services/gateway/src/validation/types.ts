@@ -1,3 +1,4 @@
+import { ALERT_LIMITS, PING_LIMITS } from "@pulsegate/limits";
 import type { PingStatus, Severity } from "@pulsegate/vocabulary";
 
 export type ValidationDetail = { field: string; message: string };
@@ -21,9 +22,10 @@ export type PingBody = {
   metadata?: Metadata;
 };
 
-export const TITLE_MAX = 200;
-export const DESCRIPTION_MAX = 2000;
-export const GROUP_KEY_MAX = 200;
-export const REASON_MAX = 200;
-export const METADATA_MAX_BYTES = 102_400;
-export const METADATA_MAX_DEPTH = 10;
+// The interface's bounds, under the names the parsers use; their numbers live in @pulsegate/limits.
+export const TITLE_MAX = ALERT_LIMITS.titleMaxLength;
+export const DESCRIPTION_MAX = ALERT_LIMITS.descriptionMaxLength;
+export const GROUP_KEY_MAX = ALERT_LIMITS.groupKeyMaxLength;
+export const REASON_MAX = PING_LIMITS.reasonMaxLength;
+export const METADATA_MAX_BYTES = ALERT_LIMITS.metadataMaxBytes;
+export const METADATA_MAX_DEPTH = ALERT_LIMITS.metadataMaxDepth;

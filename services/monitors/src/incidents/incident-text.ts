@@ -1,10 +1,9 @@
+import { ALERT_LIMITS } from "@pulsegate/limits";
 import type { MonitorView } from "../monitors/monitor-row.ts";
 
 export const MISSED_HEARTBEAT = "missed heartbeat";
 /** A start ping opened a run, and no up or down ping closed it in time. */
 export const RUN_DID_NOT_FINISH = "run did not finish";
-const TITLE_MAX = 200;
-const DESCRIPTION_MAX = 2000;
 
 function clip(text: string, max: number): string {
   const points = [...text];
@@ -23,7 +22,7 @@ export function incidentText(
   reason: string | null,
   lastPingAt: Date | null,
 ): { title: string; description: string } {
-  const title = clip(`Monitor "${monitor.name}" is down${reason ? `: ${reason}` : ""}`, TITLE_MAX);
+  const title = clip(`Monitor "${monitor.name}" is down${reason ? `: ${reason}` : ""}`, ALERT_LIMITS.titleMaxLength);
   if (reason === MISSED_HEARTBEAT) {
     const since = lastPingAt ? ` The last ping arrived at ${lastPingAt.toISOString()}.` : "";
     const expected = monitor.schedule
@@ -42,7 +41,7 @@ export function incidentText(
     title,
     description: clip(
       reason ? `A ping reported the monitor down: ${reason}` : "A ping reported the monitor down.",
-      DESCRIPTION_MAX,
+      ALERT_LIMITS.descriptionMaxLength,
     ),
   };
 }
