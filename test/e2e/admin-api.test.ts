@@ -1,5 +1,6 @@
 // DESIGN §7: the admin API for teams, rotation, webhooks and alerts.
-import { TEAM_LIMITS, WEBHOOK_LIMITS } from "@pulsegate/limits";
+import { API_KEY_LIMITS, CHANNEL_LIMITS, SILENCE_LIMITS, TEAM_LIMITS, WEBHOOK_LIMITS } from "@pulsegate/limits";
+import { PAGE_LIMITS } from "@pulsegate/page-cursor";
 import { describe, expect, inject, it } from "vitest";
 import { Client } from "../support/client.ts";
 
@@ -197,6 +198,152 @@ describe("admin API", () => {
       await client.admin("POST", `/teams/${teamId}/webhooks`, { name: "x", filterRules: rules(max + 1) }),
       "filterRules",
       max,
+    );
+  });
+
+  const HOUR = 3_600_000;
+  const silenceBody = (body: Record<string, unknown>) => ({
+    name: "Limits",
+    startsAt: new Date(Date.now() - 60_000).toISOString(),
+    endsAt: new Date(Date.now() + HOUR).toISOString(),
+    ...body,
+  });
+  /** A channel URL of exactly `length` characters (private addresses are allowed on this stack). */
+  const urlOf = (length: number) => {
+    const base = "http://127.0.0.1:9/";
+    return base + "u".repeat(length - base.length);
+  };
+  const padded = (length: number) => "n".repeat(length);
+
+  // [what, path under the team, body with a text of `length` characters, the field, its maximum]
+  const textBounds: [string, string, (length: number) => Record<string, unknown>, string, number][] = [
+    ["a team's name", "", (n) => ({ name: padded(n) }), "name", TEAM_LIMITS.nameMaxLength],
+    ["a webhook's name", "/webhooks", (n) => ({ name: padded(n) }), "name", WEBHOOK_LIMITS.nameMaxLength],
+    [
+      "an API key's name",
+      "/api-keys",
+      (n) => ({ name: padded(n), scope: "read" }),
+      "name",
+      API_KEY_LIMITS.nameMaxLength,
+    ],
+    ["a silence's name", "/silences", (n) => silenceBody({ name: padded(n) }), "name", SILENCE_LIMITS.nameMaxLength],
+    [
+      "a silence's group key prefix",
+      "/silences",
+      (n) => silenceBody({ matchers: { groupKeyPrefix: padded(n) } }),
+      "matchers.groupKeyPrefix",
+      SILENCE_LIMITS.groupKeyPrefixMaxLength,
+    ],
+    [
+      "a silence's source id",
+      "/silences",
+      (n) => silenceBody({ matchers: { sourceIds: [padded(n)] } }),
+      "matchers.sourceIds[0]",
+      SILENCE_LIMITS.sourceIdMaxLength,
+    ],
+    [
+      "a channel's name",
+      "/channels",
+      (n) => ({ kind: "webhook", name: padded(n), url: urlOf(100) }),
+      "name",
+      CHANNEL_LIMITS.nameMaxLength,
+    ],
+    [
+      "a channel's URL",
+      "/channels",
+      (n) => ({ kind: "webhook", name: "x", url: urlOf(n) }),
+      "url",
+      CHANNEL_LIMITS.urlMaxLength,
+    ],
+    [
+      "a channel's key",
+      "/channels",
+      (n) => ({ kind: "pagerduty", name: "x", url: urlOf(100), key: "k".repeat(n) }),
+      "key",
+      CHANNEL_LIMITS.keyMaxLength,
+    ],
+  ];
+
+  it.each(textBounds)(
+    "accepts %s at its maximum length and refuses one more",
+    async (_what, path, body, field, max) => {
+      const { teamId } = await client.createTeam();
+      const url = path === "" ? "/teams" : `/teams/${teamId}${path}`;
+      expect((await client.admin("POST", url, body(max))).status).toBe(201);
+      refusesAbove(await client.admin("POST", url, body(max + 1)), field, max);
+    },
+  );
+
+  it("accepts a silence's source ids up to their maximum count and refuses one more", async () => {
+    const { teamId } = await client.createTeam();
+    const max = SILENCE_LIMITS.maxSourceIds;
+    const sourceIds = (count: number) => Array.from({ length: count }, (_, i) => `source-${i}`);
+    const create = (count: number) =>
+      client.admin("POST", `/teams/${teamId}/silences`, silenceBody({ matchers: { sourceIds: sourceIds(count) } }));
+    expect((await create(max)).status).toBe(201);
+    refusesAbove(await create(max + 1), "matchers.sourceIds", max);
+  });
+
+  it("keeps a team's silences to their maximum, refusing the next with the service's sentence", async () => {
+    const { teamId } = await client.createTeam();
+    const max = SILENCE_LIMITS.maxPerTeam;
+    const create = () => client.admin("POST", `/teams/${teamId}/silences`, silenceBody({}));
+    for (let i = 0; i < max; i++) expect((await create()).status).toBe(201);
+    const over = await create();
+    expect(over.status).toBe(400);
+    expect(over.body).toMatchObject({
+      code: "invalid_request",
+      details: [{ field: "teamId", message: `A team has at most ${max} silences.` }],
+    });
+  });
+
+  it("keeps a team's channels to their maximum, refusing the next with 409 and the service's sentence", async () => {
+    const { teamId } = await client.createTeam();
+    const max = CHANNEL_LIMITS.maxPerTeam;
+    const create = () =>
+      client.admin("POST", `/teams/${teamId}/channels`, { kind: "webhook", name: "x", url: urlOf(50) });
+    for (let i = 0; i < max; i++) expect((await create()).status).toBe(201);
+    const over = await create();
+    expect(over.status).toBe(409);
+    expect(over.body).toMatchObject({ code: "too_many_channels", error: `A team has at most ${max} channels.` });
+  });
+
+  it("accepts a policy's routes and a route's channels up to their maximum counts and refuses one more", async () => {
+    const { teamId } = await client.createTeam();
+    const channel = await client.admin("POST", `/teams/${teamId}/channels`, {
+      kind: "webhook",
+      name: "x",
+      url: urlOf(50),
+    });
+    const channelId = (channel.body.channel as { id: string }).id;
+    const route = (channels: number) => ({
+      severities: ["sev0"],
+      channelIds: Array.from({ length: channels }, () => channelId),
+    });
+    const put = (routes: unknown[]) => client.admin("PUT", `/teams/${teamId}/notification-policy`, { routes });
+    const routes = CHANNEL_LIMITS.maxPolicyRoutes;
+    expect((await put(Array.from({ length: routes }, () => route(1)))).status).toBe(200);
+    refusesAbove(await put(Array.from({ length: routes + 1 }, () => route(1))), "routes", routes);
+    const channels = CHANNEL_LIMITS.maxChannelsPerRoute;
+    expect((await put([route(channels)])).status).toBe(200);
+    refusesAbove(await put([route(channels + 1)]), "routes[0].channelIds", channels);
+  });
+
+  it("pages lists with up to the maximum page size and cursor length, refusing one more", async () => {
+    const { teamId } = await client.createTeam();
+    const list = (query: string) => client.admin("GET", `/teams/${teamId}/alerts?${query}`);
+    expect((await list(`limit=${PAGE_LIMITS.max}`)).status).toBe(200);
+    const tooMany = await list(`limit=${PAGE_LIMITS.max + 1}`);
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body).toMatchObject({ code: "invalid_request", details: [{ field: "limit" }] });
+    // A cursor of the maximum length reaches the service (not one it returned); one more does not.
+    const atMax = await list(`cursor=${"c".repeat(PAGE_LIMITS.cursorMaxLength)}`);
+    expect(atMax.status).toBe(400);
+    expect(atMax.body.code).toBe("invalid_cursor");
+    refusesAbove(
+      await list(`cursor=${"c".repeat(PAGE_LIMITS.cursorMaxLength + 1)}`),
+      "cursor",
+      PAGE_LIMITS.cursorMaxLength,
     );
   });
 
