@@ -7,4 +7,5 @@ export {
   domainErrorToGrpc,
   grpcStatusOf,
 } from "./domain-error-status.ts";
+export { outcomeFields } from "./outcome-fields.ts";
 export { unary } from "./unary.ts";

@@ -1,3 +1,4 @@
+import { outcomeFields } from "@pulsegate/grpc";
 import { alerts } from "@pulsegate/proto";
 import { alertSourceEnum, alertStatusEnum, severityEnum } from "@pulsegate/vocabulary/proto";
 import type { AlertView } from "../alerts/alert-row.ts";
@@ -97,14 +98,12 @@ const OUTCOME_TO_PROTO: Record<TriggerResult["outcome"], alerts.TriggerOutcome> 
   invalid: alerts.TriggerOutcome.TRIGGER_OUTCOME_INVALID,
 };
 
+/** What a result sends for the alert and violations its outcome has none of. */
+const NO_ALERT = { alertId: "", occurrenceCount: 0, violations: [] as alerts.FieldViolation[] };
+const NO_ALERT_NOR_REASON = { ...NO_ALERT, reason: "" };
+
 export function triggerResultToProto(result: TriggerResult): alerts.TriggerAlertResult {
-  return {
-    outcome: OUTCOME_TO_PROTO[result.outcome],
-    alertId: "alertId" in result ? result.alertId : "",
-    occurrenceCount: "occurrenceCount" in result ? result.occurrenceCount : 0,
-    reason: "reason" in result ? result.reason : "",
-    violations: "violations" in result ? result.violations : [],
-  };
+  return { outcome: OUTCOME_TO_PROTO[result.outcome], ...outcomeFields(result, NO_ALERT_NOR_REASON) };
 }
 
 const RESOLVE_OUTCOME_TO_PROTO: Record<ResolveByKeyResult["outcome"], alerts.ResolveByKeyOutcome> = {
@@ -116,10 +115,5 @@ const RESOLVE_OUTCOME_TO_PROTO: Record<ResolveByKeyResult["outcome"], alerts.Res
 };
 
 export function resolveByKeyResultToProto(result: ResolveByKeyResult): alerts.ResolveByKeyResult {
-  return {
-    outcome: RESOLVE_OUTCOME_TO_PROTO[result.outcome],
-    alertId: "alertId" in result ? result.alertId : "",
-    occurrenceCount: "occurrenceCount" in result ? result.occurrenceCount : 0,
-    violations: "violations" in result ? result.violations : [],
-  };
+  return { outcome: RESOLVE_OUTCOME_TO_PROTO[result.outcome], ...outcomeFields(result, NO_ALERT) };
 }

@@ -1,3 +1,4 @@
+import { outcomeFields } from "@pulsegate/grpc";
 import { monitors } from "@pulsegate/proto";
 import type { TextProblem } from "@pulsegate/text";
 import type { PingStatus } from "@pulsegate/vocabulary";
@@ -83,13 +84,15 @@ function monitorSummaryToProto(monitor: MonitorView): monitors.Monitor {
 
 const EMPTY_MONITOR: monitors.Monitor = monitors.Monitor.create();
 
+/** What a result sends for the ping and violations its outcome has none of. */
+const NO_PING = { pingId: "", violations: [] as monitors.FieldViolation[] };
+
 export function recordResultToProto(result: RecordResult): monitors.RecordPingResult {
   const monitor = "monitor" in result && result.monitor ? monitorSummaryToProto(result.monitor) : undefined;
   return {
     outcome: OUTCOME_TO_PROTO[result.outcome],
     monitor,
-    pingId: "pingId" in result ? result.pingId : "",
-    violations: "violations" in result ? result.violations : [],
+    ...outcomeFields(result, NO_PING),
   };
 }
 
