@@ -314,6 +314,25 @@ describe("dashboard", () => {
     expect(Date.parse(team.previousSecretValidUntil)).toBeGreaterThan(Date.now() + 3_000_000);
   });
 
+  it("answers a settings form the API refuses with the settings page, the refusal and its status", async () => {
+    const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
+    for (const [path, form] of [
+      ["/settings", { name: "Payments", alertQuotaMonthly: "lots", _csrf: csrf }],
+      ["/settings/rotate", { graceSeconds: "-1", _csrf: csrf }],
+    ] as const) {
+      const refused = await page.request.post(`${base}/dashboard/teams/${state.teamId}${path}`, {
+        form,
+        headers: { origin: base },
+        maxRedirects: 0,
+      });
+      expect(refused.status(), path).toBe(400);
+      const body = await refused.text();
+      expect(body).toContain("<h1>Settings</h1>");
+      expect(body).toContain('<div class="error" role="alert">');
+      expect(body).toContain("Team id");
+    }
+  });
+
   it("disables and enables a channel", async () => {
     await tab("Channels").click();
     await page.getByRole("button", { name: "Disable On-call hook" }).click();

@@ -69,6 +69,18 @@ async function loadUsage(ctx: PageContext, teamId: string): Promise<Usage | unde
   return answer.ok ? answer.body.usage : undefined;
 }
 
+/** The settings tab, with the API's refusal of a form sent from it (answered with the refusal's status). */
+async function sendSettingsPage(ctx: PageContext, teamId: string, error?: ApiError) {
+  const [team, usage] = await Promise.all([loadTeam(ctx, teamId), loadUsage(ctx, teamId)]);
+  return sendTeamPage(ctx, {
+    team,
+    tab: "settings",
+    title: "Settings",
+    children: settingsPage(ctx, team, usage, error),
+    status: error?.status,
+  });
+}
+
 /** "1,234 of 10,000 a month (12%)", with a meter; "unlimited" quotas show the count alone. */
 function usageOf(label: string, quotaValue: number, counter: Counter | undefined) {
   if (!counter) return html`${quota(quotaValue)}`;
@@ -186,12 +198,7 @@ export function teamPages(app: FastifyInstance, { gateway }: DashboardDeps): voi
   );
 
   app.get<{ Params: TeamParams }>("/dashboard/teams/:teamId/settings", async (request, reply) => {
-    const ctx = contextOf(gateway, request, reply);
-    const [team, usage] = await Promise.all([
-      loadTeam(ctx, request.params.teamId),
-      loadUsage(ctx, request.params.teamId),
-    ]);
-    return sendTeamPage(ctx, { team, tab: "settings", title: "Settings", children: settingsPage(ctx, team, usage) });
+    return sendSettingsPage(contextOf(gateway, request, reply), request.params.teamId);
   });
 
   app.post<{ Params: TeamParams }>("/dashboard/teams/:teamId/settings", async (request, reply) => {
@@ -208,16 +215,7 @@ export function teamPages(app: FastifyInstance, { gateway }: DashboardDeps): voi
           })
         : { name: textField(form, "name") ?? "" };
     const answer = await ctx.api<{ team: Team }>("PATCH", `/teams/${encodeURIComponent(teamId)}`, body);
-    if (!answer.ok) {
-      const [team, usage] = await Promise.all([loadTeam(ctx, teamId), loadUsage(ctx, teamId)]);
-      return sendTeamPage(ctx, {
-        team,
-        tab: "settings",
-        title: "Settings",
-        children: settingsPage(ctx, team, usage, answer.error),
-        status: answer.error.status,
-      });
-    }
+    if (!answer.ok) return sendSettingsPage(ctx, teamId, answer.error);
     ctx.session.flash = { kind: "notice", text: "Settings saved." };
     return seeOther(reply, teamPath(teamId, "/settings"));
   });
@@ -230,16 +228,7 @@ export function teamPages(app: FastifyInstance, { gateway }: DashboardDeps): voi
       `/teams/${encodeURIComponent(teamId)}/webhook-secret/rotate`,
       defined({ graceSeconds: integerField(ctx.form, "graceSeconds") }),
     );
-    if (!answer.ok) {
-      const [team, usage] = await Promise.all([loadTeam(ctx, teamId), loadUsage(ctx, teamId)]);
-      return sendTeamPage(ctx, {
-        team,
-        tab: "settings",
-        title: "Settings",
-        children: settingsPage(ctx, team, usage, answer.error),
-        status: answer.error.status,
-      });
-    }
+    if (!answer.ok) return sendSettingsPage(ctx, teamId, answer.error);
     const until = answer.body.previousValidUntil;
     ctx.session.flash = {
       kind: "secret",
