@@ -1,3 +1,4 @@
+import { API_KEY_LIMITS } from "@pulsegate/limits";
 import type { FastifyInstance } from "fastify";
 import { type ApiError, must } from "../admin-client.ts";
 import { contextOf, type PageContext, seeOther } from "../context.ts";
@@ -102,7 +103,7 @@ export function accessPages(app: FastifyInstance, { gateway }: DashboardDeps): v
               <form method="post" action=${teamPath(team.id, "/access/keys")} aria-labelledby="create-key">
                 ${csrfField(ctx.session)} ${errorBlock(error)}
                 <div class="fields">
-                  <div><label for="key-name">Name</label><input id="key-name" name="name" required maxlength="200" value=${form.get("name") ?? ""} /></div>
+                  <div><label for="key-name">Name</label><input id="key-name" name="name" required maxlength=${API_KEY_LIMITS.nameMaxLength} value=${form.get("name") ?? ""} /></div>
                   <div><label for="key-scope">Scope</label>
                     <select id="key-scope" name="scope">
                       <option value="read" selected=${form.get("scope") !== "write"}>read: look only</option>

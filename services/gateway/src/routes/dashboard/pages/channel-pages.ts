@@ -1,3 +1,4 @@
+import { CHANNEL_LIMITS } from "@pulsegate/limits";
 import { SEVERITIES } from "@pulsegate/vocabulary";
 import type { FastifyInstance } from "fastify";
 import { type ApiError, must, requireTeamOf } from "../admin-client.ts";
@@ -95,7 +96,7 @@ function createForm(ctx: PageContext, team: Team) {
             <option value="pagerduty" selected=${form.get("kind") === "pagerduty"}>PagerDuty (Events API v2)</option>
             <option value="opsgenie" selected=${form.get("kind") === "opsgenie"}>Opsgenie (Alert API)</option>
           </select></div>
-        <div><label for="channel-name">Name</label><input id="channel-name" name="name" required maxlength="200" value=${form.get("name") ?? ""} /></div>
+        <div><label for="channel-name">Name</label><input id="channel-name" name="name" required maxlength=${CHANNEL_LIMITS.nameMaxLength} value=${form.get("name") ?? ""} /></div>
         <div><label for="channel-url">URL</label><input id="channel-url" name="url" type="url" required autocomplete="off" />
           <p class="hint">Kept secret: shown masked from now on.</p></div>
         <div><label for="channel-key">Key (PagerDuty, Opsgenie)</label><input id="channel-key" name="key" type="password" autocomplete="off" />

@@ -82,7 +82,7 @@ function createForm(ctx: PageContext, team: Team, error?: ApiError) {
     <form method="post" action=${teamPath(team.id, "/monitors")} aria-labelledby="create-monitor">
       ${csrfField(ctx.session)} ${errorBlock(error)}
       <div class="fields">
-        <div><label for="monitor-name">Name</label><input id="monitor-name" name="name" required maxlength="200" value=${form.get("name") ?? ""} /></div>
+        <div><label for="monitor-name">Name</label><input id="monitor-name" name="name" required maxlength=${MONITOR_LIMITS.nameMaxLength} value=${form.get("name") ?? ""} /></div>
         <div><label for="monitor-interval">Expected every (seconds)</label><input id="monitor-interval" name="intervalSeconds" inputmode="numeric" placeholder="300" value=${form.get("intervalSeconds") ?? ""} /></div>
         <div><label for="monitor-grace">Grace (seconds)</label><input id="monitor-grace" name="graceSeconds" inputmode="numeric" placeholder="60" value=${form.get("graceSeconds") ?? ""} /></div>
         <div><label for="monitor-severity">Incident severity</label>

@@ -68,7 +68,7 @@ function webhookForm(ctx: PageContext, action: string, values: WebhookValues, su
   return html`<form method="post" action=${action}>
     ${csrfField(ctx.session)} ${errorBlock(error)}
     <div class="fields">
-      <div><label for=${id("name")}>Name</label><input id=${id("name")} name="name" required maxlength="200" value=${values.name} /></div>
+      <div><label for=${id("name")}>Name</label><input id=${id("name")} name="name" required maxlength=${WEBHOOK_LIMITS.nameMaxLength} value=${values.name} /></div>
       <div><label for=${id("severity")}>Default severity</label>
         <select id=${id("severity")} name="defaultSeverity">
           ${SEVERITIES.map((severity) => html`<option value=${severity} selected=${severity === values.defaultSeverity}>${severity}</option>`)}
