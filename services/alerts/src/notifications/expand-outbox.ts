@@ -4,10 +4,15 @@ import type { Logger } from "@pulsegate/logger";
 import { isTransientError } from "@pulsegate/transient-error";
 import { ChannelSchema } from "./channel.entity.ts";
 import { CHANNEL_DISABLED, noticeRecipients } from "./channel-notice.ts";
+import { insertDeliveries, type NewDelivery } from "./insert-deliveries.ts";
 import { NotificationPolicySchema } from "./notification-policy.entity.ts";
+import {
+  claimOutboxEvents,
+  markOutboxExpanded,
+  selectUnexpandedOutboxIds,
+  setAsideOutboxEvent,
+} from "./outbox-expansion-queue.ts";
 import { routeEvent } from "./route-event.ts";
-
-type OutboxRow = { id: string; team_id: string; alert_id: string | null; event_type: string; severity: string | null };
 
 export type ExpandOptions = { batchSize: number; maxAttempts: number; log: Pick<Logger, "warn"> };
 
@@ -32,22 +37,15 @@ export async function expandOutbox(orm: Orm, options: ExpandOptions): Promise<nu
 }
 
 async function expandOneByOne(orm: Orm, options: ExpandOptions): Promise<number> {
-  const pending = await em(orm).execute<{ id: string }[]>(
-    "SELECT id::text AS id FROM alerts.outbox WHERE expanded_at IS NULL ORDER BY id LIMIT ?",
-    [options.batchSize],
-  );
+  const pending = await selectUnexpandedOutboxIds(em(orm), options.batchSize);
   let done = 0;
-  for (const { id } of pending) {
+  for (const id of pending) {
     try {
       done += await expandEvents(orm, options, id);
     } catch (error) {
       if (isTransientError(error)) throw error;
       const reason = reasonOf(error);
-      await em(orm).execute(
-        `UPDATE alerts.outbox SET expanded_at = now(), set_aside_at = now(), set_aside_reason = ?
-          WHERE id = ?::bigint AND expanded_at IS NULL`,
-        [reason, id],
-      );
+      await setAsideOutboxEvent(em(orm), id, reason);
       options.log.warn({ outboxId: id, reason }, "outbox event set aside: it cannot be expanded into deliveries");
       done++;
     }
@@ -65,12 +63,7 @@ function reasonOf(error: unknown): string {
 /** Expands the oldest unexpanded events, or only event `onlyId`. */
 async function expandEvents(orm: Orm, options: ExpandOptions, onlyId: string | null): Promise<number> {
   return orm.em.fork().transactional(async (em) => {
-    const events = await em.execute<OutboxRow[]>(
-      `SELECT id::text AS id, team_id, alert_id, event_type, payload->'alert'->>'severity' AS severity
-         FROM alerts.outbox WHERE expanded_at IS NULL AND (?::bigint IS NULL OR id = ?::bigint)
-        ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED`,
-      [onlyId, onlyId, options.batchSize],
-    );
+    const events = await claimOutboxEvents(em, { onlyId, limit: options.batchSize });
     if (events.length === 0) return 0;
     const teamIds = [...new Set(events.map((event) => event.team_id))];
     const channels = await em.find(
@@ -80,7 +73,7 @@ async function expandEvents(orm: Orm, options: ExpandOptions, onlyId: string | n
     );
     const policies = await em.find(NotificationPolicySchema, { teamId: { $in: teamIds } });
     const routesByTeam = new Map(policies.map((policy) => [policy.teamId, policy.routes]));
-    const deliveries = events.flatMap((event) => {
+    const deliveries = events.flatMap((event): NewDelivery[] => {
       const teamChannels = channels.filter((channel) => channel.teamId === event.team_id);
       // A channel notice (one was disabled) goes to the team's other enabled channels that people read,
       // whatever the policy: the policy routes alerts by severity, and a notice has none.
@@ -97,21 +90,10 @@ async function expandEvents(orm: Orm, options: ExpandOptions, onlyId: string | n
         event_type: event.event_type,
       }));
     });
-    if (deliveries.length > 0) {
-      await em.execute(
-        `INSERT INTO alerts.deliveries (id, outbox_id, channel_id, team_id, alert_id, event_type, status, attempts,
-                                        max_attempts, next_attempt_at, created_at, updated_at)
-         SELECT d.id, d.outbox_id::bigint, d.channel_id, d.team_id, d.alert_id, d.event_type, 'pending', 0, ?,
-                now(), now(), now()
-           FROM jsonb_to_recordset(?::jsonb)
-             AS d(id text, outbox_id text, channel_id text, team_id text, alert_id text, event_type text)
-         ON CONFLICT (outbox_id, channel_id) DO NOTHING`,
-        [options.maxAttempts, JSON.stringify(deliveries)],
-      );
-    }
-    await em.execute(
-      "UPDATE alerts.outbox SET expanded_at = now() WHERE id IN (SELECT jsonb_array_elements_text(?::jsonb)::bigint)",
-      [JSON.stringify(events.map((event) => event.id))],
+    if (deliveries.length > 0) await insertDeliveries(em, deliveries, options.maxAttempts);
+    await markOutboxExpanded(
+      em,
+      events.map((event) => event.id),
     );
     return events.length;
   });
