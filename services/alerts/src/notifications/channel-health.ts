@@ -2,7 +2,8 @@ import { LockMode, type Orm } from "@pulsegate/db";
 import type { DeliveryStatus } from "@pulsegate/vocabulary";
 import { cancelPendingDeliveries } from "./cancel-pending-deliveries.ts";
 import { ChannelSchema } from "./channel.entity.ts";
-import { CHANNEL_DISABLED, channelNoticePayload } from "./channel-notice.ts";
+import { countChannelFailure } from "./count-channel-failure.ts";
+import { insertChannelNotice } from "./insert-channel-notice.ts";
 
 export type ChannelHealthOptions = {
   /** Every delivery has failed for at least this long (NOTIFY_DISABLE_AFTER_MS, 24 h)… */
@@ -30,22 +31,16 @@ export async function recordChannelHealth(
 ): Promise<string | null> {
   const em = orm.em.fork();
   if (result.delivered) {
-    await em.execute(
-      `UPDATE alerts.channels SET failing_since = NULL, failed_deliveries = 0
-        WHERE id = ? AND (failing_since IS NOT NULL OR failed_deliveries > 0)`,
-      [channelId],
+    await em.nativeUpdate(
+      ChannelSchema,
+      { id: channelId, $or: [{ failingSince: { $ne: null } }, { failedDeliveries: { $gt: 0 } }] },
+      { failingSince: null, failedDeliveries: 0 },
     );
     return null;
   }
   if (result.gone) return disableChannel(orm, channelId, "the receiver answered 410 Gone");
   const failedForGood = result.status === "failed";
-  const [run] = await em.execute<{ failing_ms: number; failed_deliveries: number }[]>(
-    `UPDATE alerts.channels
-        SET failing_since = coalesce(failing_since, now()), failed_deliveries = failed_deliveries + ?
-      WHERE id = ? AND enabled AND deleted_at IS NULL
-      RETURNING (extract(epoch FROM now() - failing_since) * 1000)::float8 AS failing_ms, failed_deliveries`,
-    [failedForGood ? 1 : 0, channelId],
-  );
+  const run = await countChannelFailure(em, channelId, failedForGood);
   if (!run || !failedForGood) return null;
   if (run.failed_deliveries < options.minFailures || run.failing_ms < options.disableAfterMs) return null;
   return disableChannel(
@@ -71,22 +66,15 @@ async function disableChannel(orm: Orm, channelId: string, reason: string): Prom
     channel.disabledAt = now;
     channel.updatedAt = now;
     await cancelPendingDeliveries(em, channelId, `channel disabled: ${reason}`, now);
-    await em.execute(
-      "INSERT INTO alerts.outbox (team_id, alert_id, event_type, payload, created_at) VALUES (?, NULL, ?, ?::jsonb, now())",
-      [
-        channel.teamId,
-        CHANNEL_DISABLED,
-        channelNoticePayload({
-          id: channel.id,
-          teamId: channel.teamId,
-          kind: channel.kind,
-          name: channel.name,
-          maskedUrl: channel.maskedUrl,
-          disabledReason: reason,
-          disabledAt: now.toISOString(),
-        }),
-      ],
-    );
+    await insertChannelNotice(em, {
+      id: channel.id,
+      teamId: channel.teamId,
+      kind: channel.kind,
+      name: channel.name,
+      maskedUrl: channel.maskedUrl,
+      disabledReason: reason,
+      disabledAt: now.toISOString(),
+    });
     return reason;
   });
 }
