@@ -1,4 +1,8 @@
-/** Defaults and bounds of a monitor's settings, enforced by monitors (DESIGN §5); the gateway's admin schema reads them. */
+/**
+ * Defaults and bounds of a monitor's settings, enforced by monitors (DESIGN §5); the gateway's admin
+ * schema reads them. The schedule's and time zone's lengths are the schema's alone: monitors checks
+ * what they say (a cron expression, a zone the runtime knows).
+ */
 export const MONITOR_LIMITS = {
   nameMaxLength: 200,
   defaultIntervalSeconds: 300,
@@ -11,4 +15,6 @@ export const MONITOR_LIMITS = {
   maxMaxDurationSeconds: 31_536_000,
   minRepeatIntervalSeconds: 60,
   maxRepeatIntervalSeconds: 7 * 86_400,
+  scheduleMaxLength: 200,
+  timezoneMaxLength: 100,
 } as const;

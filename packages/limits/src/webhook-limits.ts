@@ -12,4 +12,7 @@ export const WEBHOOK_LIMITS = {
   minRepeatIntervalSeconds: 60,
   maxRepeatIntervalSeconds: 7 * 86_400,
   maxFilterRules: 50,
+  /** A rule's field and operator lengths are the schema's alone: alerts checks their grammar and the operators. */
+  filterFieldMaxLength: 200,
+  filterOpMaxLength: 20,
 } as const;

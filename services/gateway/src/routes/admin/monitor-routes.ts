@@ -49,14 +49,14 @@ export const createMonitorBody = {
     reopenWindowSeconds: { type: "integer", minimum: 0, maximum: MONITOR_LIMITS.maxReopenWindowSeconds },
     schedule: {
       type: "string",
-      maxLength: 200,
+      maxLength: MONITOR_LIMITS.scheduleMaxLength,
       description:
         "A 5-field cron expression (minute hour day-of-month month day-of-week), instead of intervalSeconds: the monitor is due at each run plus graceSeconds.",
       examples: ["15 3 * * *"],
     },
     timezone: {
       type: "string",
-      maxLength: 100,
+      maxLength: MONITOR_LIMITS.timezoneMaxLength,
       description: "The IANA time zone the schedule is read in (default UTC).",
       examples: ["Europe/Berlin"],
     },

@@ -14,9 +14,9 @@ const filterRule = {
   additionalProperties: false,
   required: ["field", "op"],
   properties: {
-    field: { type: "string", minLength: 1, maxLength: 200 },
+    field: { type: "string", minLength: 1, maxLength: WEBHOOK_LIMITS.filterFieldMaxLength },
     // The operators are checked by the alerts service, their one home.
-    op: { type: "string", minLength: 1, maxLength: 20 },
+    op: { type: "string", minLength: 1, maxLength: WEBHOOK_LIMITS.filterOpMaxLength },
     value: {},
   },
 } as const;
