@@ -201,6 +201,24 @@ describe("admin API", () => {
     );
   });
 
+  it("bounds a filter rule's field and operator: the field accepted at its maximum, both refused one above", async () => {
+    const { teamId } = await client.createTeam();
+    const create = (rule: Record<string, unknown>) =>
+      client.admin("POST", `/teams/${teamId}/webhooks`, { name: "x", filterRules: [{ op: "exists", ...rule }] });
+    const field = (length: number) => `metadata.${"f".repeat(length - "metadata.".length)}`;
+    const fieldMax = WEBHOOK_LIMITS.filterFieldMaxLength;
+    expect((await create({ field: field(fieldMax) })).status).toBe(201);
+    refusesAbove(await create({ field: field(fieldMax + 1) }), "filterRules[0].field", fieldMax);
+    // No operator is that long: one of the maximum length reaches alerts, which names the operators.
+    const opMax = WEBHOOK_LIMITS.filterOpMaxLength;
+    const atMax = await create({ field: "title", op: "o".repeat(opMax) });
+    expect(atMax.status).toBe(400);
+    expect(atMax.body.details).toEqual([
+      { field: "filterRules[0].op", message: expect.stringContaining("starts with") },
+    ]);
+    refusesAbove(await create({ field: "title", op: "o".repeat(opMax + 1) }), "filterRules[0].op", opMax);
+  });
+
   const HOUR = 3_600_000;
   const silenceBody = (body: Record<string, unknown>) => ({
     name: "Limits",

@@ -130,4 +130,41 @@ describe("monitors admin API", () => {
       expect.arrayContaining([{ field, message: expect.stringContaining(String(max)) }]),
     );
   });
+
+  const refusesLonger = (response: { status: number; body: Record<string, unknown> }, field: string, max: number) => {
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({
+      code: "invalid_request",
+      details: [{ field, message: `${field} must NOT have more than ${max} characters.` }],
+    });
+  };
+
+  it("accepts a monitor's name and schedule at their maximum length and refuses one more", async () => {
+    const { teamId } = await client.createTeam();
+    const create = (body: Record<string, unknown>) =>
+      client.admin("POST", `/teams/${teamId}/monitors`, { name: "Limits", ...body });
+    const name = MONITOR_LIMITS.nameMaxLength;
+    expect((await create({ name: "n".repeat(name) })).status).toBe(201);
+    refusesLonger(await create({ name: "n".repeat(name + 1) }), "name", name);
+    // Cron fields are separated by any run of blanks, so a long schedule is still a valid one.
+    const schedule = (length: number) => `0 3 * *${" ".repeat(length - 8)}*`;
+    const scheduleMax = MONITOR_LIMITS.scheduleMaxLength;
+    expect((await create({ schedule: schedule(scheduleMax) })).status).toBe(201);
+    refusesLonger(await create({ schedule: schedule(scheduleMax + 1) }), "schedule", scheduleMax);
+  });
+
+  it("lets a time zone of the maximum length reach monitors (which knows no such zone) and refuses one more", async () => {
+    const { teamId } = await client.createTeam();
+    const create = (timezone: string) =>
+      client.admin("POST", `/teams/${teamId}/monitors`, { name: "Limits", schedule: "0 3 * * *", timezone });
+    const max = MONITOR_LIMITS.timezoneMaxLength;
+    const atMax = await create("Z".repeat(max));
+    expect(atMax.status).toBe(400);
+    expect(atMax.body).toMatchObject({
+      details: [
+        { field: "timezone", message: "timezone must be an IANA time zone name, such as Europe/Berlin or UTC." },
+      ],
+    });
+    refusesLonger(await create("Z".repeat(max + 1)), "timezone", max);
+  });
 });
