@@ -1,6 +1,7 @@
 import type { Orm } from "@pulsegate/db";
 import { type Periodic, periodic } from "@pulsegate/lifecycle";
 import type { Logger } from "@pulsegate/logger";
+import { type Millis, selectTeamKeysByChange, selectTeamKeysById, type TeamKeysRow } from "./select-team-keys.ts";
 
 /**
  * What verifying a team's signatures needs, as stored: the access fields and
@@ -19,34 +20,12 @@ export type SealedTeamKeys = {
   previousSecretValidUntil?: Date | null | undefined;
 };
 
-/** Timestamps are read as epoch milliseconds: the ORM's connection may hand timestamptz back as text. */
-type Millis = number | string;
-
 function dateOf(value: Millis): Date;
 function dateOf(value: Millis | null): Date | null;
 function dateOf(value: Millis | null): Date | null {
   return value === null ? null : new Date(Number(value));
 }
 
-type Row = {
-  id: string;
-  subscription_expires_at: Millis | null;
-  alert_quota_monthly: number;
-  heartbeat_quota_monthly: number;
-  secret_fingerprint: string;
-  secret_sealed: Buffer;
-  previous_secret_fingerprint: string | null;
-  previous_secret_sealed: Buffer | null;
-  previous_secret_valid_until: Millis | null;
-  updated_at: Millis;
-  /** refresh() only: updated_at as exact text, for its keyset. */
-  updated_key?: string;
-};
-
-const millis = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8 AS ${column}`;
-const COLUMNS = `id, ${millis("subscription_expires_at")}, alert_quota_monthly, heartbeat_quota_monthly,
-  secret_fingerprint, secret_sealed, previous_secret_fingerprint, previous_secret_sealed,
-  ${millis("previous_secret_valid_until")}, ${millis("updated_at")}`;
 const PAGE = 5_000;
 /** Re-read what changed this long before the newest change seen: a transaction may commit late. */
 const OVERLAP_MS = 60_000;
@@ -89,10 +68,7 @@ export class TeamDirectory {
   async loadAll(): Promise<number> {
     let after = "";
     for (;;) {
-      const rows = await this.#query(`SELECT ${COLUMNS} FROM auth.teams WHERE id > ? ORDER BY id LIMIT ?`, [
-        after,
-        PAGE,
-      ]);
+      const rows = await selectTeamKeysById(this.#orm.em, after, PAGE);
       this.#take(rows);
       const last = rows.at(-1);
       if (!last || rows.length < PAGE) break;
@@ -103,21 +79,16 @@ export class TeamDirectory {
 
   /** Teams changed since the newest change seen (by any replica), with some overlap. */
   async refresh(): Promise<number> {
-    // Keyset over (updated_at, id), the time as exact text: a page boundary inside one
-    // timestamp (a bulk update gives thousands of rows the same one) neither loops nor skips.
+    // Keyset over (updated_at, id), the time as exact text (select-team-keys.ts).
     let after: { at: string; id: string } = { at: new Date(this.#newestChange - OVERLAP_MS).toISOString(), id: "" };
     let seen = 0;
     for (;;) {
-      const rows = await this.#query(
-        `SELECT ${COLUMNS}, t.updated_at::text AS updated_key FROM auth.teams t
-          WHERE (t.updated_at, t.id) > (?::timestamptz, ?) ORDER BY t.updated_at, t.id LIMIT ?`,
-        [after.at, after.id, PAGE],
-      );
+      const rows = await selectTeamKeysByChange(this.#orm.em, after, PAGE);
       this.#take(rows);
       seen += rows.length;
       const last = rows.at(-1);
       if (!last || rows.length < PAGE) return seen;
-      after = { at: last.updated_key as string, id: last.id };
+      after = { at: last.updated_key, id: last.id };
     }
   }
 
@@ -144,11 +115,7 @@ export class TeamDirectory {
     this.#refresher = undefined;
   }
 
-  async #query(sql: string, params: unknown[]): Promise<Row[]> {
-    return this.#orm.em.getConnection().execute<Row[]>(sql, params);
-  }
-
-  #take(rows: Row[]): void {
+  #take(rows: TeamKeysRow[]): void {
     for (const row of rows) {
       this.#teams.set(
         row.id,
