@@ -1,6 +1,7 @@
 export { ALERT_LIMITS } from "./alert-limits.ts";
 export { API_KEY_LIMITS } from "./api-key-limits.ts";
 export { AUDIT_LIMITS } from "./audit-limits.ts";
+export { BATCH_LIMITS } from "./batch-limits.ts";
 export { CHANNEL_LIMITS } from "./channel-limits.ts";
 export { MONITOR_LIMITS } from "./monitor-limits.ts";
 export { PING_LIMITS } from "./ping-limits.ts";

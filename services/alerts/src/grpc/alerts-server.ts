@@ -1,5 +1,6 @@
 import type { PgPool } from "@pulsegate/db";
 import { type ServiceBinding, unary } from "@pulsegate/grpc";
+import { BATCH_LIMITS } from "@pulsegate/limits";
 import type { Logger } from "@pulsegate/logger";
 import { alerts } from "@pulsegate/proto";
 import { traceparentOf } from "@pulsegate/telemetry";
@@ -22,8 +23,6 @@ import {
   webhookToProto,
 } from "./proto-mapping.ts";
 import { silenceMethods } from "./silences-server.ts";
-
-const MAX_BATCH = 500;
 
 /** Translates alerts.v1 messages to the domain and back; no rules live here. */
 export function alertsServiceBinding(
@@ -134,8 +133,10 @@ export function alertsServiceBinding(
 }
 
 function checkBatchSize(size: number): void {
-  if (size > MAX_BATCH)
-    throw alertsErrors.invalid([{ field: "items", message: `At most ${MAX_BATCH} items per call.` }]);
+  if (size > BATCH_LIMITS.maxItemsPerCall)
+    throw alertsErrors.invalid([
+      { field: "items", message: `At most ${BATCH_LIMITS.maxItemsPerCall} items per call.` },
+    ]);
 }
 
 function triggerItemsFromProto(items: alerts.TriggerAlertItem[]): TriggerItem[] {

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { callUnary } from "@pulsegate/grpc";
+import { AUDIT_LIMITS } from "@pulsegate/limits";
 import type { Logger } from "@pulsegate/logger";
 import type { auth } from "@pulsegate/proto";
 import type { Peers } from "../peers/connect-peers.ts";
@@ -7,7 +8,7 @@ import type { Peers } from "../peers/connect-peers.ts";
 export type AuditRecorderOptions = {
   /** Entries waiting at most; past that, recording waits for room (nothing is dropped). */
   maxQueue?: number;
-  /** Entries per RecordAuditEntries call (auth takes 500). */
+  /** Entries per RecordAuditEntries call (default: as many as auth takes). */
   maxBatch?: number;
   /** Wait before sending again after a failed call. */
   retryMs?: number;
@@ -44,7 +45,7 @@ export type AuditRecorder = {
  * loses those (a clean shutdown sends them first).
  */
 export function createAuditRecorder(peers: Peers, log: Logger, options: AuditRecorderOptions = {}): AuditRecorder {
-  const { maxQueue = 10_000, maxBatch = 500, retryMs = 1_000 } = options;
+  const { maxQueue = 10_000, maxBatch = AUDIT_LIMITS.maxBatch, retryMs = 1_000 } = options;
   const nextId = createAuditIds();
   const queue: auth.AuditEntry[] = [];
   const waitingForRoom: (() => void)[] = [];

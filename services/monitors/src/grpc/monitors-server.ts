@@ -1,4 +1,5 @@
 import { type ServiceBinding, unary } from "@pulsegate/grpc";
+import { BATCH_LIMITS } from "@pulsegate/limits";
 import type { Logger } from "@pulsegate/logger";
 import { alerts, monitors } from "@pulsegate/proto";
 import type { Severity } from "@pulsegate/vocabulary";
@@ -17,16 +18,15 @@ import {
   spoolStatusToProto,
 } from "./proto-mapping.ts";
 
-const MAX_BATCH = 500;
-
 /** The answer that carries one monitor, or none. */
 function monitorReply(monitor: MonitorView | null): { monitor: monitors.Monitor | undefined } {
   return { monitor: monitor ? monitorToProto(monitor) : undefined };
 }
 
-/** A batch call's list may hold at most MAX_BATCH entries. */
+/** A batch call's list may hold at most BATCH_LIMITS.maxItemsPerCall entries. */
 function refuseOversizedBatch(list: unknown[], field: string, unit: string): void {
-  if (list.length > MAX_BATCH) throw monitorsErrors.invalid([{ field, message: `At most ${MAX_BATCH} ${unit}.` }]);
+  if (list.length > BATCH_LIMITS.maxItemsPerCall)
+    throw monitorsErrors.invalid([{ field, message: `At most ${BATCH_LIMITS.maxItemsPerCall} ${unit}.` }]);
 }
 
 /** Translates monitors.v1 messages to the domain and back; no rules live here. */

@@ -1,4 +1,5 @@
 import { callUnary } from "@pulsegate/grpc";
+import { BATCH_LIMITS } from "@pulsegate/limits";
 import { monitors } from "@pulsegate/proto";
 import { batchPerTurn } from "../../peers/batch-per-turn.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
@@ -38,7 +39,7 @@ export function createMonitorLookup(peers: Peers, options: MonitorLookupOptions)
   const resolveMany = batchPerTurn(
     async (pingUrls: string[]) =>
       (await callUnary(peers.monitors, peers.monitors.resolveMonitors, { pingUrls })).monitors,
-    { name: "ResolveMonitors", maxBatch: 500 },
+    { name: "ResolveMonitors", maxBatch: BATCH_LIMITS.maxItemsPerCall },
   );
   const cache = createLookupCache<CachedMonitor | undefined>({
     ttlMs: options.ttlMs,

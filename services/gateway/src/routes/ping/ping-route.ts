@@ -1,4 +1,5 @@
 import { callUnary } from "@pulsegate/grpc";
+import { BATCH_LIMITS } from "@pulsegate/limits";
 import { monitors } from "@pulsegate/proto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
@@ -63,7 +64,7 @@ export async function pingRoute(app: FastifyInstance, options: PingRouteOptions)
     // transaction whose fixed cost (round trips, a commit) is much of its price, so fewer, larger
     // batches buy throughput. Two batches side by side, each for half the monitors, did worse
     // (7,400 → 6,450 req/s; docs/performance.md).
-    { name: "RecordPing", maxBatch: 500, maxInFlight: 1, ordered: true },
+    { name: "RecordPing", maxBatch: BATCH_LIMITS.maxItemsPerCall, maxInFlight: 1, ordered: true },
   );
 
   const handler = async (
