@@ -59,7 +59,14 @@ describe("npm start with METRICS_PORT", () => {
       const response = await fetch(`http://127.0.0.1:${base + offset}/metrics`);
       expect(response.status).toBe(200);
       // Each process's own resource: the port belongs to the service the banner names.
-      expect(await response.text()).toContain(`service_name="pulsegate-${service}"`);
+      const text = await response.text();
+      expect(text).toContain(`service_name="pulsegate-${service}"`);
+      // The gauges read from the database at scrape time are there only when their statement ran.
+      if (service === "alerts") {
+        expect(text).toMatch(/^pulsegate_alerts_open\{[^}]*status="open"[^}]*\} 0$/m);
+        expect(text).toMatch(/^pulsegate_alerts_outbox_backlog\{[^}]*stage="pending_delivery"[^}]*\} 0$/m);
+      }
+      if (service === "monitors") expect(text).toMatch(/^pulsegate_monitors_count\{[^}]*status="up"[^}]*\} 0$/m);
     }
     expect(await start.stop("SIGINT", 30_000)).toEqual({ code: 0, signal: null });
   }, 90_000);

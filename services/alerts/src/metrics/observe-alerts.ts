@@ -2,35 +2,19 @@ import type { PgPool } from "@pulsegate/db";
 import { withTimeout } from "@pulsegate/lifecycle";
 import type { Logger } from "@pulsegate/logger";
 import { metrics } from "@pulsegate/telemetry";
+import { type AlertsStateRow, selectAlertsState } from "./select-alerts-state.ts";
 
 const meter = metrics.getMeter("pulsegate-alerts");
 
 /** A scrape never waits longer than this for the database. */
 const QUERY_TIMEOUT_MS = 2_000;
 
-type StateRow = { kind: string; label: string; count: number; oldest_age_seconds: number | null };
-
-/**
- * One statement, read at scrape time: open and acknowledged alerts (through
- * the partial index of alerts not resolved), and the notification backlog in
- * its two stages, outbox events not yet expanded into deliveries and
- * deliveries still pending, with the age of the oldest of each. They are the
- * database's numbers, not this replica's: take max() across replicas.
- */
-const STATE = `
-  SELECT 'alerts' AS kind, status AS label, count(*)::int AS count, NULL::float8 AS oldest_age_seconds
-    FROM alerts.alerts WHERE status <> 'resolved' GROUP BY status
-  UNION ALL
-  SELECT 'backlog', 'unexpanded', count(*)::int, extract(epoch FROM now() - min(created_at))::float8
-    FROM alerts.outbox WHERE expanded_at IS NULL
-  UNION ALL
-  SELECT 'backlog', 'pending_delivery', count(*)::int, extract(epoch FROM now() - min(created_at))::float8
-    FROM alerts.deliveries WHERE status = 'pending'`;
-
 /**
  * Observable gauges of the alerts schema (Prometheus:
  * pulsegate_alerts_open{status}, pulsegate_alerts_outbox_backlog{stage},
- * pulsegate_alerts_outbox_oldest_age_seconds{stage}). The query runs once per
+ * pulsegate_alerts_outbox_oldest_age_seconds{stage}), from one statement
+ * (select-alerts-state.ts). They are the database's numbers, not this
+ * replica's: take max() across replicas. The query runs once per
  * scrape, outside any span (it makes no trace); a failed or slow one leaves
  * the gauges out of that scrape rather than stalling it.
  */
@@ -48,12 +32,9 @@ export function observeAlerts(pool: PgPool, log: Logger): void {
   });
   meter.addBatchObservableCallback(
     async (observer) => {
-      let rows: StateRow[];
+      let rows: AlertsStateRow[];
       try {
-        rows = await withTimeout(
-          pool.query<StateRow>(STATE).then((result) => result.rows),
-          QUERY_TIMEOUT_MS,
-        );
+        rows = await withTimeout(selectAlertsState(pool), QUERY_TIMEOUT_MS);
       } catch (error) {
         log.debug({ err: error }, "alerts metrics: state not read");
         return;

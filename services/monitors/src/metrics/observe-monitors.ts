@@ -3,6 +3,7 @@ import { withTimeout } from "@pulsegate/lifecycle";
 import type { Logger } from "@pulsegate/logger";
 import { metrics } from "@pulsegate/telemetry";
 import type { PingSpool } from "../spool/ping-spool.ts";
+import { selectMonitorCounts } from "./select-monitor-counts.ts";
 
 const meter = metrics.getMeter("pulsegate-monitors");
 
@@ -33,18 +34,11 @@ export function observeMonitors(orm: Orm, spool: PingSpool, log: Logger): void {
   meter.addBatchObservableCallback(
     async (observer) => {
       const [counts, spooled] = await Promise.allSettled([
-        withTimeout(
-          orm.em
-            .fork()
-            .execute<{ status: string; count: number }[]>(
-              "SELECT status, count(*)::int AS count FROM monitors.monitors GROUP BY status",
-            ),
-          READ_TIMEOUT_MS,
-        ),
+        withTimeout(selectMonitorCounts(orm.em.fork()), READ_TIMEOUT_MS),
         spool.configured ? withTimeout(spool.backlog(), READ_TIMEOUT_MS) : Promise.resolve(null),
       ]);
       if (counts.status === "fulfilled") {
-        const found = new Map(counts.value.map((row) => [row.status, Number(row.count)]));
+        const found = counts.value;
         for (const status of new Set([...STATUSES, ...found.keys()])) {
           observer.observe(byStatus, found.get(status) ?? 0, { status });
         }
