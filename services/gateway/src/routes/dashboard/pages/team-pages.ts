@@ -1,3 +1,4 @@
+import { TEAM_LIMITS } from "@pulsegate/limits";
 import type { FastifyInstance } from "fastify";
 import { type ApiError, must } from "../admin-client.ts";
 import { contextOf, type PageContext, seeOther, sendPage } from "../context.ts";
@@ -48,7 +49,7 @@ function teamsPage(ctx: PageContext, teams: Team[], nextCursor: string | null, e
         <form method="post" action="/dashboard/teams" aria-labelledby="create-team">
           ${csrfField(ctx.session)}
           <div class="fields">
-            <div><label for="team-name">Name</label><input id="team-name" name="name" required maxlength="200" value=${form.get("name") ?? ""} /></div>
+            <div><label for="team-name">Name</label><input id="team-name" name="name" required maxlength=${TEAM_LIMITS.nameMaxLength} value=${form.get("name") ?? ""} /></div>
             <div><label for="team-alert-quota">Alert quota a month</label><input id="team-alert-quota" name="alertQuotaMonthly" inputmode="numeric" placeholder="default" value=${form.get("alertQuotaMonthly") ?? ""} /></div>
             <div><label for="team-heartbeat-quota">Heartbeat quota a month</label><input id="team-heartbeat-quota" name="heartbeatQuotaMonthly" inputmode="numeric" placeholder="default" value=${form.get("heartbeatQuotaMonthly") ?? ""} /></div>
             <div><label for="team-expires">Subscription ends (UTC)</label><input id="team-expires" name="subscriptionExpiresAt" type="date" value=${form.get("subscriptionExpiresAt") ?? ""} /></div>
@@ -110,7 +111,7 @@ function settingsPage(ctx: PageContext, team: Team, usage: Usage | undefined, er
         ? html`<form method="post" action=${teamPath(team.id, "/settings")} aria-labelledby="subscription">
             ${csrfField(ctx.session)}
             <div class="fields">
-              <div><label for="settings-name">Name</label><input id="settings-name" name="name" required maxlength="200" value=${team.name} /></div>
+              <div><label for="settings-name">Name</label><input id="settings-name" name="name" required maxlength=${TEAM_LIMITS.nameMaxLength} value=${team.name} /></div>
               ${
                 admin
                   ? html`<div><label for="settings-alert-quota">Alert quota a month</label><input id="settings-alert-quota" name="alertQuotaMonthly" inputmode="numeric" value=${String(team.alertQuotaMonthly)} /><p class="hint">0 = unlimited</p></div>
