@@ -13,6 +13,7 @@ export {
 export { ensureDatabase } from "./ensure-database.ts";
 export { executeWithAsyncCommit } from "./execute-with-async-commit.ts";
 export { jsonColumnsToJsonb } from "./json-to-jsonb.ts";
+export { keysetSwap } from "./keyset-swap.ts";
 export { type OpenOrmOptions, type Orm, openOrm } from "./open-orm.ts";
 export { openServiceDatabase } from "./open-service-database.ts";
 export {

@@ -1,4 +1,4 @@
-import type { PgPool } from "@pulsegate/db";
+import { keysetSwap, type PgPool } from "@pulsegate/db";
 
 /** A channel's sealed credentials, as the KEK re-seal reads them. */
 export type SealedChannelCredentialsRow = { id: string; credentials_sealed: Buffer };
@@ -15,19 +15,9 @@ export const SWAP_SEALED_CHANNEL_CREDENTIALS = `UPDATE alerts.channels c SET cre
            FROM jsonb_to_recordset($1::jsonb) AS v(id text, old text, sealed text)
           WHERE c.id = v.id AND c.credentials_sealed = decode(v.old, 'hex')`;
 
-export async function selectSealedChannelCredentials(
-  pool: PgPool,
-  after: string,
-  limit: number,
-): Promise<SealedChannelCredentialsRow[]> {
-  return (await pool.query<SealedChannelCredentialsRow>(SELECT_SEALED_CHANNEL_CREDENTIALS, [after, limit])).rows;
-}
-
-/** How many channels were swapped. */
-export async function swapSealedChannelCredentials(
-  pool: PgPool,
-  changes: SealedChannelCredentialsChange[],
-): Promise<number> {
-  const result = await pool.query(SWAP_SEALED_CHANNEL_CREDENTIALS, [JSON.stringify(changes)]);
-  return result.rowCount ?? 0;
-}
+/** The re-seal's page reads and writes over `alerts.channels`. */
+export const sealedChannelCredentials = (pool: PgPool) =>
+  keysetSwap<SealedChannelCredentialsRow, SealedChannelCredentialsChange>(pool, {
+    select: SELECT_SEALED_CHANNEL_CREDENTIALS,
+    swap: SWAP_SEALED_CHANNEL_CREDENTIALS,
+  });

@@ -2,7 +2,7 @@ import type { PgPool } from "@pulsegate/db";
 import { type Keyring, type ResealCounts, resealInPages } from "@pulsegate/sealing";
 import { sealingContext } from "../teams/team-service.ts";
 import { resealStates, sealedKekId } from "./seal.ts";
-import { selectSealedTeamSecrets, swapSealedTeamSecrets } from "./sealed-team-secrets.ts";
+import { sealedTeamSecrets } from "./sealed-team-secrets.ts";
 
 /**
  * Re-seals every team's HMAC states (current and previous) under the keyring's current KEK. A row
@@ -12,7 +12,7 @@ import { selectSealedTeamSecrets, swapSealedTeamSecrets } from "./sealed-team-se
 export async function resealTeams(pool: PgPool, keyring: Keyring): Promise<ResealCounts> {
   const current = keyring.current.id;
   return resealInPages({
-    readPage: (after, limit) => selectSealedTeamSecrets(pool, after, limit),
+    ...sealedTeamSecrets(pool),
     reseal: (row) => {
       const reseal = (sealed: Buffer, fingerprint: string) =>
         sealedKekId(sealed) === current ? sealed : resealStates(sealed, keyring, sealingContext(row.id, fingerprint));
@@ -29,6 +29,5 @@ export async function resealTeams(pool: PgPool, keyring: Keyring): Promise<Resea
         previous: previous ? previous.toString("hex") : null,
       };
     },
-    write: (changes) => swapSealedTeamSecrets(pool, changes),
   });
 }

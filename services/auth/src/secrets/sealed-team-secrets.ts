@@ -1,13 +1,11 @@
-import type { PgPool } from "@pulsegate/db";
+import { keysetSwap, type PgPool } from "@pulsegate/db";
+import type { TeamKeysRow } from "../teams/select-team-keys.ts";
 
 /** A team's sealed HMAC states (current and previous) with the fingerprints they are bound to. */
-export type SealedTeamSecretsRow = {
-  id: string;
-  secret_fingerprint: string;
-  secret_sealed: Buffer;
-  previous_secret_fingerprint: string | null;
-  previous_secret_sealed: Buffer | null;
-};
+export type SealedTeamSecretsRow = Pick<
+  TeamKeysRow,
+  "id" | "secret_fingerprint" | "secret_sealed" | "previous_secret_fingerprint" | "previous_secret_sealed"
+>;
 
 /** Re-sealed states, hex: written only where the row still holds `old` (the current state). */
 export type SealedTeamSecretsChange = { id: string; old: string; secret: string; previous: string | null };
@@ -25,16 +23,9 @@ export const SWAP_SEALED_TEAM_SECRETS = `UPDATE auth.teams t
            FROM jsonb_to_recordset($1::jsonb) AS v(id text, old text, secret text, previous text)
           WHERE t.id = v.id AND t.secret_sealed = decode(v.old, 'hex')`;
 
-export async function selectSealedTeamSecrets(
-  pool: PgPool,
-  after: string,
-  limit: number,
-): Promise<SealedTeamSecretsRow[]> {
-  return (await pool.query<SealedTeamSecretsRow>(SELECT_SEALED_TEAM_SECRETS, [after, limit])).rows;
-}
-
-/** How many teams were swapped. */
-export async function swapSealedTeamSecrets(pool: PgPool, changes: SealedTeamSecretsChange[]): Promise<number> {
-  const result = await pool.query(SWAP_SEALED_TEAM_SECRETS, [JSON.stringify(changes)]);
-  return result.rowCount ?? 0;
-}
+/** The re-seal's page reads and writes over `auth.teams`. */
+export const sealedTeamSecrets = (pool: PgPool) =>
+  keysetSwap<SealedTeamSecretsRow, SealedTeamSecretsChange>(pool, {
+    select: SELECT_SEALED_TEAM_SECRETS,
+    swap: SWAP_SEALED_TEAM_SECRETS,
+  });
