@@ -1,11 +1,5 @@
-// Retention of monitor history against a real database: old pings go except
-// each monitor's newest 100, done incident actions older than a week go,
-// pending and leased ones stay; batches resume monitor by monitor, and
-// replicas take turns.
-import type { Orm } from "@pulsegate/db";
 import { createLogger } from "@pulsegate/logger";
-import pg from "pg";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { openMonitorsDatabase } from "../../services/monitors/src/app.ts";
 import { loadMonitorsConfig } from "../../services/monitors/src/config.ts";
 import {
@@ -13,7 +7,7 @@ import {
   type MonitorHistoryRetention,
   pruneMonitorHistory,
 } from "../../services/monitors/src/retention/prune-monitor-history.ts";
-import { dropDatabase, recreateDatabase, TEST_DATABASE_SERVER } from "../support/database.ts";
+import { TEST_DATABASE_SERVER, useTestDatabase } from "../support/database.ts";
 
 const server = TEST_DATABASE_SERVER;
 const databaseName = `pulsegate_it_monitor_retention_${process.pid}`;
@@ -26,30 +20,17 @@ const retention: MonitorHistoryRetention = {
 const OLD_PING = 100;
 const RECENT = 1;
 
-let orm: Orm;
-let db: pg.Pool;
-
-beforeAll(async () => {
-  await recreateDatabase(databaseName, server);
-  orm = await openMonitorsDatabase(config, log);
-  db = new pg.Pool({ connectionString: `${server}/${databaseName}`, max: 2 });
-});
-
-afterAll(async () => {
-  await db?.end();
-  await orm?.close();
-  await dropDatabase(databaseName, server);
-});
+const database = useTestDatabase(databaseName, () => openMonitorsDatabase(config, log), server);
 
 beforeEach(async () => {
-  await db.query("TRUNCATE monitors.pings, monitors.incident_actions, monitors.monitors RESTART IDENTITY");
+  await database.db.query("TRUNCATE monitors.pings, monitors.incident_actions, monitors.monitors RESTART IDENTITY");
 });
 
 /** bigint ids arrive as text: compare them as numbers. */
 const byNumber = (a: string, b: string) => Number(a) - Number(b);
 
 async function monitor(id: string): Promise<string> {
-  await db.query(
+  await database.db.query(
     `INSERT INTO monitors.monitors (id, team_id, ping_url, name, status, monitoring_active, interval_seconds,
                                     grace_seconds, severity, reopen_window_seconds, created_at, updated_at)
      VALUES ($1, 'team_1', $1 || '_url', $1, 'up', true, 300, 60, 'sev2', 3600, now(), now())`,
@@ -60,7 +41,7 @@ async function monitor(id: string): Promise<string> {
 
 /** `count` pings received `ageDays` ago (a second apart, oldest first), returning their ids in order. */
 async function pings(monitorId: string, count: number, ageDays: number): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>(
+  const { rows } = await database.db.query<{ id: string }>(
     `INSERT INTO monitors.pings (ping_key, monitor_id, team_id, status, method, received_at, recorded_at, spooled)
      SELECT gen_random_uuid(), $1, 'team_1', 'up', 'POST', t, t, false
        FROM (SELECT now() - make_interval(days => $3::int) + g * interval '1 second' AS t
@@ -72,9 +53,10 @@ async function pings(monitorId: string, count: number, ageDays: number): Promise
 }
 
 async function pingIds(monitorId: string): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>("SELECT id::text AS id FROM monitors.pings WHERE monitor_id = $1", [
-    monitorId,
-  ]);
+  const { rows } = await database.db.query<{ id: string }>(
+    "SELECT id::text AS id FROM monitors.pings WHERE monitor_id = $1",
+    [monitorId],
+  );
   return rows.map((row) => row.id).sort(byNumber);
 }
 
@@ -107,7 +89,7 @@ async function expectKept(keep: Map<string, string[]>): Promise<void> {
 
 type ActionState = { ageDays: number; doneDaysAgo: number | null; leasedForSeconds?: number };
 async function incidentAction(monitorId: string, state: ActionState): Promise<string> {
-  const { rows } = await db.query<{ id: string }>(
+  const { rows } = await database.db.query<{ id: string }>(
     `INSERT INTO monitors.incident_actions (monitor_id, team_id, kind, title, description, severity, group_key,
                                             reopen_window_seconds, alert_quota_monthly, created_at, next_attempt_at,
                                             done_at, lease_until, outcome)
@@ -122,7 +104,7 @@ async function incidentAction(monitorId: string, state: ActionState): Promise<st
 }
 
 async function actionIds(): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>("SELECT id::text AS id FROM monitors.incident_actions");
+  const { rows } = await database.db.query<{ id: string }>("SELECT id::text AS id FROM monitors.incident_actions");
   return rows.map((row) => row.id).sort(byNumber);
 }
 
@@ -135,16 +117,16 @@ describe("monitor history retention", () => {
     const leasedOld = await incidentAction("mon_busy_old", { ageDays: 30, doneDaysAgo: null, leasedForSeconds: 30 });
     const doneButLeased = await incidentAction("mon_mixed", { ageDays: 9, doneDaysAgo: 8, leasedForSeconds: 30 });
 
-    const result = await pruneMonitorHistory(orm, retention);
+    const result = await pruneMonitorHistory(database.orm, retention);
 
     expect(result).toEqual({ skipped: false, incidentActions: 1, pings: PRUNABLE_PINGS, more: false });
     await expectKept(keep);
     expect(await actionIds()).toEqual([doneRecently, pendingOld, leasedOld, doneButLeased]);
     expect(await actionIds()).not.toContain(doneLongAgo);
     // Monitors are never pruned; a second run finds nothing.
-    const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM monitors.monitors");
+    const { rows } = await database.db.query<{ n: number }>("SELECT count(*)::int AS n FROM monitors.monitors");
     expect(rows[0]?.n).toBe(keep.size);
-    expect(await pruneMonitorHistory(orm, retention)).toEqual({
+    expect(await pruneMonitorHistory(database.orm, retention)).toEqual({
       skipped: false,
       incidentActions: 0,
       pings: 0,
@@ -156,10 +138,13 @@ describe("monitor history retention", () => {
     const keep = await pingFixture();
     const done = await incidentAction("mon_quiet", { ageDays: 9, doneDaysAgo: 8 });
     expect(
-      await pruneMonitorHistory(orm, { pingRetentionDays: OLD_PING + 1, incidentActionRetentionDays: 9 }),
+      await pruneMonitorHistory(database.orm, { pingRetentionDays: OLD_PING + 1, incidentActionRetentionDays: 9 }),
     ).toMatchObject({ incidentActions: 0, pings: 0 });
     expect(await actionIds()).toEqual([done]);
-    expect(await pruneMonitorHistory(orm, retention)).toMatchObject({ incidentActions: 1, pings: PRUNABLE_PINGS });
+    expect(await pruneMonitorHistory(database.orm, retention)).toMatchObject({
+      incidentActions: 1,
+      pings: PRUNABLE_PINGS,
+    });
     await expectKept(keep);
   });
 
@@ -167,12 +152,12 @@ describe("monitor history retention", () => {
     const keep = await pingFixture();
     const limits = { ...retention, batchSize: 7, maxBatches: 3 };
 
-    const first = await pruneMonitorHistory(orm, limits);
+    const first = await pruneMonitorHistory(database.orm, limits);
     expect(first).toEqual({ skipped: false, incidentActions: 0, pings: 21, more: true });
     let total = first.pings;
     let runs = 1;
     for (let more = first.more; more; runs++) {
-      const next = await pruneMonitorHistory(orm, limits);
+      const next = await pruneMonitorHistory(database.orm, limits);
       total += next.pings;
       more = next.more;
     }
@@ -184,28 +169,28 @@ describe("monitor history retention", () => {
 
   it("stands aside while another replica holds the retention lock", async () => {
     const keep = await pingFixture();
-    const other = await db.connect();
+    const other = await database.db.connect();
     try {
       await other.query("BEGIN");
       await other.query("SELECT pg_advisory_xact_lock(hashtext($1))", [MONITORS_RETENTION_LOCK]);
-      expect(await pruneMonitorHistory(orm, retention)).toEqual({
+      expect(await pruneMonitorHistory(database.orm, retention)).toEqual({
         skipped: true,
         incidentActions: 0,
         pings: 0,
         more: false,
       });
-      const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM monitors.pings");
+      const { rows } = await database.db.query<{ n: number }>("SELECT count(*)::int AS n FROM monitors.pings");
       expect(rows[0]?.n).toBe(150 + 5 + 150 + 130 + 200);
     } finally {
       await other.query("COMMIT");
       other.release();
     }
-    expect(await pruneMonitorHistory(orm, retention)).toMatchObject({ pings: PRUNABLE_PINGS });
+    expect(await pruneMonitorHistory(database.orm, retention)).toMatchObject({ pings: PRUNABLE_PINGS });
     await expectKept(keep);
   });
 
   it("finds old pings through an index on (monitor_id, received_at)", async () => {
-    const { rows } = await db.query<{ indexdef: string }>(
+    const { rows } = await database.db.query<{ indexdef: string }>(
       "SELECT indexdef FROM pg_indexes WHERE schemaname = 'monitors' AND indexname = 'pings_monitor_received_idx'",
     );
     expect(rows[0]?.indexdef).toContain("(monitor_id, received_at)");

@@ -1,15 +1,9 @@
-// Retention of the notification tables against a real database: exactly the
-// final, old deliveries and the spent, old outbox events go; pending and
-// leased rows, recent rows, alerts and occurrences stay; batches are bounded
-// and replicas take turns.
-import type { Orm } from "@pulsegate/db";
 import { createLogger } from "@pulsegate/logger";
-import pg from "pg";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { openAlertsDatabase } from "../../services/alerts/src/app.ts";
 import { loadAlertsConfig } from "../../services/alerts/src/config.ts";
 import { ALERTS_RETENTION_LOCK, pruneNotifications } from "../../services/alerts/src/retention/prune-notifications.ts";
-import { dropDatabase, recreateDatabase, TEST_DATABASE_SERVER } from "../support/database.ts";
+import { TEST_DATABASE_SERVER, useTestDatabase } from "../support/database.ts";
 
 const server = TEST_DATABASE_SERVER;
 const databaseName = `pulsegate_it_notification_retention_${process.pid}`;
@@ -19,32 +13,19 @@ const RETENTION_DAYS = config.NOTIFY_RETENTION_DAYS;
 const OLD = 40;
 const RECENT = 1;
 
-let orm: Orm;
-let db: pg.Pool;
-
-beforeAll(async () => {
-  await recreateDatabase(databaseName, server);
-  orm = await openAlertsDatabase(config, log);
-  db = new pg.Pool({ connectionString: `${server}/${databaseName}`, max: 2 });
-});
-
-afterAll(async () => {
-  await db?.end();
-  await orm?.close();
-  await dropDatabase(databaseName, server);
-});
+const database = useTestDatabase(databaseName, () => openAlertsDatabase(config, log), server);
 
 beforeEach(async () => {
-  await db.query(
+  await database.db.query(
     "TRUNCATE alerts.deliveries, alerts.outbox, alerts.occurrences, alerts.alerts, alerts.channels RESTART IDENTITY",
   );
-  await db.query(
+  await database.db.query(
     `INSERT INTO alerts.alerts (id, team_id, status, title, severity, occurrence_count, source, source_id,
                                 first_seen_at, last_seen_at, created_at)
      VALUES ('al_1', 'team_1', 'resolved', 'Disk', 'sev2', 1, 'webhook', 'wh_1',
              now() - interval '60 days', now() - interval '60 days', now() - interval '60 days')`,
   );
-  await db.query(
+  await database.db.query(
     `INSERT INTO alerts.occurrences (alert_id, team_id, outcome, source, source_id, title, severity, received_at)
      VALUES ('al_1', 'team_1', 'created', 'webhook', 'wh_1', 'Disk', 'sev2', now() - interval '60 days')`,
   );
@@ -52,7 +33,7 @@ beforeEach(async () => {
 
 /** An outbox event created `ageDays` ago, expanded then (or `expandedDaysAgo`, or never with null). */
 async function outboxEvent(ageDays: number, expandedDaysAgo: number | null = ageDays): Promise<string> {
-  const { rows } = await db.query<{ id: string }>(
+  const { rows } = await database.db.query<{ id: string }>(
     `INSERT INTO alerts.outbox (team_id, alert_id, event_type, payload, created_at, expanded_at)
      VALUES ('team_1', 'al_1', 'alert.created', '{}', now() - make_interval(days => $1::int),
              now() - make_interval(days => $2::int))
@@ -71,13 +52,13 @@ async function delivery(
 ): Promise<string> {
   const id = `dlv_${++deliveryCount}`;
   // One delivery per event and channel: each gets a channel of its own.
-  await db.query(
+  await database.db.query(
     `INSERT INTO alerts.channels (id, team_id, kind, name, credentials_sealed, masked_url, enabled, created_at,
                                   updated_at)
      VALUES ($1, 'team_1', 'webhook', 'hook', '\\x00', 'https://example.com/…', true, now(), now())`,
     [`ch_${id}`],
   );
-  await db.query(
+  await database.db.query(
     `INSERT INTO alerts.deliveries (id, outbox_id, channel_id, team_id, alert_id, event_type, status, attempts,
                                     max_attempts, next_attempt_at, locked_until, created_at, updated_at)
      VALUES ($1, $2::bigint, 'ch_' || $1, 'team_1', 'al_1', 'alert.created', $3, 1, 8, now() + interval '1 hour',
@@ -96,12 +77,12 @@ async function delivery(
 }
 
 async function ids(table: "alerts.deliveries" | "alerts.outbox"): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>(`SELECT id::text AS id FROM ${table}`);
+  const { rows } = await database.db.query<{ id: string }>(`SELECT id::text AS id FROM ${table}`);
   return rows.map((row) => row.id).sort();
 }
 
 async function count(table: string): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
+  const { rows } = await database.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
   return rows[0]?.n ?? -1;
 }
 
@@ -130,7 +111,7 @@ describe("notification retention", () => {
     const recentEvent = await outboxEvent(RECENT);
     const recentDelivered = await delivery(recentEvent, "delivered", { ageDays: RECENT });
 
-    const result = await pruneNotifications(orm, { retentionDays: RETENTION_DAYS });
+    const result = await pruneNotifications(database.orm, { retentionDays: RETENTION_DAYS });
 
     expect(result).toEqual({ skipped: false, deliveries: 3, outbox: 2, more: false });
     expect(await ids("alerts.deliveries")).toEqual(
@@ -145,7 +126,7 @@ describe("notification retention", () => {
     expect(await count("alerts.alerts")).toBe(1);
     expect(await count("alerts.occurrences")).toBe(1);
     // A second run (or another replica after this one) finds nothing.
-    expect(await pruneNotifications(orm, { retentionDays: RETENTION_DAYS })).toEqual({
+    expect(await pruneNotifications(database.orm, { retentionDays: RETENTION_DAYS })).toEqual({
       skipped: false,
       deliveries: 0,
       outbox: 0,
@@ -156,9 +137,15 @@ describe("notification retention", () => {
   it("honours the configured horizon", async () => {
     const event = await outboxEvent(OLD);
     const old = await delivery(event, "delivered", { ageDays: OLD });
-    expect(await pruneNotifications(orm, { retentionDays: OLD + 5 })).toMatchObject({ deliveries: 0, outbox: 0 });
+    expect(await pruneNotifications(database.orm, { retentionDays: OLD + 5 })).toMatchObject({
+      deliveries: 0,
+      outbox: 0,
+    });
     expect(await ids("alerts.deliveries")).toEqual([old]);
-    expect(await pruneNotifications(orm, { retentionDays: OLD - 5 })).toMatchObject({ deliveries: 1, outbox: 1 });
+    expect(await pruneNotifications(database.orm, { retentionDays: OLD - 5 })).toMatchObject({
+      deliveries: 1,
+      outbox: 1,
+    });
     expect(await ids("alerts.deliveries")).toEqual([]);
   });
 
@@ -167,11 +154,21 @@ describe("notification retention", () => {
     for (let i = 0; i < 25; i++) await delivery(event, "delivered", { ageDays: OLD });
     const limits = { retentionDays: RETENTION_DAYS, batchSize: 10, maxBatches: 2 };
 
-    expect(await pruneNotifications(orm, limits)).toEqual({ skipped: false, deliveries: 20, outbox: 0, more: true });
+    expect(await pruneNotifications(database.orm, limits)).toEqual({
+      skipped: false,
+      deliveries: 20,
+      outbox: 0,
+      more: true,
+    });
     expect(await count("alerts.deliveries")).toBe(5);
     expect(await ids("alerts.outbox")).toEqual([event]);
 
-    expect(await pruneNotifications(orm, limits)).toEqual({ skipped: false, deliveries: 5, outbox: 1, more: false });
+    expect(await pruneNotifications(database.orm, limits)).toEqual({
+      skipped: false,
+      deliveries: 5,
+      outbox: 1,
+      more: false,
+    });
     expect(await count("alerts.deliveries")).toBe(0);
     expect(await count("alerts.outbox")).toBe(0);
   });
@@ -179,11 +176,11 @@ describe("notification retention", () => {
   it("stands aside while another replica holds the retention lock", async () => {
     const event = await outboxEvent(OLD);
     const old = await delivery(event, "failed", { ageDays: OLD });
-    const other = await db.connect();
+    const other = await database.db.connect();
     try {
       await other.query("BEGIN");
       await other.query("SELECT pg_advisory_xact_lock(hashtext($1))", [ALERTS_RETENTION_LOCK]);
-      expect(await pruneNotifications(orm, { retentionDays: RETENTION_DAYS })).toEqual({
+      expect(await pruneNotifications(database.orm, { retentionDays: RETENTION_DAYS })).toEqual({
         skipped: true,
         deliveries: 0,
         outbox: 0,
@@ -194,7 +191,7 @@ describe("notification retention", () => {
       await other.query("COMMIT");
       other.release();
     }
-    expect(await pruneNotifications(orm, { retentionDays: RETENTION_DAYS })).toMatchObject({
+    expect(await pruneNotifications(database.orm, { retentionDays: RETENTION_DAYS })).toMatchObject({
       deliveries: 1,
       outbox: 1,
     });
@@ -205,7 +202,11 @@ describe("notification retention", () => {
     for (let i = 0; i < 5; i++) await delivery(event, "delivered", { ageDays: OLD });
     const abort = new AbortController();
     abort.abort();
-    const result = await pruneNotifications(orm, { retentionDays: RETENTION_DAYS, batchSize: 2, signal: abort.signal });
+    const result = await pruneNotifications(database.orm, {
+      retentionDays: RETENTION_DAYS,
+      batchSize: 2,
+      signal: abort.signal,
+    });
     expect(result).toMatchObject({ deliveries: 0, outbox: 0 });
     expect(await count("alerts.deliveries")).toBe(5);
   });

@@ -1,4 +1,6 @@
+import type { Orm } from "@pulsegate/db";
 import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
 
 /** The PostgreSQL server tests use (trust auth on the machine and in CI). */
 export const TEST_DATABASE_SERVER = process.env.TEST_DATABASE_SERVER ?? "postgres://postgres@127.0.0.1:5432";
@@ -37,4 +39,31 @@ export async function dropDatabase(name: string, server = TEST_DATABASE_SERVER):
     }
   }
   return false;
+}
+
+/** A test file's own migrated database: `orm` as the service opens it, `db` a small pool for setup and checks. */
+export type TestDatabase = { url: string; orm: Orm; db: pg.Pool };
+
+/**
+ * Gives the calling test file a fresh database of its own, migrated by `open`
+ * (the service's own start-up), before its tests; closes and drops it after.
+ * The fields are set once beforeAll has run.
+ */
+export function useTestDatabase(
+  name: string,
+  open: (url: string) => Promise<Orm>,
+  server = TEST_DATABASE_SERVER,
+): TestDatabase {
+  const database = { url: `${server}/${name}` } as TestDatabase;
+  beforeAll(async () => {
+    await recreateDatabase(name, server);
+    database.orm = await open(database.url);
+    database.db = new pg.Pool({ connectionString: database.url, max: 2 });
+  });
+  afterAll(async () => {
+    await database.db?.end();
+    await database.orm?.close();
+    await dropDatabase(name, server);
+  });
+  return database;
 }
