@@ -12,10 +12,10 @@ import { isTransientError } from "@pulsegate/transient-error";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { LastKnownMonitors } from "../../services/monitors/src/monitors/last-known-monitors.ts";
-import type { MonitorView } from "../../services/monitors/src/monitors/monitor-row.ts";
 import { PingRecorder, type RecordInput } from "../../services/monitors/src/pings/record-pings.ts";
 import { drainSpool } from "../../services/monitors/src/spool/drain-spool.ts";
 import { PingSpool } from "../../services/monitors/src/spool/ping-spool.ts";
+import { aMonitorView } from "../../services/monitors/src/testing/monitor-view.ts";
 import { Client } from "../support/client.ts";
 
 const stack = inject("stack");
@@ -71,17 +71,7 @@ const ping = (
   alertQuotaMonthly: 0,
 });
 
-const known = (overrides: Partial<MonitorView> = {}): MonitorView =>
-  ({
-    id: randomUUID(),
-    teamId: randomUUID(),
-    status: "up",
-    monitoringActive: true,
-    lastPingAt: null,
-    lastPingStatus: null,
-    lastReason: null,
-    ...overrides,
-  }) as MonitorView;
+const known = aMonitorView;
 
 describe("the spool state machine", () => {
   it("an outage turns writing into spooling: each ping spooled in order, answered as the monitor will look", async () => {

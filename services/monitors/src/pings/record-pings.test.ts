@@ -9,9 +9,9 @@ import { createLogger } from "@pulsegate/logger";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LastKnownMonitors } from "../monitors/last-known-monitors.ts";
-import type { MonitorView } from "../monitors/monitor-row.ts";
 import { drainSpool } from "../spool/drain-spool.ts";
 import { PingSpool } from "../spool/ping-spool.ts";
+import { aMonitorView } from "../testing/monitor-view.ts";
 import { PingRecorder, type RecordInput } from "./record-pings.ts";
 
 /** A local port nothing listens on: connections to it are refused at once. */
@@ -69,17 +69,7 @@ const input = (monitorId: string, teamId: string): RecordInput => ({
   alertQuotaMonthly: 0,
 });
 
-const view = (overrides: Partial<MonitorView>): MonitorView =>
-  ({
-    id: randomUUID(),
-    teamId: randomUUID(),
-    status: "up",
-    monitoringActive: true,
-    lastPingAt: null,
-    lastPingStatus: null,
-    lastReason: null,
-    ...overrides,
-  }) as MonitorView;
+const view = aMonitorView;
 
 describe("PingRecorder spooling", () => {
   it("writes to the database until it is told to spool; spooling starts once and stops when idle", () => {
