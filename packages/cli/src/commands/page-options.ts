@@ -1,3 +1,4 @@
+import { PAGE_LIMITS } from "@pulsegate/page-cursor";
 import type { PageQuery } from "@pulsegate/sdk";
 import { type Command, Option } from "commander";
 import { integer } from "../option-parsers.ts";
@@ -7,7 +8,7 @@ export type PageFlags = { limit?: number; cursor?: string };
 /** --limit and --cursor, for lists the API pages. */
 export const pageOptions = (command: Command) =>
   command
-    .addOption(new Option("--limit <n>", "at most this many (1–200)").argParser(integer(1)))
+    .addOption(new Option("--limit <n>", `at most this many (1–${PAGE_LIMITS.max})`).argParser(integer(1)))
     .option("--cursor <cursor>", "continue from a previous page's nextCursor");
 
 export const pageQuery = (flags: PageFlags): PageQuery => ({
