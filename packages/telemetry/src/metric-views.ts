@@ -1,31 +1,27 @@
 import { metrics as sdkMetrics } from "@opentelemetry/sdk-node";
+import { METRIC_DEFINITIONS } from "./metric-catalogue.ts";
+import { nameWithUnit } from "./prometheus-name.ts";
 
 type ViewOptions = sdkMetrics.ViewOptions;
 
 /**
- * Prometheus names carry their unit (`_seconds`, `_bytes`; counters get
- * `_total` from the exporter), but the exporter does not add it and the
- * instrumentations name their instruments without it. These views rename
- * what the services export; our own instruments are named with it already.
+ * The runtime instruments exported but not catalogued (no dashboard or alert
+ * uses them), with their units: like the catalogued ones, they are renamed to
+ * carry their unit in Prometheus (prometheus-name.ts).
  */
-const RENAMED: [string, string][] = [
-  ["http.server.request.duration", "http.server.request.duration.seconds"],
-  ["rpc.server.call.duration", "rpc.server.call.duration.seconds"],
-  ["nodejs.eventloop.delay.min", "nodejs.eventloop.delay.min.seconds"],
-  ["nodejs.eventloop.delay.max", "nodejs.eventloop.delay.max.seconds"],
-  ["nodejs.eventloop.delay.mean", "nodejs.eventloop.delay.mean.seconds"],
-  ["nodejs.eventloop.delay.stddev", "nodejs.eventloop.delay.stddev.seconds"],
-  ["nodejs.eventloop.delay.p50", "nodejs.eventloop.delay.p50.seconds"],
-  ["nodejs.eventloop.delay.p90", "nodejs.eventloop.delay.p90.seconds"],
-  ["nodejs.eventloop.delay.p99", "nodejs.eventloop.delay.p99.seconds"],
-  ["nodejs.eventloop.time", "nodejs.eventloop.time.seconds"],
-  ["nodejs.eventloop.utilization", "nodejs.eventloop.utilization.ratio"],
-  ["v8js.gc.duration", "v8js.gc.duration.seconds"],
-  ["v8js.memory.heap.limit", "v8js.memory.heap.limit.bytes"],
-  ["v8js.memory.heap.used", "v8js.memory.heap.used.bytes"],
-  ["v8js.memory.heap.space.available_size", "v8js.memory.heap.space.available_size.bytes"],
-  ["v8js.memory.heap.space.physical_size", "v8js.memory.heap.space.physical_size.bytes"],
-  ["v8js.memory.heap.space.size", "v8js.memory.heap.space.size.bytes"],
+const UNCATALOGUED: { instrument: string; unit: string }[] = [
+  { instrument: "nodejs.eventloop.delay.min", unit: "s" },
+  { instrument: "nodejs.eventloop.delay.max", unit: "s" },
+  { instrument: "nodejs.eventloop.delay.mean", unit: "s" },
+  { instrument: "nodejs.eventloop.delay.stddev", unit: "s" },
+  { instrument: "nodejs.eventloop.delay.p50", unit: "s" },
+  { instrument: "nodejs.eventloop.delay.p90", unit: "s" },
+  { instrument: "nodejs.eventloop.time", unit: "s" },
+  { instrument: "v8js.gc.duration", unit: "s" },
+  { instrument: "v8js.memory.heap.limit", unit: "By" },
+  { instrument: "v8js.memory.heap.space.available_size", unit: "By" },
+  { instrument: "v8js.memory.heap.space.physical_size", unit: "By" },
+  { instrument: "v8js.memory.heap.space.size", unit: "By" },
 ];
 
 /**
@@ -35,9 +31,18 @@ const RENAMED: [string, string][] = [
  */
 const DROPPED = ["http.client.request.duration"];
 
+/** Renames the instruments whose names lack their unit (the instrumentations', and rpc.server.call.duration). */
+function renamed(): ViewOptions[] {
+  const instruments: { instrument: string; unit?: string }[] = [...METRIC_DEFINITIONS, ...UNCATALOGUED];
+  return instruments.flatMap(({ instrument, unit }): ViewOptions[] => {
+    const name = nameWithUnit(instrument, unit);
+    return name === instrument ? [] : [{ instrumentName: instrument, name }];
+  });
+}
+
 export function metricViews(): ViewOptions[] {
   return [
-    ...RENAMED.map(([instrumentName, name]): ViewOptions => ({ instrumentName, name })),
+    ...renamed(),
     ...DROPPED.map(
       (instrumentName): ViewOptions => ({ instrumentName, aggregation: { type: sdkMetrics.AggregationType.DROP } }),
     ),
