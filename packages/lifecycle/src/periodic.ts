@@ -1,10 +1,9 @@
 import { context, metrics, ROOT_CONTEXT } from "@opentelemetry/api";
 import type { Logger } from "@pulsegate/logger";
+import { counterOf } from "@pulsegate/telemetry/instruments";
 import { isTransientError } from "@pulsegate/transient-error";
 
-const failures = metrics
-  .getMeter("pulsegate-periodic")
-  .createCounter("pulsegate.periodic.failures", { description: "Failed runs of a periodic task, by task." });
+const failures = counterOf(metrics.getMeter("pulsegate-periodic"), "pulsegate.periodic.failures");
 
 export type PeriodicOptions = {
   /** Names the task in logs and in pulsegate.periodic.failures. */

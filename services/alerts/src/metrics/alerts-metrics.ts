@@ -1,22 +1,17 @@
-import { metrics } from "@pulsegate/telemetry";
+import { counterOf, metrics } from "@pulsegate/telemetry";
 
 /**
- * The alerts service's domain counters (docs/operations.md). Labels are
- * bounded: outcomes, sources, results and channel kinds are fixed sets. No-ops
- * when telemetry is off.
+ * The alerts service's domain counters (docs/operations.md; described in the
+ * metric catalogue, @pulsegate/telemetry). Labels are bounded: outcomes,
+ * sources, results and channel kinds are fixed sets. No-ops when telemetry is off.
  */
 const meter = metrics.getMeter("pulsegate-alerts");
 
 /** Folded triggers by outcome (created, occurrence_added, reopened, quota_exhausted, invalid) and source (webhook, monitor). */
-export const foldOutcomes = meter.createCounter("pulsegate.alerts.triggers", {
-  description:
-    "Triggers folded into alerts, by outcome and source (filtered and unknown-source triggers are counted by the gateway).",
-});
+export const foldOutcomes = counterOf(meter, "pulsegate.alerts.triggers");
 
 /** Delivery attempts by result (delivered, retry, failed) and channel kind. */
-export const deliveryResults = meter.createCounter("pulsegate.alerts.deliveries", {
-  description: "Notification delivery attempts by result (delivered, retry, failed) and channel kind.",
-});
+export const deliveryResults = counterOf(meter, "pulsegate.alerts.deliveries");
 
 /** How a delivery attempt ended, for deliveryResults. */
 export function deliveryResultOf(ok: boolean, status: string | null): "delivered" | "retry" | "failed" | "abandoned" {

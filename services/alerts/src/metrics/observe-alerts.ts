@@ -1,7 +1,7 @@
 import type { PgPool } from "@pulsegate/db";
 import { withTimeout } from "@pulsegate/lifecycle";
 import type { Logger } from "@pulsegate/logger";
-import { metrics } from "@pulsegate/telemetry";
+import { metrics, observableGaugeOf } from "@pulsegate/telemetry";
 import { type AlertsStateRow, selectAlertsState } from "./select-alerts-state.ts";
 
 const meter = metrics.getMeter("pulsegate-alerts");
@@ -19,17 +19,9 @@ const QUERY_TIMEOUT_MS = 2_000;
  * the gauges out of that scrape rather than stalling it.
  */
 export function observeAlerts(pool: PgPool, log: Logger): void {
-  const open = meter.createObservableGauge("pulsegate.alerts.open", {
-    description: "Alerts not resolved, by status (open, acknowledged).",
-  });
-  const backlog = meter.createObservableGauge("pulsegate.alerts.outbox.backlog", {
-    description:
-      "Notification backlog by stage: outbox events not yet expanded (unexpanded), deliveries not yet done (pending_delivery).",
-  });
-  const oldest = meter.createObservableGauge("pulsegate.alerts.outbox.oldest.age.seconds", {
-    description: "Age of the oldest event of each backlog stage (0 when the stage is empty).",
-    unit: "s",
-  });
+  const open = observableGaugeOf(meter, "pulsegate.alerts.open");
+  const backlog = observableGaugeOf(meter, "pulsegate.alerts.outbox.backlog");
+  const oldest = observableGaugeOf(meter, "pulsegate.alerts.outbox.oldest.age.seconds");
   meter.addBatchObservableCallback(
     async (observer) => {
       let rows: AlertsStateRow[];

@@ -1,22 +1,19 @@
-import { metrics } from "@pulsegate/telemetry";
+import { counterOf, metrics, observableGaugeOf } from "@pulsegate/telemetry";
 
-/** The monitors service's domain counters (docs/operations.md); labels are fixed sets. No-ops when telemetry is off. */
+/**
+ * The monitors service's domain counters (docs/operations.md; described in the metric catalogue,
+ * @pulsegate/telemetry); labels are fixed sets. No-ops when telemetry is off.
+ */
 const meter = metrics.getMeter("pulsegate-monitors");
 
 /** Monitors the sweeper took down for a missed heartbeat. */
-export const missedHeartbeats = meter.createCounter("pulsegate.monitors.missed_heartbeats", {
-  description: "Monitors marked down by the sweeper for a missed heartbeat.",
-});
+export const missedHeartbeats = counterOf(meter, "pulsegate.monitors.missed_heartbeats");
 
 /** Sweeper passes by result (ok, held: pings still in the spool, error). */
-export const sweeps = meter.createCounter("pulsegate.monitors.sweeps", {
-  description: "Missed-heartbeat sweeper passes by result (ok, held while the spool holds pings, error).",
-});
+export const sweeps = counterOf(meter, "pulsegate.monitors.sweeps");
 
 /** Spooled pings applied by the drain, by result (applied, dead_lettered). */
-export const spoolDrained = meter.createCounter("pulsegate.monitors.spool.drained", {
-  description: "Spooled pings taken out of the spool by the drain, by result (applied, dead_lettered).",
-});
+export const spoolDrained = counterOf(meter, "pulsegate.monitors.spool.drained");
 
 let lastSweepSeconds = 0;
 
@@ -25,9 +22,6 @@ export function sweepCompleted(at: Date = new Date()): void {
   lastSweepSeconds = at.getTime() / 1000;
 }
 
-meter
-  .createObservableGauge("pulsegate.monitors.sweep.last_success.timestamp.seconds", {
-    description: "When this replica's missed-heartbeat sweeper last completed a pass (Unix time; 0 before the first).",
-    unit: "s",
-  })
-  .addCallback((observer) => observer.observe(lastSweepSeconds));
+observableGaugeOf(meter, "pulsegate.monitors.sweep.last_success.timestamp.seconds").addCallback((observer) =>
+  observer.observe(lastSweepSeconds),
+);

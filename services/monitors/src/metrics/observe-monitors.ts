@@ -1,7 +1,7 @@
 import type { Orm } from "@pulsegate/db";
 import { withTimeout } from "@pulsegate/lifecycle";
 import type { Logger } from "@pulsegate/logger";
-import { metrics } from "@pulsegate/telemetry";
+import { metrics, observableGaugeOf } from "@pulsegate/telemetry";
 import type { PingSpool } from "../spool/ping-spool.ts";
 import { selectMonitorCounts } from "./select-monitor-counts.ts";
 
@@ -21,16 +21,9 @@ const STATUSES = ["idle", "up", "down", "paused"];
  * A failed or slow read leaves its gauges out of that scrape.
  */
 export function observeMonitors(orm: Orm, spool: PingSpool, log: Logger): void {
-  const byStatus = meter.createObservableGauge("pulsegate.monitors.count", {
-    description: "Monitors by status (idle, up, down, paused).",
-  });
-  const depth = meter.createObservableGauge("pulsegate.monitors.spool.depth", {
-    description: "Pings waiting in the spool (Redis stream) for the database.",
-  });
-  const oldestAge = meter.createObservableGauge("pulsegate.monitors.spool.oldest.age.seconds", {
-    description: "Age of the oldest ping in the spool: how far the drain lags (0 when empty).",
-    unit: "s",
-  });
+  const byStatus = observableGaugeOf(meter, "pulsegate.monitors.count");
+  const depth = observableGaugeOf(meter, "pulsegate.monitors.spool.depth");
+  const oldestAge = observableGaugeOf(meter, "pulsegate.monitors.spool.oldest.age.seconds");
   meter.addBatchObservableCallback(
     async (observer) => {
       const [counts, spooled] = await Promise.allSettled([
