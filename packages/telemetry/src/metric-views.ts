@@ -9,20 +9,24 @@ type ViewOptions = sdkMetrics.ViewOptions;
  * uses them), with their units: like the catalogued ones, they are renamed to
  * carry their unit in Prometheus (prometheus-name.ts).
  */
-const UNCATALOGUED: { instrument: string; unit: string }[] = [
-  { instrument: "nodejs.eventloop.delay.min", unit: "s" },
-  { instrument: "nodejs.eventloop.delay.max", unit: "s" },
-  { instrument: "nodejs.eventloop.delay.mean", unit: "s" },
-  { instrument: "nodejs.eventloop.delay.stddev", unit: "s" },
-  { instrument: "nodejs.eventloop.delay.p50", unit: "s" },
-  { instrument: "nodejs.eventloop.delay.p90", unit: "s" },
-  { instrument: "nodejs.eventloop.time", unit: "s" },
-  { instrument: "v8js.gc.duration", unit: "s" },
-  { instrument: "v8js.memory.heap.limit", unit: "By" },
-  { instrument: "v8js.memory.heap.space.available_size", unit: "By" },
-  { instrument: "v8js.memory.heap.space.physical_size", unit: "By" },
-  { instrument: "v8js.memory.heap.space.size", unit: "By" },
-];
+const UNCATALOGUED: Record<string, string[]> = {
+  s: [
+    "nodejs.eventloop.delay.min",
+    "nodejs.eventloop.delay.max",
+    "nodejs.eventloop.delay.mean",
+    "nodejs.eventloop.delay.stddev",
+    "nodejs.eventloop.delay.p50",
+    "nodejs.eventloop.delay.p90",
+    "nodejs.eventloop.time",
+    "v8js.gc.duration",
+  ],
+  By: [
+    "v8js.memory.heap.limit",
+    "v8js.memory.heap.space.available_size",
+    "v8js.memory.heap.space.physical_size",
+    "v8js.memory.heap.space.size",
+  ],
+};
 
 /**
  * Dropped: outbound HTTP durations are labelled by destination host, one
@@ -33,7 +37,10 @@ const DROPPED = ["http.client.request.duration"];
 
 /** Renames the instruments whose names lack their unit (the instrumentations', and rpc.server.call.duration). */
 function renamed(): ViewOptions[] {
-  const instruments: { instrument: string; unit?: string }[] = [...METRIC_DEFINITIONS, ...UNCATALOGUED];
+  const instruments: { instrument: string; unit?: string }[] = [
+    ...METRIC_DEFINITIONS,
+    ...Object.entries(UNCATALOGUED).flatMap(([unit, names]) => names.map((instrument) => ({ instrument, unit }))),
+  ];
   return instruments.flatMap(({ instrument, unit }): ViewOptions[] => {
     const name = nameWithUnit(instrument, unit);
     return name === instrument ? [] : [{ instrumentName: instrument, name }];
