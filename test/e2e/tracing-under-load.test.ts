@@ -88,9 +88,15 @@ describe("one trace per request, under load", () => {
     expect(answers.map((answer) => answer.status)).toEqual(requests.map(() => 201));
     await hooks.waitForCount(REQUESTS, 30_000);
 
-    // Each request's trace ends with its delivery's outbound POST.
-    const delivered = (traceId: string) =>
-      otlp.trace(traceId).some((span) => span.scope === "@opentelemetry/instrumentation-undici");
+    // Each request's trace ends with its delivery: the outbound POST and, ended after it (so exported
+    // after it, perhaps in a later export), the delivery span around it.
+    const delivered = (traceId: string) => {
+      const spans = otlp.trace(traceId);
+      return (
+        spans.some((span) => span.scope === "@opentelemetry/instrumentation-undici") &&
+        spans.some((span) => span.name === "deliver alert.created")
+      );
+    };
     await otlp.waitFor(
       () => requests.every((request) => delivered(request.traceId)),
       "every request's delivery span",
