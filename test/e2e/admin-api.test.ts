@@ -353,7 +353,10 @@ describe("admin API", () => {
     expect((await list(`limit=${PAGE_LIMITS.max}`)).status).toBe(200);
     const tooMany = await list(`limit=${PAGE_LIMITS.max + 1}`);
     expect(tooMany.status).toBe(400);
-    expect(tooMany.body).toMatchObject({ code: "invalid_request", details: [{ field: "limit" }] });
+    expect(tooMany.body).toMatchObject({
+      code: "invalid_request",
+      details: [{ field: "limit", message: `limit must be a whole number from 1 to ${PAGE_LIMITS.max}.` }],
+    });
     // A cursor of the maximum length reaches the service (not one it returned); one more does not.
     const atMax = await list(`cursor=${"c".repeat(PAGE_LIMITS.cursorMaxLength)}`);
     expect(atMax.status).toBe(400);

@@ -31,6 +31,15 @@ describe("detailsFromValidation", () => {
     ).toEqual([{ field: "alertQuotaMonthly", message: "alertQuotaMonthly must be >= 0." }]);
   });
 
+  it("says what the page-size pattern means instead of quoting it", () => {
+    expect(
+      detailsFromValidation(
+        [issue("pattern", "/limit", { pattern: "^…$" }, 'must match pattern "^…$"')],
+        "querystring",
+      ),
+    ).toEqual([{ field: "limit", message: "limit must be a whole number from 1 to 200." }]);
+  });
+
   it("falls back to the context for the root and decodes JSON pointers", () => {
     expect(detailsFromValidation([issue("type", "", { type: "object" }, "must be object")], "body")).toEqual([
       { field: "body", message: "body must be object." },

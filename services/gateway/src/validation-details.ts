@@ -1,4 +1,5 @@
 import type { FieldProblem } from "@pulsegate/errors";
+import { PAGE_LIMITS } from "@pulsegate/page-cursor";
 import type { FastifySchemaValidationError } from "fastify/types/schema.js";
 
 function decodePointer(pointer: string): string[] {
@@ -39,6 +40,10 @@ export function detailsFromValidation(
       return { field, message: `${field} is not allowed.` };
     }
     const field = path || context || "body";
+    // A page size arrives as text and is checked by a pattern: say what the pattern means.
+    if (issue.keyword === "pattern" && context === "querystring" && field === "limit") {
+      return { field, message: `limit must be a whole number from 1 to ${PAGE_LIMITS.max}.` };
+    }
     return { field, message: `${field} ${issue.message ?? "is invalid"}.` };
   });
 }
