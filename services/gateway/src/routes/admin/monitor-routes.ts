@@ -1,8 +1,7 @@
 import { callUnary } from "@pulsegate/grpc";
 import { MONITOR_LIMITS } from "@pulsegate/limits";
-import type { monitors } from "@pulsegate/proto";
 import { SEVERITIES, type Severity } from "@pulsegate/vocabulary";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { severityToProto } from "../../json-vocabulary.ts";
 import { wrapped } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
@@ -16,8 +15,7 @@ import {
   teamListRoute,
 } from "./collection-routes.ts";
 import { monitorJson, pingJson } from "./monitor-json.ts";
-import { present } from "./present.ts";
-import { publicBaseUrl } from "./public-base-url.ts";
+import { answeredWithPublicUrls, publicBaseUrl } from "./public-base-url.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { noBody } from "./schemas.ts";
 
@@ -94,10 +92,7 @@ export async function monitorRoutes(
   const { peers, audit } = options;
   const client = peers.monitors;
   /** The monitor a call answered with, and its JSON (its ping and badge URLs on the host this request came to). */
-  const answered = (response: { monitor?: monitors.Monitor | undefined }, request: FastifyRequest) => {
-    const monitor = present(response.monitor, "monitor");
-    return { resource: monitor, json: monitorJson(monitor, publicBaseUrl(request, options.publicBaseUrl)) };
-  };
+  const answered = answeredWithPublicUrls("monitor", monitorJson, options.publicBaseUrl);
 
   teamCreateRoute<MonitorBody>(app, peers, audit, MONITORS, {
     summary: "Create a heartbeat monitor",

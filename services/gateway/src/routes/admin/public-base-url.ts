@@ -1,4 +1,5 @@
 import type { FastifyRequest } from "fastify";
+import { present } from "./present.ts";
 
 /**
  * The address callers reach the public endpoints at, for triggerUrl and
@@ -7,4 +8,20 @@ import type { FastifyRequest } from "fastify";
  */
 export function publicBaseUrl(request: FastifyRequest, configured: string | undefined): string {
   return configured ?? `${request.protocol}://${request.host}`;
+}
+
+/**
+ * For resources whose JSON carries public URLs (webhooks, monitors): the
+ * resource a call answered with (`response[key]`, which must be there) and its
+ * JSON on the host this request came to.
+ */
+export function answeredWithPublicUrls<Key extends string, Resource>(
+  key: Key,
+  toJson: (resource: Resource, baseUrl: string) => unknown,
+  configured: string | undefined,
+) {
+  return (response: { [K in Key]?: Resource | undefined }, request: FastifyRequest) => {
+    const resource = present<Resource>(response[key], key);
+    return { resource, json: toJson(resource, publicBaseUrl(request, configured)) };
+  };
 }

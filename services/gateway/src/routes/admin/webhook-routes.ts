@@ -1,7 +1,6 @@
 import { callUnary } from "@pulsegate/grpc";
-import type { alerts } from "@pulsegate/proto";
 import type { Severity } from "@pulsegate/vocabulary";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { severityToProto } from "../../json-vocabulary.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import {
@@ -11,8 +10,7 @@ import {
   teamCreateRoute,
   teamListRoute,
 } from "./collection-routes.ts";
-import { present } from "./present.ts";
-import { publicBaseUrl } from "./public-base-url.ts";
+import { answeredWithPublicUrls, publicBaseUrl } from "./public-base-url.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { createWebhookBody, updateWebhookBody } from "./schemas.ts";
 import { type FilterRuleJson, filterRuleToProto, webhookJson } from "./to-json.ts";
@@ -50,10 +48,7 @@ export async function webhookRoutes(
   const { peers, audit } = options;
   const client = peers.alerts;
   /** The webhook a call answered with, and its JSON (its trigger URL on the host this request came to). */
-  const answered = (response: { webhook?: alerts.Webhook | undefined }, request: FastifyRequest) => {
-    const webhook = present(response.webhook, "webhook");
-    return { resource: webhook, json: webhookJson(webhook, publicBaseUrl(request, options.publicBaseUrl)) };
-  };
+  const answered = answeredWithPublicUrls("webhook", webhookJson, options.publicBaseUrl);
 
   teamCreateRoute<WebhookBody>(app, peers, audit, WEBHOOKS, {
     summary: "Create a webhook",
