@@ -1,6 +1,3 @@
-// The spool drain, driven directly against the real database and Redis: a ping applied twice
-// (its first commit was uncertain, or its entry survived a failed XDEL) is stored once, in arrival order.
-import { randomUUID } from "node:crypto";
 import { createPgPool, type PgPool } from "@pulsegate/db";
 import { createLogger } from "@pulsegate/logger";
 import { Redis } from "ioredis";
@@ -12,6 +9,7 @@ import type { PingItem } from "../../services/monitors/src/pings/ping-item.ts";
 import { PingRecorder } from "../../services/monitors/src/pings/record-pings.ts";
 import { drainSpool } from "../../services/monitors/src/spool/drain-spool.ts";
 import { PingSpool } from "../../services/monitors/src/spool/ping-spool.ts";
+import { aPingItem } from "../../services/monitors/src/testing/ping-item.ts";
 import { Client } from "../support/client.ts";
 import { hostPortOf, TcpProxy } from "../support/tcp-proxy.ts";
 
@@ -38,22 +36,7 @@ afterAll(async () => {
   await db.end();
 });
 
-function item(monitor: { id: string; teamId: string }, overrides: Partial<PingItem> = {}): PingItem {
-  return {
-    pingId: randomUUID(),
-    monitorId: monitor.id,
-    teamId: monitor.teamId,
-    status: "up",
-    reason: null,
-    groupKey: null,
-    metadataJson: null,
-    method: "POST",
-    receivedAt: new Date(),
-    heartbeatQuotaMonthly: 0,
-    alertQuotaMonthly: 0,
-    ...overrides,
-  };
-}
+const item = aPingItem;
 
 const stored = async (monitorId: string) =>
   (

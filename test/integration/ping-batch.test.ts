@@ -10,6 +10,7 @@ import { openMonitorsDatabase } from "../../services/monitors/src/app.ts";
 import { loadMonitorsConfig } from "../../services/monitors/src/config.ts";
 import { applyPingBatch } from "../../services/monitors/src/pings/apply-ping-batch.ts";
 import type { PingItem } from "../../services/monitors/src/pings/ping-item.ts";
+import { aPingItem } from "../../services/monitors/src/testing/ping-item.ts";
 import { dropDatabase, recreateDatabase, TEST_DATABASE_SERVER } from "../support/database.ts";
 
 const databaseName = `pulsegate_it_ping_batch_${process.pid}`;
@@ -48,22 +49,8 @@ async function monitor(teamId: string, status = "idle"): Promise<string> {
   return id;
 }
 
-function ping(monitorId: string, teamId: string, extra: Partial<PingItem> = {}): PingItem {
-  return {
-    pingId: randomUUID(),
-    monitorId,
-    teamId,
-    status: "up",
-    reason: null,
-    groupKey: null,
-    metadataJson: null,
-    method: "POST",
-    receivedAt: new Date(),
-    heartbeatQuotaMonthly: 0,
-    alertQuotaMonthly: 0,
-    ...extra,
-  };
-}
+const ping = (monitorId: string, teamId: string, extra: Partial<PingItem> = {}): PingItem =>
+  aPingItem({ id: monitorId, teamId }, extra);
 
 describe("applyPingBatch", () => {
   it("applies the pings of one monitor in arrival order, each seeing the state the previous left", async () => {

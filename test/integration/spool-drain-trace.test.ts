@@ -1,7 +1,3 @@
-// Pollers make no trace unless they do work: the spool drain, driven against the real database and
-// Redis with a real tracer provider in this process, opens a span only when the spool holds pings.
-// The spool's backlog (depth, age of the oldest entry) is what the monitors' metrics report.
-import { randomUUID } from "node:crypto";
 import { node, tracing } from "@opentelemetry/sdk-node";
 import { createPgPool, type PgPool } from "@pulsegate/db";
 import { createLogger } from "@pulsegate/logger";
@@ -13,6 +9,7 @@ import type { PingItem } from "../../services/monitors/src/pings/ping-item.ts";
 import { PingRecorder } from "../../services/monitors/src/pings/record-pings.ts";
 import { drainSpool } from "../../services/monitors/src/spool/drain-spool.ts";
 import { PingSpool } from "../../services/monitors/src/spool/ping-spool.ts";
+import { aPingItem } from "../../services/monitors/src/testing/ping-item.ts";
 import { Client } from "../support/client.ts";
 
 const stack = inject("stack");
@@ -56,20 +53,7 @@ describe("spool drain tracing", () => {
 
     const { teamId } = await client.createTeam();
     const monitor = await client.createMonitor(teamId);
-    const ping = (overrides: Partial<PingItem>): PingItem => ({
-      pingId: randomUUID(),
-      monitorId: monitor.id,
-      teamId,
-      status: "up",
-      reason: null,
-      groupKey: null,
-      metadataJson: null,
-      method: "POST",
-      receivedAt: new Date(),
-      heartbeatQuotaMonthly: 0,
-      alertQuotaMonthly: 0,
-      ...overrides,
-    });
+    const ping = (overrides: Partial<PingItem>): PingItem => aPingItem({ id: monitor.id, teamId }, overrides);
     await spool.append(ping({}));
     await spool.append(ping({}));
     await spool.append(ping({ monitorId: "mon_unknown" }));
