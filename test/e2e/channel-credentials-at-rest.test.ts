@@ -3,23 +3,14 @@
 // it masked; the dispatcher alone opens it, and still delivers.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { afterEach, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { Client } from "../support/client.ts";
-import { Receiver } from "../support/receiver.ts";
+import { receiversClosedAfterEach } from "../support/receiver.ts";
 import { allSettled, createChannel, waitForDeliveries } from "./notifications-helpers.ts";
 
 const stack = inject("stack");
 const client = new Client(stack);
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
-});
-
-async function receiver() {
-  const started = await Receiver.start();
-  receivers.push(started);
-  return started;
-}
+const receiver = receiversClosedAfterEach();
 
 const token = () => randomBytes(18).toString("base64url");
 

@@ -2,22 +2,13 @@
 // real HTTP, to receivers this test starts on 127.0.0.1.
 import { createHmac } from "node:crypto";
 import { verify } from "@pulsegate/sdk";
-import { afterEach, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { Client } from "../support/client.ts";
-import { Receiver } from "../support/receiver.ts";
+import { receiversClosedAfterEach } from "../support/receiver.ts";
 import { allSettled, createChannel, deliveriesOf, waitForDeliveries } from "./notifications-helpers.ts";
 
 const client = new Client(inject("stack"));
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
-});
-
-async function receiver() {
-  const started = await Receiver.start();
-  receivers.push(started);
-  return started;
-}
+const receiver = receiversClosedAfterEach();
 
 const eventTypes = (requests: { json: Record<string, unknown> }[]) => requests.map((request) => request.json.type);
 

@@ -3,9 +3,9 @@
 // ping bodies; a team that sends it cannot stall any team's notifications.
 import { callUnary, connectClient } from "@pulsegate/grpc";
 import { alerts, monitors } from "@pulsegate/proto";
-import { afterAll, afterEach, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { Client } from "../support/client.ts";
-import { Receiver } from "../support/receiver.ts";
+import { receiversClosedAfterEach } from "../support/receiver.ts";
 import { createChannel } from "./notifications-helpers.ts";
 
 const stack = inject("stack");
@@ -16,10 +16,7 @@ afterAll(() => {
   alertsClient.close();
   monitorsClient.close();
 });
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
-});
+const startReceiver = receiversClosedAfterEach();
 
 const fieldsOf = (body: Record<string, unknown>) =>
   (body.details as { field: string }[] | undefined)?.map((detail) => detail.field);
@@ -60,8 +57,7 @@ describe("unstorable text in triggers", () => {
   it("one team's refused text leaves every team's notifications flowing", async () => {
     const poisoner = await client.setup();
     const neighbour = await client.setup();
-    const receiver = await Receiver.start();
-    receivers.push(receiver);
+    const receiver = await startReceiver();
     await createChannel(client, poisoner.teamId, { kind: "webhook", url: receiver.url("/poisoner") });
     await createChannel(client, neighbour.teamId, { kind: "webhook", url: receiver.url("/neighbour") });
     for (const body of [

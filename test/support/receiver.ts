@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterEach } from "vitest";
 
 export type ReceivedRequest = {
   method: string;
@@ -96,4 +97,20 @@ export class Receiver {
       for (const waiter of [...this.#waiters]) waiter();
     });
   }
+}
+
+/**
+ * For a test file whose tests each start their own receivers: `start` is
+ * Receiver.start, and every receiver started is closed after its test.
+ */
+export function receiversClosedAfterEach(): (behaviour?: Behaviour) => Promise<Receiver> {
+  const started: Receiver[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((receiver) => receiver.close()));
+  });
+  return async (behaviour) => {
+    const receiver = await Receiver.start(behaviour);
+    started.push(receiver);
+    return receiver;
+  };
 }
