@@ -109,10 +109,11 @@ export const CLASSIFY_KEYS = statement(
 
 /**
  * The whole batch in one statement: created alerts, bumped ones (folds into
- * open alerts, reopens, which also take their trigger's episode; a fold's
- * target must still be open and a reopen's still resolved, else it is not returned), every occurrence in batch order,
- * the outbox events of created and reopened alerts (each with its trigger's
- * traceparent, so no statement is added per item), and the quota counts.
+ * open alerts; reopens, which also take their trigger's episode; a fold's
+ * target must still be open and a reopen's still resolved, else it is not
+ * returned), every occurrence in batch order, the outbox events of created
+ * and reopened alerts (each with its trigger's traceparent, so no statement
+ * is added per item), and the quota counts.
  * Returns each bumped alert's count after the write, and how many were created.
  */
 export const WRITE_BATCH = statement(
