@@ -31,8 +31,9 @@
 # Needs: kubectl (Debian package kubernetes-client), Node >= 22, and the
 # devDependencies kubernetes-models, yaml and typescript in node_modules.
 # Environment: KUBECTL, PULSEGATE_NODE to override the tools; EXTERNAL_SECRETS
-# (space-separated, default "pulsegate-secrets") names Secrets that may be
-# referenced without being rendered, because they are created out of band.
+# (space-separated, default "pulsegate-secrets pulsegate-db-app") names Secrets that may be
+# referenced without being rendered, because they are created out of band (by an operator,
+# or by CloudNativePG for components/cloudnative-pg).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -76,6 +77,13 @@ resources: [../../../../deploy/k8s/overlays/production]
 components: [../../../../deploy/k8s/components/admin-ingress, ../../../../deploy/k8s/components/redis, ../../../../deploy/k8s/components/monitoring]
 YAML
   targets+=("$work/production+opt-in")
+  mkdir -p "$work/production+cloudnative-pg"
+  cat >"$work/production+cloudnative-pg/kustomization.yaml" <<'YAML'
+namespace: pulsegate
+resources: [../../../../deploy/k8s/overlays/production]
+components: [../../../../deploy/k8s/components/cloudnative-pg]
+YAML
+  targets+=("$work/production+cloudnative-pg")
 fi
 
 echo "check-k8s: kubectl $("$kubectl" version --client 2>/dev/null | tr '\n' ' ')"

@@ -11,6 +11,7 @@ import { join, resolve } from "node:path";
 import { parseAllDocuments } from "yaml";
 import {
   checkIdentity,
+  checkOrderedApply,
   checkPolicy,
   type Finding,
   idOf,
@@ -26,7 +27,9 @@ type Model = new (data: Manifest) => { validate(): void };
 const root = resolve(import.meta.dirname, "..");
 const work = process.env.CHECK_K8S_WORK;
 if (!work) throw new Error("CHECK_K8S_WORK is not set (run scripts/check-k8s.sh)");
-const external = new Set((process.env.EXTERNAL_SECRETS ?? "pulsegate-secrets").split(/\s+/).filter(Boolean));
+const external = new Set(
+  (process.env.EXTERNAL_SECRETS ?? "pulsegate-secrets pulsegate-db-app").split(/\s+/).filter(Boolean),
+);
 let errorCount = 0;
 const failedRenders = new Set<string>();
 const report = (findings: Finding[]) => {
@@ -157,6 +160,15 @@ for (const render of renders) {
   if (externalUsed.size)
     console.log(`  note: expects existing Secret(s) in the cluster: ${[...externalUsed].join(", ")}`);
 }
+
+// ---- 4. the quick start's ordered apply ----------------------------------------------------
+// The selector of deploy/k8s/README.md's first `kubectl apply -f … -l '…'`, held to the production render.
+const quickStart = readFileSync(join(root, "deploy/k8s/README.md"), "utf8");
+const selector = /kubectl apply -f pulsegate\.yaml -l '([^']+)'/.exec(quickStart)?.[1];
+const production = renders.find((r) => r.name === "overlays/production");
+if (!selector)
+  report([{ where: "deploy/k8s/README.md", message: "the quick start's first apply (-l '…') is missing" }]);
+else if (production) report(checkOrderedApply(production, selector));
 
 const total = renders.reduce((sum, r) => sum + r.objects.length, 0);
 console.log(

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
   checkIdentity,
+  checkOrderedApply,
   checkPolicy,
   type Manifest,
+  matchesSelector,
   type Render,
   removedIn,
   strictFindings,
@@ -170,7 +172,7 @@ describe("checkPolicy", () => {
     delete c.livenessProbe;
     c.image = "nginx:latest";
     expect(messages(objects)).toEqual([
-      "image nginx:latest is neither pulsegate nor a pinned redis",
+      "image nginx:latest is neither pulsegate nor a pinned redis or postgres",
       "readOnlyRootFilesystem must be true",
       "allowPrivilegeEscalation must be false",
       "capabilities.drop must include ALL",
@@ -262,6 +264,52 @@ describe("checkPolicy", () => {
     ]);
     expect(messages([...objects, allow([{ namespaceSelector: {} }])])).toEqual([
       "admits redis:redis (6379) from more than gateway, monitors",
+    ]);
+  });
+});
+
+describe("matchesSelector", () => {
+  it("reads kubectl's equality- and set-based requirements", () => {
+    const labels = { app: "migrate", tier: "db" };
+    expect(matchesSelector("app notin (gateway,auth)", labels)).toBe(true);
+    expect(matchesSelector("app notin (gateway, migrate)", labels)).toBe(false);
+    expect(matchesSelector("app notin (gateway)", undefined)).toBe(true);
+    expect(matchesSelector("app in (migrate,x),tier=db", labels)).toBe(true);
+    expect(matchesSelector("app in (x)", labels)).toBe(false);
+    expect(matchesSelector("tier!=db", labels)).toBe(false);
+    expect(matchesSelector("app,!missing", labels)).toBe(true);
+    expect(() => matchesSelector("app ~ x", labels)).toThrow(/cannot read/);
+  });
+});
+
+describe("checkOrderedApply", () => {
+  const job = {
+    kind: "Job",
+    metadata: { name: "migrate", labels: { app: "migrate" } },
+    spec: {
+      template: {
+        spec: { serviceAccountName: "migrate", containers: [{ envFrom: [{ configMapRef: { name: "cfg-abc" } }] }] },
+      },
+    },
+  };
+  const render = (extra: object[]) => ({
+    name: "overlays/production",
+    objects: [
+      job,
+      { kind: "ServiceAccount", metadata: { name: "migrate" } },
+      { kind: "ConfigMap", metadata: { name: "cfg-abc" } },
+      { kind: "Deployment", metadata: { name: "gateway", labels: { app: "gateway" } } },
+      ...extra,
+    ],
+  });
+  it("takes the Job and what it needs first, and no Deployment", () => {
+    expect(checkOrderedApply(render([]), "app notin (gateway)")).toEqual([]);
+    expect(checkOrderedApply(render([]), "app=migrate").map((f) => f.message)).toEqual([
+      "the first step does not apply ServiceAccount/migrate, which the Job needs",
+      "the first step does not apply ConfigMap/cfg-abc, which the Job needs",
+    ]);
+    expect(checkOrderedApply(render([]), "!tier").map((f) => f.message)).toEqual([
+      "the first step applies Deployment/gateway before the Job has run",
     ]);
   });
 });

@@ -55,7 +55,9 @@ export const removedIn = (apiVersion: string, kind: string): number | undefined 
 export const modelModule = (apiVersion: string, kind: string): string =>
   apiVersion.startsWith("monitoring.coreos.com/")
     ? `@kubernetes-models/prometheus-operator/${apiVersion}/${kind}`
-    : `kubernetes-models/${apiVersion}/${kind}`;
+    : apiVersion.startsWith("postgresql.cnpg.io/")
+      ? `@kubernetes-models/cloudnative-pg/${apiVersion}/${kind}`
+      : `kubernetes-models/${apiVersion}/${kind}`;
 
 /**
  * The checks before an object meets its schema: an object, with apiVersion, kind and a name,
@@ -202,14 +204,18 @@ const matches = (selector: Manifest, labels: Manifest): boolean =>
   !!selector && Object.entries(selector).every(([k, v]) => labels?.[k] === v);
 const isImage = (image: string | undefined): boolean =>
   /^(?:.+\/)?pulsegate(?::[\w.-]+)?(?:@sha256:[0-9a-f]{64})?$/.test(image ?? "");
-// The one other image: Redis (components/redis), pinned to a full version.
+// The other images: Redis (components/redis) and PostgreSQL (components/postgres), pinned to a
+// full version.
 const isRedis = (image: string | undefined): boolean =>
   /^(?:.+\/)?redis:\d+\.\d+\.\d+(?:-alpine)?(?:@sha256:[0-9a-f]{64})?$/.test(image ?? "");
+const isPostgres = (image: string | undefined): boolean =>
+  /^(?:.+\/)?postgres:\d+\.\d+(?:-alpine)?(?:@sha256:[0-9a-f]{64})?$/.test(image ?? "");
 // Ports only some workloads may reach: a NetworkPolicy rule admitting one
 // must name only those workloads' pods (`app` labels).
 const RESTRICTED_PORTS = [
   { app: "auth", port: "grpc-signing", from: ["alerts"] }, // Sign: an HMAC oracle
   { app: "redis", port: "redis", from: ["gateway", "monitors"] },
+  { app: "postgres", port: "postgres", from: ["auth", "alerts", "monitors", "migrate"] },
 ];
 
 /**
@@ -249,7 +255,9 @@ export function checkPolicy(
     for (const c of [...list(pod.initContainers), ...list(pod.containers)]) {
       const at = `${where} container ${c.name}`;
       const sc = c.securityContext ?? {};
-      if (!isImage(c.image) && !isRedis(c.image)) error(at, `image ${c.image} is neither pulsegate nor a pinned redis`);
+      if (!isImage(c.image) && !isRedis(c.image) && !isPostgres(c.image)) {
+        error(at, `image ${c.image} is neither pulsegate nor a pinned redis or postgres`);
+      }
       if (isRedis(c.image)) {
         const args = [...list(c.command), ...list(c.args)].join(" ");
         if (!/--appendonly yes\b/.test(args) || !/--appendfsync always\b/.test(args)) {
@@ -442,13 +450,80 @@ export function checkPolicy(
     }
   }
 
+  // Pods an operator makes from a rendered resource: CloudNativePG labels a Cluster's instances.
+  const operatorPods = byKind("Cluster")
+    .filter((c) => String(c.apiVersion).startsWith("postgresql.cnpg.io/"))
+    .map((c) => ({ "cnpg.io/cluster": c.metadata?.name }));
   for (const p of [...byKind("PodDisruptionBudget"), ...byKind("NetworkPolicy")]) {
     const selector = p.kind === "PodDisruptionBudget" ? p.spec?.selector : p.spec?.podSelector;
     if (!selector?.matchLabels || !Object.keys(selector.matchLabels).length) continue; // selects every pod
-    if (!pods.some(({ t }) => matches(selector.matchLabels, t.metadata?.labels))) {
+    const selectsOperatorPods = operatorPods.some((labels) => matches(selector.matchLabels, labels));
+    if (!selectsOperatorPods && !pods.some(({ t }) => matches(selector.matchLabels, t.metadata?.labels))) {
       error(`${render.name} ${idOf(p)}`, `selector ${JSON.stringify(selector.matchLabels)} matches no pod template`);
     }
   }
 
   return { findings, externalUsed };
+}
+
+// ---- 4. the quick start's ordered apply -----------------------------------------------------
+/**
+ * Whether `labels` match a kubectl label selector (`-l`): comma-separated requirements, each
+ * `key`, `!key`, `key=value`, `key==value`, `key!=value`, `key in (a,b)` or `key notin (a,b)`,
+ * as kubectl reads them (a missing label matches `!=` and `notin`).
+ */
+export function matchesSelector(selector: string, labels: Record<string, string> | undefined): boolean {
+  const have = labels ?? {};
+  const requirements = selector.match(/[^,(]+(?:\([^)]*\))?/g) ?? [];
+  return requirements.every((raw) => {
+    const requirement = raw.trim();
+    const set = /^([\w./-]+)\s+(in|notin)\s+\(([^)]*)\)$/.exec(requirement);
+    if (set) {
+      const values = (set[3] as string).split(",").map((value) => value.trim());
+      const inSet = have[set[1] as string] !== undefined && values.includes(have[set[1] as string] as string);
+      return set[2] === "in" ? inSet : !inSet;
+    }
+    const equality = /^([\w./-]+)\s*(==|=|!=)\s*([\w.-]*)$/.exec(requirement);
+    if (equality) {
+      const equal = have[equality[1] as string] === equality[3];
+      return equality[2] === "!=" ? !equal : equal;
+    }
+    if (requirement.startsWith("!")) return have[requirement.slice(1)] === undefined;
+    if (/^[\w./-]+$/.test(requirement)) return have[requirement] !== undefined;
+    throw new Error(`a label selector this check cannot read: ${requirement}`);
+  });
+}
+
+/**
+ * deploy/k8s/README.md's quick start applies a production render in two steps: first what
+ * `selector` takes (and waits for the migrate Job), then the rest. The first step must take the
+ * Job with everything its pod needs that the render holds (its ServiceAccount and ConfigMaps) and
+ * leave every Deployment for the second.
+ */
+export function checkOrderedApply(render: Render, selector: string): Finding[] {
+  const findings: Finding[] = [];
+  const all = render.objects.filter((o) => o && typeof o === "object");
+  const first = all.filter((o) => matchesSelector(selector, o.metadata?.labels));
+  const where = `${render.name} quick start (-l '${selector}')`;
+  const job = all.find((o) => o.kind === "Job" && o.metadata?.name === "migrate");
+  if (!job) return [{ where, message: "the render has no Job migrate" }];
+  if (!first.includes(job)) findings.push({ where, message: "the first step does not apply the Job migrate" });
+  const pod = job.spec?.template?.spec ?? {};
+  const needs = [
+    ["ServiceAccount", pod.serviceAccountName],
+    ...list(pod.containers).flatMap((c: Manifest) => [
+      ...list(c.envFrom).map((e: Manifest) => ["ConfigMap", e.configMapRef?.name]),
+      ...list(c.env).map((e: Manifest) => ["ConfigMap", e.valueFrom?.configMapKeyRef?.name]),
+    ]),
+  ].filter(([, name]) => name);
+  for (const [kind, name] of needs) {
+    const object = all.find((o) => o.kind === kind && o.metadata?.name === name);
+    if (object && !first.includes(object)) {
+      findings.push({ where, message: `the first step does not apply ${kind}/${name}, which the Job needs` });
+    }
+  }
+  for (const deployment of first.filter((o) => o.kind === "Deployment")) {
+    findings.push({ where, message: `the first step applies ${idOf(deployment)} before the Job has run` });
+  }
+  return findings;
 }

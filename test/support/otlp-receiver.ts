@@ -60,7 +60,8 @@ export class OtlpReceiver {
     this.#server = server;
   }
 
-  static async start(): Promise<OtlpReceiver> {
+  /** On `port` of 127.0.0.1 (default: a free one). */
+  static async start(port = 0): Promise<OtlpReceiver> {
     let receiver: OtlpReceiver | undefined;
     const server = createServer((request, response) => {
       const chunks: Buffer[] = [];
@@ -71,7 +72,10 @@ export class OtlpReceiver {
       });
     });
     receiver = new OtlpReceiver(server);
-    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, "127.0.0.1", resolve);
+    });
     return receiver;
   }
 
