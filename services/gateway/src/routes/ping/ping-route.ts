@@ -93,7 +93,7 @@ export async function pingRoute(app: FastifyInstance, options: PingRouteOptions)
     let body: PingBody | HttpError;
     let dryRun = false;
     try {
-      dryRun = readDryRun(request.query, { othersAllowed: false, otherwise: pingErrors.queryNotAllowed });
+      dryRun = readDryRun(request.query);
       body = readPingBody(request, payload, start);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
