@@ -18,6 +18,7 @@ import { registerOpenApi } from "./openapi/register-openapi.ts";
 import { createCoalescedCalls } from "./peers/coalesced-calls.ts";
 import type { Peers } from "./peers/connect-peers.ts";
 import { acceptRawBodies, BODY_LIMIT_BYTES } from "./pipeline/raw-body.ts";
+import { createReplayGuard } from "./pipeline/replay-guard.ts";
 import { createRateLimiter } from "./rate-limit/webhook-rate-limiter.ts";
 import { adminRoutes } from "./routes/admin/admin-routes.ts";
 import { createApiKeyAuthenticator } from "./routes/admin/api-key-authenticator.ts";
@@ -143,6 +144,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       peers: deps.peers,
       calls,
       rateLimiter,
+      replayGuard: createReplayGuard({ redis: deps.redis, log: deps.log }),
       webhookCacheMs: deps.webhookCacheMs,
     });
     await publicApi.register(pingRoute, {

@@ -53,6 +53,11 @@ export const ERROR_CATALOGUE = {
   badge_not_found: { status: 404, sentence: "No monitor has that badge." },
   request_timeout: { status: 408, sentence: "The request's headers or body did not arrive in time." },
   conflict: { status: 409, sentence: "The resource does not allow this now." },
+  replayed_request: {
+    status: 409,
+    sentence:
+      "This signed request was already accepted within its timestamp's tolerance: a timestamped request is applied once.",
+  },
   alert_resolved: { status: 409, sentence: "The alert is resolved; it can no longer be acknowledged." },
   delivery_not_failed: { status: 409, sentence: "Only a failed delivery can be sent again." },
   channel_unavailable: {

@@ -96,8 +96,8 @@ export function publicErrorResponses(kind: "trigger" | "ping") {
   return {
     400: errorResponse(
       kind === "ping"
-        ? "The body is not a JSON object, a field is invalid (`details`), or the URL has a query string."
-        : "The body is not a JSON object or a field is invalid (`details`).",
+        ? "The body is not a JSON object, a field is invalid (`details`), or the URL has a query parameter other than dryRun."
+        : "The body is not a JSON object, a field is invalid (`details`), or the URL has a query parameter other than dryRun.",
       ["invalid_request", "invalid_json", "malformed_request", "bad_request"],
     ),
     401: errorResponse(
@@ -111,6 +111,10 @@ export function publicErrorResponses(kind: "trigger" | "ping") {
       ],
     ),
     403: errorResponse("The team's subscription has expired.", ["subscription_expired"]),
+    409: errorResponse(
+      "Where the webhook or monitor requires timestamps: these signed bytes were already accepted within their timestamp's tolerance (a replay). Nothing was applied.",
+      ["replayed_request"],
+    ),
     404: errorResponse(
       kind === "ping" ? "No active monitor has that ping URL (unknown or paused)." : "No enabled webhook has that URL.",
       [kind === "ping" ? "monitor_not_found" : "webhook_not_found"],

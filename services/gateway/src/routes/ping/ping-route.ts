@@ -18,6 +18,7 @@ import type { Peers } from "../../peers/connect-peers.ts";
 import { readDryRun } from "../../pipeline/dry-run.ts";
 import { isJsonContentType, parseJsonBody } from "../../pipeline/json-body.ts";
 import { contentTypeOf, rawBodyOf } from "../../pipeline/raw-body.ts";
+import { replayClaimOf, replayedRequest } from "../../pipeline/replay-guard.ts";
 import { requireSignature } from "../../pipeline/require-signature.ts";
 import { signedPayload } from "../../pipeline/timestamped-payload.ts";
 import { requireActiveSubscription, verifySignature } from "../../pipeline/verify-signature.ts";
@@ -80,9 +81,10 @@ export async function pingRoute(app: FastifyInstance, options: PingRouteOptions)
     if (!monitor || monitor.status === monitors.MonitorStatus.MONITOR_STATUS_PAUSED) throw errors.monitorNotFound();
 
     const payload = rawBodyOf(request);
+    const signed = signedPayload(request, payload, monitor.requireTimestamp);
     const access = await verifySignature(
       calls,
-      { teamId: monitor.teamId, payload: signedPayload(request, payload, monitor.requireTimestamp), signature },
+      { teamId: monitor.teamId, payload: signed.bytes, signature },
       errors.monitorNotFound,
     );
 
@@ -100,7 +102,12 @@ export async function pingRoute(app: FastifyInstance, options: PingRouteOptions)
       body = error;
     }
     // A dry run is checked against the window but not logged in it: only accepted pings count.
-    const decision = await limiter.consume(pingUrl, !(body instanceof HttpError) && !dryRun);
+    // A timestamped ping to be logged is taken once, in the same step (replay-guard.ts).
+    const acceptable = !(body instanceof HttpError) && !dryRun;
+    const claim =
+      acceptable && signed.timestamp !== null ? replayClaimOf(monitor.id, signature, signed.timestamp, "") : undefined;
+    const decision = await limiter.consume(pingUrl, acceptable, claim);
+    if (decision.replayed) throw replayedRequest();
     const limitHeaders = rateLimitHeaders(decision);
     reply.headers(limitHeaders);
     if (!decision.allowed) throw pingErrors.rateLimited(limitHeaders);

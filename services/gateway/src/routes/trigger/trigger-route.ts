@@ -10,6 +10,7 @@ import { readDryRun } from "../../pipeline/dry-run.ts";
 import { parseJsonBody } from "../../pipeline/json-body.ts";
 import { createLookupCache } from "../../pipeline/lookup-cache.ts";
 import { contentTypeOf } from "../../pipeline/raw-body.ts";
+import { type ReplayGuard, takeOnce } from "../../pipeline/replay-guard.ts";
 import { isUrlToken } from "../../pipeline/url-token.ts";
 import type { RateLimiter } from "../../rate-limit/webhook-rate-limiter.ts";
 import { parseTriggerBody } from "../../validation/index.ts";
@@ -22,12 +23,13 @@ export type TriggerRouteOptions = {
   peers: Peers;
   calls: CoalescedCalls;
   rateLimiter: RateLimiter;
+  replayGuard: ReplayGuard;
   webhookCacheMs: number;
 };
 
 /** POST /api/alerts/trigger/:webhookUrl — DESIGN §2 steps 1–7, in that order. */
 export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOptions): Promise<void> {
-  const { peers, calls, rateLimiter } = options;
+  const { peers, calls, rateLimiter, replayGuard } = options;
   const webhooks = createLookupCache<alerts.Webhook | undefined>({
     ttlMs: options.webhookCacheMs,
     load: async (webhookUrl) =>
@@ -41,7 +43,8 @@ export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOp
     // Documented, not validated by Fastify: the body is checked at step 6, after the signature.
     { schema: triggerRouteSchema, validatorCompiler: documentationOnly },
     async (request, reply) => {
-      const { webhook, access, payload } = await checkWebhookRequest(request, reply, { calls, rateLimiter, webhooks });
+      const checked = await checkWebhookRequest(request, reply, { calls, rateLimiter, webhooks });
+      const { webhook, access, payload } = checked;
 
       const dryRun = readDryRun(request.query);
       const body = parseTriggerBody(parseJsonBody(contentTypeOf(request), payload));
@@ -52,6 +55,7 @@ export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOp
         const preview = await callUnary(peers.alerts, peers.alerts.previewTriggers, { items: [item] });
         return reply.code(200).send(dryRunTriggerResponse(preview.results[0], body.value.group_key ?? null));
       }
+      await takeOnce(replayGuard, { sourceId: webhook.id, ...checked, idempotencyKey: "" });
       const result = await calls.triggerAlert(item);
       if (result.outcome === alerts.TriggerOutcome.TRIGGER_OUTCOME_SOURCE_NOT_FOUND) {
         webhooks.invalidate(request.params.webhookUrl);
@@ -61,5 +65,5 @@ export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOp
       return reply.code(answer.status).send(answer.body);
     },
   );
-  resolveRoute(app, { peers, calls, rateLimiter, webhooks });
+  resolveRoute(app, { peers, calls, rateLimiter, replayGuard, webhooks });
 }
