@@ -6,6 +6,7 @@ import { evaluateFilterRules } from "../filter-rules/index.ts";
 import { silencedBy } from "../silences/silence.ts";
 import type { SilenceService } from "../silences/silence-service.ts";
 import type { WebhookService } from "../webhooks/webhook-service.ts";
+import type { IdempotencyKeyReused } from "./alert-idempotency-keys.ts";
 import { type FoldInput, type FoldOptions, type FoldResult, foldTriggers } from "./fold-triggers.ts";
 import { previewFold } from "./preview-fold.ts";
 
@@ -26,10 +27,14 @@ export type TriggerItem = {
   traceparent?: string;
   /** Reminder interval for monitor sources (0 or absent: none); a webhook's own setting applies to webhook sources. */
   repeatIntervalSeconds?: number;
+  /** The request's Idempotency-Key and digest ("" or absent: none): a repeat is answered from the first. */
+  idempotencyKey?: string;
+  requestFingerprint?: string;
 };
 
 export type TriggerResult =
   | FoldResult
+  | IdempotencyKeyReused
   | { outcome: "filtered"; reason: string }
   | { outcome: "source_not_found" }
   | { outcome: "invalid"; violations: TextProblem[] };
@@ -147,6 +152,9 @@ async function acceptTriggers(
         receivedAt,
         traceparent: item.traceparent,
         repeatIntervalSeconds,
+        idempotency: item.idempotencyKey
+          ? { teamId: item.teamId, key: item.idempotencyKey, fingerprint: item.requestFingerprint ?? "" }
+          : null,
       },
     });
   });

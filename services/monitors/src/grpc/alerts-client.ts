@@ -57,5 +57,7 @@ function triggerItem(incident: IncidentAlert): alerts.TriggerAlertItem {
     repeatIntervalSeconds: incident.repeatIntervalSeconds ?? 0,
     // The caller's span (the incident action's): the alert's notifications continue its trace.
     traceparent: traceparentOf(),
+    idempotencyKey: "",
+    requestFingerprint: "",
   };
 }

@@ -1,3 +1,4 @@
+import type { IdempotencyKey } from "@pulsegate/db";
 import type { PingStatus } from "@pulsegate/vocabulary";
 
 /** One ping as received, with its idempotency key. Spooled as JSON exactly like this. */
@@ -14,6 +15,8 @@ export type PingItem = {
   receivedAt: Date;
   heartbeatQuotaMonthly: number;
   alertQuotaMonthly: number;
+  /** The request's Idempotency-Key (ping-idempotency-keys.ts); absent or null: none. */
+  idempotency?: IdempotencyKey | null;
 };
 
 export function pingItemToJson(item: PingItem): string {

@@ -60,6 +60,7 @@ describe("pingResponse", () => {
       monitor: { ...monitor, status: monitors.MonitorStatus.MONITOR_STATUS_DOWN, monitoringActive: true },
       pingId: "p",
       violations: [],
+      replayed: false,
     };
     expect(pingResponse(result, monitor, { status: "down" })).toEqual({
       message: "Ping received",
@@ -74,6 +75,7 @@ describe("pingResponse", () => {
       monitor: undefined,
       pingId: "p",
       violations: [],
+      replayed: false,
     };
     expect(pingResponse(result, monitor, { status: "up" })).toEqual({
       message: "Ping received",
@@ -83,7 +85,7 @@ describe("pingResponse", () => {
   });
 
   it("maps the refusals", () => {
-    const base = { monitor: undefined, pingId: "", violations: [] };
+    const base = { monitor: undefined, pingId: "", violations: [], replayed: false };
     const quota = thrownHttpError(() =>
       pingResponse(
         { ...base, outcome: monitors.RecordOutcome.RECORD_OUTCOME_QUOTA_EXHAUSTED },

@@ -16,6 +16,7 @@ import { batchPerTurn } from "../../peers/batch-per-turn.ts";
 import type { CoalescedCalls } from "../../peers/coalesced-calls.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { readDryRun } from "../../pipeline/dry-run.ts";
+import { idempotencyFields, markReplayed, readIdempotencyKey } from "../../pipeline/idempotency-key.ts";
 import { isJsonContentType, parseJsonBody } from "../../pipeline/json-body.ts";
 import { contentTypeOf, rawBodyOf } from "../../pipeline/raw-body.ts";
 import { replayClaimOf, replayedRequest } from "../../pipeline/replay-guard.ts";
@@ -94,9 +95,11 @@ export async function pingRoute(app: FastifyInstance, options: PingRouteOptions)
     // whatever its body, and only an acceptable ping is logged in the window (one atomic step).
     let body: PingBody | HttpError;
     let dryRun = false;
+    let idempotencyKey = "";
     try {
       dryRun = readDryRun(request.query);
       body = readPingBody(request, payload, start);
+      if (!dryRun) idempotencyKey = readIdempotencyKey(request);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       body = error;
@@ -118,18 +121,22 @@ export async function pingRoute(app: FastifyInstance, options: PingRouteOptions)
       return reply.code(200).send(dryRunPingResponse(preview.results[0], monitor, body));
     }
 
+    const idempotency = idempotencyFields(idempotencyKey, start ? "start" : "ping", monitor.id, payload);
     let result: monitors.RecordPingResult | undefined;
     try {
-      result = await recordPing(toRecordPingItem(monitor, access, body, request.method, receivedAt));
+      result = await recordPing(toRecordPingItem(monitor, access, body, request.method, receivedAt, idempotency));
     } catch (error) {
       await decision.release();
       throw error;
     }
     const recorded =
-      result?.outcome === monitors.RecordOutcome.RECORD_OUTCOME_RECORDED ||
-      result?.outcome === monitors.RecordOutcome.RECORD_OUTCOME_SPOOLED;
-    // Only accepted pings count: one the monitors service did not take leaves the window again.
+      (result?.outcome === monitors.RecordOutcome.RECORD_OUTCOME_RECORDED ||
+        result?.outcome === monitors.RecordOutcome.RECORD_OUTCOME_SPOOLED) &&
+      !result.replayed;
+    // Only accepted pings count: one the monitors service did not take (or answered from its key's
+    // first ping) leaves the window again.
     if (!recorded) await decision.release();
+    markReplayed(reply, result?.replayed);
     if (
       result?.outcome === monitors.RecordOutcome.RECORD_OUTCOME_PAUSED ||
       result?.outcome === monitors.RecordOutcome.RECORD_OUTCOME_MONITOR_NOT_FOUND

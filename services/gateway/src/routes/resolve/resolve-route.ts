@@ -7,6 +7,7 @@ import { batchPerTurn } from "../../peers/batch-per-turn.ts";
 import type { CoalescedCalls } from "../../peers/coalesced-calls.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { readDryRun } from "../../pipeline/dry-run.ts";
+import { idempotencyFields, markReplayed, readIdempotencyKey } from "../../pipeline/idempotency-key.ts";
 import { parseJsonBody } from "../../pipeline/json-body.ts";
 import type { LookupCache } from "../../pipeline/lookup-cache.ts";
 import { contentTypeOf } from "../../pipeline/raw-body.ts";
@@ -48,14 +49,17 @@ export function resolveRoute(app: FastifyInstance, options: ResolveRouteOptions)
       const dryRun = readDryRun(request.query);
       const body = parseResolveBody(parseJsonBody(contentTypeOf(request), payload));
       if (!body.ok) throw errors.invalidRequest(body.details);
+      const idempotencyKey = dryRun ? "" : readIdempotencyKey(request);
       const item: alerts.ResolveByKeyItem = {
         teamId: webhook.teamId,
         source: alerts.AlertSource.ALERT_SOURCE_WEBHOOK,
         sourceId: webhook.id,
         groupKey: body.value.group_key,
+        ...idempotencyFields(idempotencyKey, "resolve", webhook.id, payload),
       };
-      if (!dryRun) await takeOnce(replayGuard, { sourceId: webhook.id, ...checked, idempotencyKey: "" });
+      if (!dryRun) await takeOnce(replayGuard, { sourceId: webhook.id, ...checked, idempotencyKey });
       const result = dryRun ? (await call([item], true)).results[0] : await resolve(item);
+      markReplayed(reply, result?.replayed);
       if (result?.outcome === alerts.ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_SOURCE_NOT_FOUND) {
         webhooks.invalidate(request.params.webhookUrl);
       }

@@ -7,6 +7,7 @@ import { documentationOnly, triggerRouteSchema } from "../../openapi/public-rout
 import type { CoalescedCalls } from "../../peers/coalesced-calls.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { readDryRun } from "../../pipeline/dry-run.ts";
+import { idempotencyFields, markReplayed, readIdempotencyKey } from "../../pipeline/idempotency-key.ts";
 import { parseJsonBody } from "../../pipeline/json-body.ts";
 import { createLookupCache } from "../../pipeline/lookup-cache.ts";
 import { contentTypeOf } from "../../pipeline/raw-body.ts";
@@ -50,13 +51,21 @@ export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOp
       const body = parseTriggerBody(parseJsonBody(contentTypeOf(request), payload));
       if (!body.ok) throw errors.invalidRequest(body.details);
 
-      const item = toTriggerItem(webhook, access, body.value);
+      const idempotencyKey = readIdempotencyKey(request);
       if (dryRun) {
-        const preview = await callUnary(peers.alerts, peers.alerts.previewTriggers, { items: [item] });
+        const items = [toTriggerItem(webhook, access, body.value)];
+        const preview = await callUnary(peers.alerts, peers.alerts.previewTriggers, { items });
         return reply.code(200).send(dryRunTriggerResponse(preview.results[0], body.value.group_key ?? null));
       }
-      await takeOnce(replayGuard, { sourceId: webhook.id, ...checked, idempotencyKey: "" });
+      const item = toTriggerItem(
+        webhook,
+        access,
+        body.value,
+        idempotencyFields(idempotencyKey, "trigger", webhook.id, payload),
+      );
+      await takeOnce(replayGuard, { sourceId: webhook.id, ...checked, idempotencyKey });
       const result = await calls.triggerAlert(item);
+      markReplayed(reply, result.replayed);
       if (result.outcome === alerts.TriggerOutcome.TRIGGER_OUTCOME_SOURCE_NOT_FOUND) {
         webhooks.invalidate(request.params.webhookUrl);
       }
