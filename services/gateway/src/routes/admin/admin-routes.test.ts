@@ -115,6 +115,53 @@ describe("admin API", () => {
     expect(cleared.statusCode).toBe(503);
   });
 
+  it.each([
+    ["a leap second", "2030-06-30T23:59:60Z"],
+    ["year 0000", "0000-01-01T00:00:00Z"],
+    ["a moment before 1970", "1969-12-31T23:59:59.999Z"],
+    ["a moment after 9999", "9999-12-31T23:59:59-00:01"],
+    ["an hours-only offset Date cannot read", "2030-06-30T23:59:59+01"],
+  ])("refuses %s in every admin date-time, naming the field once", async (_name, value) => {
+    const sentence = (field: string) =>
+      `${field} must be a date and time from 1970-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z, written as in RFC 3339 (2026-03-01T02:00:00Z; no leap second).`;
+    const requests = [
+      { method: "POST", url: "/admin/v1/teams", payload: { name: "Ops", subscriptionExpiresAt: value } },
+      { method: "PATCH", url: "/admin/v1/teams/t1", payload: { subscriptionExpiresAt: value } },
+      {
+        method: "POST",
+        url: "/admin/v1/teams/t1/silences",
+        payload: { name: "Window", startsAt: value, endsAt: value },
+      },
+    ] as const;
+    const answers = await Promise.all(requests.map((request) => app.inject({ ...request, headers: auth })));
+    expect(answers.map((answer) => [answer.statusCode, answer.json().code])).toEqual([
+      [400, "invalid_request"],
+      [400, "invalid_request"],
+      [400, "invalid_request"],
+    ]);
+    expect(answers.map((answer) => answer.json().details)).toEqual([
+      [{ field: "subscriptionExpiresAt", message: sentence("subscriptionExpiresAt") }],
+      [{ field: "subscriptionExpiresAt", message: sentence("subscriptionExpiresAt") }],
+      [
+        { field: "startsAt", message: sentence("startsAt") },
+        { field: "endsAt", message: sentence("endsAt") },
+      ],
+    ]);
+  });
+
+  it("takes any RFC 3339 spelling of an instant within the range", async () => {
+    for (const value of ["1970-01-01T00:00:00Z", "9999-12-31T23:59:59.999Z", "2030-06-30t23:59:59.123456+05:30"]) {
+      const response = await app.inject({
+        method: "POST",
+        url: "/admin/v1/teams",
+        headers: auth,
+        payload: { name: "Ops", subscriptionExpiresAt: value },
+      });
+      // Past validation: auth is not running here.
+      expect(response.statusCode).toBe(503);
+    }
+  });
+
   it("answers invalid JSON with invalid_json and other media types with 415", async () => {
     const broken = await app.inject({
       method: "POST",

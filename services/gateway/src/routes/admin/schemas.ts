@@ -60,7 +60,7 @@ export const updateTeamBody = {
   properties: {
     name: name(TEAM_LIMITS.nameMaxLength),
     // null clears the expiry: the subscription never expires.
-    subscriptionExpiresAt: { anyOf: [timestamp, { type: "null" }] },
+    subscriptionExpiresAt: { ...timestamp, type: ["string", "null"] },
     alertQuotaMonthly: quota,
     heartbeatQuotaMonthly: quota,
   },
