@@ -162,6 +162,29 @@ describe("admin API", () => {
     }
   });
 
+  it("refuses a cursor on every list answered in one page, which makes none", async () => {
+    const lists = [
+      "/admin/v1/teams/t1/webhooks",
+      "/admin/v1/teams/t1/monitors",
+      "/admin/v1/teams/t1/channels",
+      "/admin/v1/teams/t1/silences",
+      "/admin/v1/teams/t1/api-keys",
+      "/admin/v1/alerts/a1/deliveries",
+    ];
+    for (const url of lists) {
+      const response = await app.inject({ method: "GET", url: `${url}?cursor=WyIyMDI2Il0`, headers: auth });
+      expect({ url, status: response.statusCode, body: response.json() }).toMatchObject({
+        url,
+        status: 400,
+        body: {
+          code: "invalid_cursor",
+          error: "The cursor is not one this API returned.",
+          details: [{ field: "cursor", message: "The cursor is not one this API returned." }],
+        },
+      });
+    }
+  });
+
   it("answers invalid JSON with invalid_json and other media types with 415", async () => {
     const broken = await app.inject({
       method: "POST",

@@ -8,6 +8,7 @@ import type { Peers } from "../../peers/connect-peers.ts";
 import { owned, TEAM } from "./access.ts";
 import { channelJson, deliveryJson, policyJson } from "./channel-json.ts";
 import { createChannelBody, putPolicyBody, updateChannelBody } from "./channel-schemas.ts";
+import { refuseCursor } from "./schemas.ts";
 import { type OwnedCollection, ownedUpdateRoute, teamCreateRoute, teamListRoute } from "./collection-routes.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
@@ -176,6 +177,7 @@ export async function channelRoutes(
       },
     },
     async (request) => {
+      refuseCursor(request.query);
       const response = await callUnary(client, client.listDeliveries, { alertId: request.params.id });
       return { deliveries: response.deliveries.map(deliveryJson), nextCursor: null };
     },

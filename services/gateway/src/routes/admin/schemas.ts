@@ -1,6 +1,7 @@
 import { TEAM_LIMITS, WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { PAGE_LIMITS } from "@pulsegate/page-cursor";
 import { ALERT_STATUSES, SEVERITIES } from "@pulsegate/vocabulary";
+import { errors } from "../../errors.ts";
 
 /** JSON schemas of admin request bodies and queries (no coercion, no unknown fields). */
 
@@ -108,6 +109,15 @@ export const pageRequest = (query: PageQuery) => ({
   cursor: query.cursor ?? "",
   limit: query.limit === undefined ? 0 : Number(query.limit),
 });
+
+/**
+ * A list answered in one page (`nextCursor: null`) makes no cursor, so a cursor sent to it is
+ * none of ours: refused as every list refuses one, rather than ignored.
+ */
+export function refuseCursor(query: unknown): void {
+  const cursor = (query as { cursor?: unknown } | undefined)?.cursor;
+  if (cursor !== undefined && cursor !== "") throw errors.invalidCursor();
+}
 
 export const pageOnlyQuery = {
   type: "object",
