@@ -28,6 +28,7 @@ import { createMonitorLookup } from "./routes/ping/monitor-lookup.ts";
 import { pingRoute } from "./routes/ping/ping-route.ts";
 import { triggerRoute } from "./routes/trigger/trigger-route.ts";
 import { narrowDateTimeFormat } from "./validation/date-time-format.ts";
+import { addJsonBoundsKeyword } from "./validation/json-bounds-keyword.ts";
 
 export type AppDeps = {
   log: Logger;
@@ -109,7 +110,10 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     routerOptions: { maxParamLength: 1_000 },
     ajv: {
       customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true },
-      onCreate: narrowDateTimeFormat,
+      onCreate: (ajv) => {
+        narrowDateTimeFormat(ajv);
+        addJsonBoundsKeyword(ajv);
+      },
     },
     // Malformed URLs and over-long path parameters get the standard error body too.
     frameworkErrors: (error, request, reply) =>

@@ -1,5 +1,11 @@
 import type { FieldProblem } from "@pulsegate/errors";
-import { instantSentence, isWithinInstantLimits, SILENCE_LIMITS } from "@pulsegate/limits";
+import {
+  ALERT_LIMITS,
+  instantSentence,
+  isWithinInstantLimits,
+  jsonBoundsProblem,
+  SILENCE_LIMITS,
+} from "@pulsegate/limits";
 
 export type Recurrence = "daily" | "weekly";
 
@@ -117,6 +123,9 @@ export function checkSilence(input: SilenceInput): {
       errors.push({ field: "matchers.metadata", message: "matchers.metadata must be a JSON object." });
     }
   }
+  // As deep as the trigger metadata it is compared with may be: a deeper matcher could match nothing.
+  const tooDeep = jsonBoundsProblem(metadata, { maxDepth: ALERT_LIMITS.metadataMaxDepth });
+  if (tooDeep !== null) errors.push({ field: "matchers.metadata", message: `matchers.metadata ${tooDeep}.` });
   if (errors.length > 0 || !input.startsAt || !input.endsAt) return { errors };
   return {
     silence: {

@@ -185,6 +185,44 @@ describe("admin API", () => {
     }
   });
 
+  it("bounds every free-form JSON value by depth before anything recursive meets it, naming the field", async () => {
+    const nested = (levels: number) => `${'{"a":'.repeat(levels)}"x"${"}".repeat(levels)}`;
+    const post = (url: string, payload: string) =>
+      app.inject({ method: "POST", url, headers: { ...auth, "content-type": "application/json" }, payload });
+    const silence = (metadata: string) =>
+      post(
+        "/admin/v1/teams/t1/silences",
+        `{"name":"Deep","startsAt":"2026-01-01T00:00:00Z","endsAt":"2026-01-02T00:00:00Z","matchers":{"metadata":${metadata}}}`,
+      );
+    const webhook = (value: string) =>
+      post("/admin/v1/teams/t1/webhooks", `{"name":"Deep","filterRules":[{"field":"metadata.a","op":"==","value":${value}}]}`);
+    for (const [answer, field] of [
+      [await silence(nested(5_000)), "matchers.metadata"],
+      [await silence(nested(11)), "matchers.metadata"],
+      [await webhook(nested(5_000)), "filterRules[0].value"],
+      [await webhook(nested(11)), "filterRules[0].value"],
+    ] as const) {
+      expect(answer.statusCode).toBe(400);
+      expect(answer.json().details).toEqual([{ field, message: `${field} must be nested at most 10 levels deep.` }]);
+    }
+    // Ten levels pass validation (auth is not running here).
+    expect((await silence(nested(10))).statusCode).toBe(503);
+    expect((await webhook(nested(10))).statusCode).toBe(503);
+  });
+
+  it("bounds a filter rule's value by size", async () => {
+    const value = JSON.stringify("x".repeat(10_240 - 1));
+    const answer = await app.inject({
+      method: "POST",
+      url: "/admin/v1/teams/t1/webhooks",
+      headers: { ...auth, "content-type": "application/json" },
+      payload: `{"name":"Big","filterRules":[{"field":"metadata.a","op":"==","value":${value}}]}`,
+    });
+    expect(answer.json().details).toEqual([
+      { field: "filterRules[0].value", message: "filterRules[0].value must be at most 10240 bytes as JSON." },
+    ]);
+  });
+
   it("answers invalid JSON with invalid_json and other media types with 415", async () => {
     const broken = await app.inject({
       method: "POST",

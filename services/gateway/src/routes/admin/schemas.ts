@@ -2,6 +2,7 @@ import { TEAM_LIMITS, WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { PAGE_LIMITS } from "@pulsegate/page-cursor";
 import { ALERT_STATUSES, SEVERITIES } from "@pulsegate/vocabulary";
 import { errors } from "../../errors.ts";
+import { boundedJson } from "../../validation/json-bounds-keyword.ts";
 
 /** JSON schemas of admin request bodies and queries (no coercion, no unknown fields). */
 
@@ -18,7 +19,7 @@ const filterRule = {
     field: { type: "string", minLength: 1, maxLength: WEBHOOK_LIMITS.filterFieldMaxLength },
     // The operators are checked by the alerts service, their one home.
     op: { type: "string", minLength: 1, maxLength: WEBHOOK_LIMITS.filterOpMaxLength },
-    value: {},
+    value: boundedJson({ maxDepth: WEBHOOK_LIMITS.filterValueMaxDepth, maxBytes: WEBHOOK_LIMITS.filterValueMaxBytes }),
   },
 } as const;
 
