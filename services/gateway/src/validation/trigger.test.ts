@@ -48,6 +48,12 @@ describe("parseTriggerBody", () => {
     expect(details({ title: 1 })).toEqual([{ field: "title", message: "title must be a string." }]);
     expect(details({ title: null })).toEqual([{ field: "title", message: "title must be a string." }]);
     expect(details({ title: "" })).toEqual([{ field: "title", message: "title must not be empty." }]);
+    for (const title of ["   ", "\t\n", "\u3000\u00a0", "\u200b\ufeff", "\u3164"]) {
+      expect(details({ title })).toEqual([
+        { field: "title", message: "title must have visible text, not only white space or invisible characters." },
+      ]);
+    }
+    expect(parseTriggerBody({ title: "  disk full  " })).toEqual({ ok: true, value: { title: "  disk full  " } });
   });
 
   it("limits title to 200 code points", () => {

@@ -1,3 +1,4 @@
+import { hasVisibleText } from "@pulsegate/text";
 import { SEVERITIES } from "@pulsegate/vocabulary";
 import { checkOptionalEnum, checkOptionalString, isPlainObject } from "./fields.ts";
 import { isValidMetadata } from "./metadata.ts";
@@ -12,7 +13,8 @@ import {
 
 /**
  * Validates an already JSON.parse'd trigger body. All problems are reported.
- * - title: required string, 1..200 code points (an empty title is rejected);
+ * - title: required string, 1..200 code points, with at least one visible character (not only
+ *   white space or invisible characters, see hasVisibleText);
  * - description: optional string <= 2000 code points;
  * - severity: optional, one of sev0..sev4;
  * - metadata: optional object, see checkMetadata (<= 102400 bytes, <= 10 levels);
@@ -35,6 +37,10 @@ export function parseTriggerBody(value: unknown): ParseResult<TriggerBody> {
     title = checkOptionalString(value.title, "title", TITLE_MAX, details);
     if (title === "") {
       details.push({ field: "title", message: "title must not be empty." });
+      title = undefined;
+    } else if (title !== undefined && !hasVisibleText(title)) {
+      // A notification whose title shows nothing tells nobody what happened.
+      details.push({ field: "title", message: "title must have visible text, not only white space or invisible characters." });
       title = undefined;
     }
   }
