@@ -21,7 +21,12 @@ const fieldsOf = (body: Record<string, unknown>) =>
   (body.details as { field: string }[] | undefined)?.map((detail) => detail.field);
 
 /** Date-times the JSON schema's `date-time` format accepts but that are no instant every layer holds. */
-const UNREAL_INSTANTS = ["2030-06-30T23:59:60Z", "0000-01-01T00:00:00Z", "1969-12-31T23:59:59Z", "9999-12-31T23:59:59-01:00"];
+const UNREAL_INSTANTS = [
+  "2030-06-30T23:59:60Z",
+  "0000-01-01T00:00:00Z",
+  "1969-12-31T23:59:59Z",
+  "9999-12-31T23:59:59-01:00",
+];
 
 describe("admin date-times that are not real instants", () => {
   it.each(UNREAL_INSTANTS)("a team's subscriptionExpiresAt %s → 400 naming it, on create and update", async (value) => {

@@ -35,7 +35,8 @@ async function adminRaw(method: string, path: string, body: string) {
 
 const silenceWith = (metadata: string) =>
   `{"name":"Deep","startsAt":"${at(-60_000)}","endsAt":"${at(HOUR)}","matchers":{"metadata":${metadata}}}`;
-const webhookWith = (value: string) => `{"name":"Deep","filterRules":[{"field":"metadata.a","op":"==","value":${value}}]}`;
+const webhookWith = (value: string) =>
+  `{"name":"Deep","filterRules":[{"field":"metadata.a","op":"==","value":${value}}]}`;
 
 describe("deeply nested admin JSON", () => {
   it.each([5_000, 11])("a silence's matchers.metadata %i levels deep → 400 naming it", async (levels) => {
@@ -69,7 +70,11 @@ describe("deeply nested admin JSON", () => {
 
   it("an unpaired surrogate at the deepest level accepted is refused too, named", async () => {
     const { teamId } = await client.createTeam();
-    const response = await adminRaw("POST", `/teams/${teamId}/silences`, silenceWith(nestedJson(9, String.raw`"\ud800"`)));
+    const response = await adminRaw(
+      "POST",
+      `/teams/${teamId}/silences`,
+      silenceWith(nestedJson(9, String.raw`"\ud800"`)),
+    );
     expect(response.status).toBe(400);
     expect(fieldsOf(response.body)).toEqual([`matchers.metadata${".a".repeat(9)}`]);
   });

@@ -75,14 +75,17 @@ describe("page cursors the server did not make", () => {
     );
   });
 
-  it.each(FORGED_ID_CURSORS)("%j → 400 invalid_cursor on an alert's occurrences and a monitor's pings", async (cursor) => {
-    const { teamId, secret, monitorId } = await client.setupMonitor();
-    const hook = await client.createWebhook(teamId);
-    const triggered = await client.trigger(hook.webhookUrl, { title: "t" }, { secret });
-    for (const path of [`/alerts/${triggered.body.alertId}/occurrences`, `/monitors/${monitorId}/pings`]) {
-      expect(await list(path, cursor)).toEqual(refusal(path));
-    }
-  });
+  it.each(FORGED_ID_CURSORS)(
+    "%j → 400 invalid_cursor on an alert's occurrences and a monitor's pings",
+    async (cursor) => {
+      const { teamId, secret, monitorId } = await client.setupMonitor();
+      const hook = await client.createWebhook(teamId);
+      const triggered = await client.trigger(hook.webhookUrl, { title: "t" }, { secret });
+      for (const path of [`/alerts/${triggered.body.alertId}/occurrences`, `/monitors/${monitorId}/pings`]) {
+        expect(await list(path, cursor)).toEqual(refusal(path));
+      }
+    },
+  );
 
   it("a list answered in one page makes no cursor: any cursor sent to it is 400 invalid_cursor", async () => {
     const { teamId, secret, webhookUrl } = await client.setup();

@@ -16,6 +16,8 @@ describe("instant limits", () => {
   });
 
   it("names the field and the range", () => {
-    expect(instantSentence("startsAt")).toMatch(/^startsAt must be a date and time from 1970-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z/);
+    expect(instantSentence("startsAt")).toMatch(
+      /^startsAt must be a date and time from 1970-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z/,
+    );
   });
 });

@@ -22,7 +22,11 @@ describe("page cursor", () => {
   });
 
   it("decodes every cursor it can encode: an instant within INSTANT_LIMITS and an id PostgreSQL keeps", () => {
-    const instant = fc.date({ min: new Date(INSTANT_LIMITS.earliest), max: new Date(INSTANT_LIMITS.latest), noInvalidDate: true });
+    const instant = fc.date({
+      min: new Date(INSTANT_LIMITS.earliest),
+      max: new Date(INSTANT_LIMITS.latest),
+      noInvalidDate: true,
+    });
     const id = fc.string({ unit: "grapheme", minLength: 1, maxLength: 60 }).filter((text) => !text.includes("\u0000"));
     fc.assert(
       fc.property(instant, id, (at, key) => {

@@ -19,10 +19,13 @@ describe("hasVisibleText", () => {
     expect(hasVisibleText(value)).toBe(false);
   });
 
-  it.each([["a letter", "a"], ["a word among spaces", "  disk full  "], ["an emoji", "😀"], ["a flag", "🏴"], ["a digit", "\u3000 1"]])(
-    "finds %s",
-    (_name, value) => {
-      expect(hasVisibleText(value)).toBe(true);
-    },
-  );
+  it.each([
+    ["a letter", "a"],
+    ["a word among spaces", "  disk full  "],
+    ["an emoji", "😀"],
+    ["a flag", "🏴"],
+    ["a digit", "\u3000 1"],
+  ])("finds %s", (_name, value) => {
+    expect(hasVisibleText(value)).toBe(true);
+  });
 });

@@ -10,7 +10,8 @@ export const boundedJson = (bounds: JsonBounds, schema: object = {}) => ({ ...sc
 /** ajv's check of the keyword: false, with the sentence as its error, when `data` breaks `bounds`. */
 function withinBounds(bounds: JsonBounds, data: unknown): boolean {
   const problem = jsonBoundsProblem(data, bounds);
-  withinBounds.errors = problem === null ? [] : [{ keyword: JSON_BOUNDS_KEYWORD, message: problem, params: { ...bounds } }];
+  withinBounds.errors =
+    problem === null ? [] : [{ keyword: JSON_BOUNDS_KEYWORD, message: problem, params: { ...bounds } }];
   return problem === null;
 }
 withinBounds.errors = [] as Partial<ErrorObject>[];

@@ -195,7 +195,10 @@ describe("admin API", () => {
         `{"name":"Deep","startsAt":"2026-01-01T00:00:00Z","endsAt":"2026-01-02T00:00:00Z","matchers":{"metadata":${metadata}}}`,
       );
     const webhook = (value: string) =>
-      post("/admin/v1/teams/t1/webhooks", `{"name":"Deep","filterRules":[{"field":"metadata.a","op":"==","value":${value}}]}`);
+      post(
+        "/admin/v1/teams/t1/webhooks",
+        `{"name":"Deep","filterRules":[{"field":"metadata.a","op":"==","value":${value}}]}`,
+      );
     for (const [answer, field] of [
       [await silence(nested(5_000)), "matchers.metadata"],
       [await silence(nested(11)), "matchers.metadata"],

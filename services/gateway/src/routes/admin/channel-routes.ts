@@ -8,11 +8,11 @@ import type { Peers } from "../../peers/connect-peers.ts";
 import { owned, TEAM } from "./access.ts";
 import { channelJson, deliveryJson, policyJson } from "./channel-json.ts";
 import { createChannelBody, putPolicyBody, updateChannelBody } from "./channel-schemas.ts";
-import { refuseCursor } from "./schemas.ts";
 import { type OwnedCollection, ownedUpdateRoute, teamCreateRoute, teamListRoute } from "./collection-routes.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { requireTeam } from "./require-team.ts";
+import { refuseCursor } from "./schemas.ts";
 
 type TeamParams = { teamId: string };
 type CreateChannelBody = { kind: ChannelKind; name: string; url: string; enabled?: boolean; key?: string };
