@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseJsonKeepingNumbers } from "./exact-numbers.ts";
 import { nestedObject, objectOfBytes } from "./test-helpers.ts";
 import { parseTriggerBody } from "./trigger.ts";
 
@@ -206,5 +207,24 @@ describe("text that cannot be stored", () => {
     }
     const key = parseTriggerBody(JSON.parse('{"title":"t","metadata":{"\\u0000":1}}'));
     expect(key.ok).toBe(false);
+  });
+
+  it("refuses a metadata number a double would not keep, naming it, and ignores one in an ignored field", () => {
+    const { value, inexactNumbers } = parseJsonKeepingNumbers(
+      '{"title":"t","metadata":{"big":123456789012345678901234567890,"ok":1.50,"list":[-0]},"ignored":1e400,"metadata.x":1e400}',
+    );
+    const result = parseTriggerBody(value, inexactNumbers);
+    expect(result.ok ? [] : result.details).toEqual([
+      {
+        field: "metadata.big",
+        message: "metadata.big: the number 123456789012345678901234… cannot be stored exactly; send it as a string.",
+      },
+      {
+        field: "metadata.list[0]",
+        message: "metadata.list[0]: the number -0 cannot be stored exactly; send it as a string.",
+      },
+    ]);
+    const fine = parseJsonKeepingNumbers('{"title":"t","metadata":{"a":0.1,"b":1e3},"ignored":1e400}');
+    expect(parseTriggerBody(fine.value, fine.inexactNumbers).ok).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import { hasVisibleText } from "@pulsegate/text";
 import { SEVERITIES } from "@pulsegate/vocabulary";
+import { type InexactNumber, inexactNumberProblem } from "./exact-numbers.ts";
 import { checkOptionalEnum, checkOptionalString, isPlainObject } from "./fields.ts";
 import { isValidMetadata } from "./metadata.ts";
 import {
@@ -17,12 +18,16 @@ import {
  *   white space or invisible characters, see hasVisibleText);
  * - description: optional string <= 2000 code points;
  * - severity: optional, one of sev0..sev4;
- * - metadata: optional object, see checkMetadata (<= 102400 bytes, <= 10 levels);
+ * - metadata: optional object, see checkMetadata (<= 102400 bytes, <= 10 levels), holding no
+ *   number a double would not keep as sent (`inexactNumbers`, from parseJsonBody);
  * - group_key: optional string <= 200 code points.
  * `null` is a wrong type, not "absent". Unknown top-level fields are ignored and
  * not copied into the result.
  */
-export function parseTriggerBody(value: unknown): ParseResult<TriggerBody> {
+export function parseTriggerBody(
+  value: unknown,
+  inexactNumbers: readonly InexactNumber[] = [],
+): ParseResult<TriggerBody> {
   if (!isPlainObject(value)) {
     return {
       ok: false,
@@ -40,7 +45,10 @@ export function parseTriggerBody(value: unknown): ParseResult<TriggerBody> {
       title = undefined;
     } else if (title !== undefined && !hasVisibleText(title)) {
       // A notification whose title shows nothing tells nobody what happened.
-      details.push({ field: "title", message: "title must have visible text, not only white space or invisible characters." });
+      details.push({
+        field: "title",
+        message: "title must have visible text, not only white space or invisible characters.",
+      });
       title = undefined;
     }
   }
@@ -49,6 +57,8 @@ export function parseTriggerBody(value: unknown): ParseResult<TriggerBody> {
   const groupKey = checkOptionalString(value.group_key, "group_key", GROUP_KEY_MAX, details);
   const metadata = value.metadata;
   const metadataOk = metadata === undefined || isValidMetadata(metadata, "metadata", details);
+  // Metadata is stored; a number in it that a double would change is refused, not stored otherwise.
+  for (const number of inexactNumbers) if (number.top === "metadata") details.push(inexactNumberProblem(number));
 
   if (details.length > 0 || title === undefined) return { ok: false, details };
 
