@@ -88,7 +88,8 @@ export function checkSilence(input: SilenceInput): {
   if (name === "" || [...name].length > SILENCE_LIMITS.nameMaxLength)
     errors.push({ field: "name", message: `name must be 1 to ${SILENCE_LIMITS.nameMaxLength} characters.` });
   if (!input.startsAt) errors.push({ field: "startsAt", message: "startsAt is required." });
-  else if (!isWithinInstantLimits(input.startsAt)) errors.push({ field: "startsAt", message: instantSentence("startsAt") });
+  else if (!isWithinInstantLimits(input.startsAt))
+    errors.push({ field: "startsAt", message: instantSentence("startsAt") });
   if (!input.endsAt) errors.push({ field: "endsAt", message: "endsAt is required." });
   else if (!isWithinInstantLimits(input.endsAt)) errors.push({ field: "endsAt", message: instantSentence("endsAt") });
   if (input.startsAt && input.endsAt && input.endsAt <= input.startsAt) {
