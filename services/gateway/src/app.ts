@@ -27,6 +27,8 @@ import { healthRoutes } from "./routes/health/health-routes.ts";
 import { createMonitorLookup } from "./routes/ping/monitor-lookup.ts";
 import { pingRoute } from "./routes/ping/ping-route.ts";
 import { triggerRoute } from "./routes/trigger/trigger-route.ts";
+import { narrowDateTimeFormat } from "./validation/date-time-format.ts";
+import { addJsonBoundsKeyword } from "./validation/json-bounds-keyword.ts";
 
 export type AppDeps = {
   log: Logger;
@@ -106,7 +108,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     trustProxy: deps.trustProxy ?? false,
     // Unknown path tokens must still go through the signature check, however long.
     routerOptions: { maxParamLength: 1_000 },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
+    ajv: {
+      customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true },
+      onCreate: (ajv) => {
+        narrowDateTimeFormat(ajv);
+        addJsonBoundsKeyword(ajv);
+      },
+    },
     // Malformed URLs and over-long path parameters get the standard error body too.
     frameworkErrors: (error, request, reply) =>
       sendError(

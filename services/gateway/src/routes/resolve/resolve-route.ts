@@ -43,7 +43,8 @@ export function resolveRoute(app: FastifyInstance, options: ResolveRouteOptions)
     async (request, reply) => {
       const { webhook, payload } = await checkWebhookRequest(request, reply, { calls, rateLimiter, webhooks });
       const dryRun = readDryRun(request.query);
-      const body = parseResolveBody(parseJsonBody(contentTypeOf(request), payload));
+      // A resolve stores no number: only its group_key is read.
+      const body = parseResolveBody(parseJsonBody(contentTypeOf(request), payload).value);
       if (!body.ok) throw errors.invalidRequest(body.details);
       const item: alerts.ResolveByKeyItem = {
         teamId: webhook.teamId,

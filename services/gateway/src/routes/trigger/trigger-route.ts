@@ -44,7 +44,8 @@ export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOp
       const { webhook, access, payload } = await checkWebhookRequest(request, reply, { calls, rateLimiter, webhooks });
 
       const dryRun = readDryRun(request.query);
-      const body = parseTriggerBody(parseJsonBody(contentTypeOf(request), payload));
+      const { value, inexactNumbers } = parseJsonBody(contentTypeOf(request), payload);
+      const body = parseTriggerBody(value, inexactNumbers);
       if (!body.ok) throw errors.invalidRequest(body.details);
 
       const item = toTriggerItem(webhook, access, body.value);
