@@ -17,6 +17,7 @@ import { lazyRequestLogger } from "./lazy-request-logger.ts";
 import { registerOpenApi } from "./openapi/register-openapi.ts";
 import { createCoalescedCalls } from "./peers/coalesced-calls.ts";
 import type { Peers } from "./peers/connect-peers.ts";
+import { refuseEmptyPathParameters } from "./pipeline/empty-path-parameters.ts";
 import { acceptRawBodies, BODY_LIMIT_BYTES } from "./pipeline/raw-body.ts";
 import { createRateLimiter } from "./rate-limit/webhook-rate-limiter.ts";
 import { adminRoutes } from "./routes/admin/admin-routes.ts";
@@ -129,6 +130,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     reply.header("x-request-id", request.id);
     done();
   });
+  refuseEmptyPathParameters(app);
   installErrorHandling(app);
   // Response schemas document the API (OpenAPI); answers are built by the JSON mappers and sent
   // exactly as JSON.stringify writes them, as before the schemas existed: nothing is dropped or coerced.

@@ -40,6 +40,7 @@ export const errors = {
   webhookNotFound: () => new HttpError("webhook_not_found"),
   monitorNotFound: () => new HttpError("monitor_not_found"),
   routeNotFound: () => new HttpError("not_found", "No such endpoint."),
+  emptyPathParameter: (name: string) => new HttpError("not_found", `No such endpoint: the path's ${name} is empty.`),
   payloadTooLarge: () => new HttpError("payload_too_large"),
   unsupportedMediaType: () => new HttpError("unsupported_media_type"),
   invalidMediaType: () => new HttpError("unsupported_media_type", "The Content-Type header is not valid."),
