@@ -6,13 +6,16 @@ import { Client, type MonitorJson } from "../support/client.ts";
 import { eventually } from "../support/eventually.ts";
 import { freePort } from "../support/free-port.ts";
 import { counter, untilCounter } from "../support/prometheus.ts";
+import { receiversClosedAfterEach } from "../support/receiver.ts";
 import { Stack } from "../support/stack.ts";
+import { createChannel } from "./notifications-helpers.ts";
 
 let stack: Stack;
 let client: Client;
 let db: pg.Pool;
 /** Each monitors process's METRICS_PORT: its sweep counter shows that sweeps ran. */
 const metricsPorts: number[] = [];
+const receiver = receiversClosedAfterEach();
 
 beforeAll(async () => {
   metricsPorts.push(await freePort(), await freePort());
@@ -121,6 +124,28 @@ describe("missed-heartbeat sweeper with two replicas", () => {
       return found[0]?.status === "resolved" ? found : undefined;
     });
     expect(alert?.sourceId).toBe(monitorId);
+  });
+
+  it("a missed heartbeat that reopens an incident pages the missed heartbeat, not the earlier reason", async () => {
+    const { teamId, secret, pingUrl, monitorId } = await client.setupMonitor(
+      {},
+      { name: "Backups", intervalSeconds: 1, graceSeconds: 1 },
+    );
+    const hook = await receiver();
+    await createChannel(client, teamId, { kind: "webhook", url: hook.url() });
+    await client.ping(pingUrl, { status: "down", reason: "disk full on /var/backups" }, { secret });
+    await client.ping(pingUrl, undefined, { secret });
+
+    const requests = await hook.waitForCount(3);
+    expect(requests.map((request) => request.json.type)).toEqual(["alert.created", "alert.resolved", "alert.reopened"]);
+    expect((await client.getMonitor(monitorId)).lastReason).toBe("missed heartbeat");
+    expect(requests[2]?.json.alert).toMatchObject({
+      status: "open",
+      title: 'Monitor "Backups" is down: missed heartbeat',
+      description: expect.stringMatching(/^No ping within the 1 s interval plus 1 s grace\./),
+      metadata: { reason: "missed heartbeat" },
+    });
+    expect(requests[2]?.raw.toString()).not.toContain("disk full");
   });
 
   it("never sweeps idle, paused or regularly pinged monitors", async () => {

@@ -403,9 +403,24 @@ describe("trigger batches through triggerAlerts", () => {
     const alertId = created && "alertId" in created ? created.alertId : "";
     const afterCreate = await alerts.get(alertId);
     await alerts.resolve(alertId);
-    const [reopened] = await triggerAlerts(pool, webhooks, [item(teamId, hook.id, { groupKey: "shape" })]);
+    const [reopened] = await triggerAlerts(pool, webhooks, [
+      item(teamId, hook.id, {
+        groupKey: "shape",
+        title: "Trigger, second episode",
+        description: "now with a description",
+        severity: "sev0",
+        metadataJson: '{"env":"staging","a":{"c":[3]}}',
+      }),
+    ]);
     expect(reopened).toMatchObject({ outcome: "reopened" });
     const afterReopen = await alerts.get(alertId);
+    // A reopen is a new episode: the alert says what its reopening trigger says.
+    expect(afterReopen).toMatchObject({
+      title: "Trigger, second episode",
+      description: "now with a description",
+      severity: "sev0",
+      metadata: { env: "staging", a: { c: [3] } },
+    });
     const events = await query<{ event_type: string; payload: unknown; created_at: Date }>(
       "SELECT event_type, payload, created_at FROM alerts.outbox WHERE alert_id = $1 ORDER BY id",
       [alertId],

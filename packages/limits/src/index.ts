@@ -4,6 +4,8 @@ export { AUDIT_LIMITS } from "./audit-limits.ts";
 export { BATCH_LIMITS } from "./batch-limits.ts";
 export { CHANNEL_LIMITS } from "./channel-limits.ts";
 export { IDEMPOTENCY_LIMITS } from "./idempotency-limits.ts";
+export { INSTANT_LIMITS, instantSentence, isWithinInstantLimits } from "./instant-limits.ts";
+export { type JsonBounds, jsonBoundsProblem, nestingDepth } from "./json-bounds.ts";
 export { MONITOR_LIMITS } from "./monitor-limits.ts";
 export { PING_LIMITS } from "./ping-limits.ts";
 export { SILENCE_LIMITS } from "./silence-limits.ts";

@@ -7,3 +7,4 @@ export {
   textProblem,
 } from "./unstorable-text.ts";
 export { newUrlToken } from "./url-token.ts";
+export { hasVisibleText } from "./visible-text.ts";

@@ -17,6 +17,7 @@ import { lazyRequestLogger } from "./lazy-request-logger.ts";
 import { registerOpenApi } from "./openapi/register-openapi.ts";
 import { createCoalescedCalls } from "./peers/coalesced-calls.ts";
 import type { Peers } from "./peers/connect-peers.ts";
+import { refuseEmptyPathParameters } from "./pipeline/empty-path-parameters.ts";
 import { acceptRawBodies, BODY_LIMIT_BYTES } from "./pipeline/raw-body.ts";
 import { createReplayGuard } from "./pipeline/replay-guard.ts";
 import { createRateLimiter } from "./rate-limit/webhook-rate-limiter.ts";
@@ -28,6 +29,8 @@ import { healthRoutes } from "./routes/health/health-routes.ts";
 import { createMonitorLookup } from "./routes/ping/monitor-lookup.ts";
 import { pingRoute } from "./routes/ping/ping-route.ts";
 import { triggerRoute } from "./routes/trigger/trigger-route.ts";
+import { narrowDateTimeFormat } from "./validation/date-time-format.ts";
+import { addJsonBoundsKeyword } from "./validation/json-bounds-keyword.ts";
 
 export type AppDeps = {
   log: Logger;
@@ -107,7 +110,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     trustProxy: deps.trustProxy ?? false,
     // Unknown path tokens must still go through the signature check, however long.
     routerOptions: { maxParamLength: 1_000 },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
+    ajv: {
+      customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true },
+      onCreate: (ajv) => {
+        narrowDateTimeFormat(ajv);
+        addJsonBoundsKeyword(ajv);
+      },
+    },
     // Malformed URLs and over-long path parameters get the standard error body too.
     frameworkErrors: (error, request, reply) =>
       sendError(
@@ -122,6 +131,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     reply.header("x-request-id", request.id);
     done();
   });
+  refuseEmptyPathParameters(app);
   installErrorHandling(app);
   // Response schemas document the API (OpenAPI); answers are built by the JSON mappers and sent
   // exactly as JSON.stringify writes them, as before the schemas existed: nothing is dropped or coerced.

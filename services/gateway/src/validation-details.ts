@@ -1,4 +1,5 @@
 import type { FieldProblem } from "@pulsegate/errors";
+import { instantSentence } from "@pulsegate/limits";
 import { PAGE_LIMITS } from "@pulsegate/page-cursor";
 import type { FastifySchemaValidationError } from "fastify/types/schema.js";
 
@@ -44,6 +45,8 @@ export function detailsFromValidation(
     if (issue.keyword === "pattern" && context === "querystring" && field === "limit") {
       return { field, message: `limit must be a whole number from 1 to ${PAGE_LIMITS.max}.` };
     }
+    // A date-time is also held to the instants every field can keep (validation/date-time-format.ts).
+    if (issue.keyword === "format" && params.format === "date-time") return { field, message: instantSentence(field) };
     return { field, message: `${field} ${issue.message ?? "is invalid"}.` };
   });
 }

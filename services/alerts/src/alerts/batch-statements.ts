@@ -109,10 +109,11 @@ export const CLASSIFY_KEYS = statement(
 
 /**
  * The whole batch in one statement: created alerts, bumped ones (folds into
- * open alerts, reopens; a fold's target must still be open and a reopen's
- * still resolved, else it is not returned), every occurrence in batch order,
- * the outbox events of created and reopened alerts (each with its trigger's
- * traceparent, so no statement is added per item), and the quota counts.
+ * open alerts; reopens, which also take their trigger's episode; a fold's
+ * target must still be open and a reopen's still resolved, else it is not
+ * returned), every occurrence in batch order, the outbox events of created
+ * and reopened alerts (each with its trigger's traceparent, so no statement
+ * is added per item), and the quota counts.
  * Returns each bumped alert's count after the write, and how many were created.
  */
 export const WRITE_BATCH = statement(
@@ -142,9 +143,15 @@ export const WRITE_BATCH = statement(
             next_reminder_at = CASE WHEN NOT b.reopen THEN a.next_reminder_at
                                     WHEN b.silenced IS NULL THEN b.last_seen_at + make_interval(secs => b.repeat) END,
             silenced_by = CASE WHEN b.reopen THEN b.silenced ELSE a.silenced_by END,
-            reminders_sent = CASE WHEN b.reopen THEN 0 ELSE a.reminders_sent END
-       FROM unnest($13::text[], $14::int[], $15::bool[], $16::timestamptz[], $37::int[], $39::text[])
-            AS b(id, added, reopen, last_seen_at, repeat, silenced)
+            reminders_sent = CASE WHEN b.reopen THEN 0 ELSE a.reminders_sent END,
+            -- A reopen is a new episode, told in its reopening trigger's words (plan-batch.ts, Episode).
+            title = CASE WHEN b.reopen THEN b.title ELSE a.title END,
+            description = CASE WHEN b.reopen THEN b.description ELSE a.description END,
+            severity = CASE WHEN b.reopen THEN b.severity ELSE a.severity END,
+            metadata = CASE WHEN b.reopen THEN b.metadata ELSE a.metadata END
+       FROM unnest($13::text[], $14::int[], $15::bool[], $16::timestamptz[], $37::int[], $39::text[], $40::text[],
+                   $41::text[], $42::text[], $43::jsonb[])
+            AS b(id, added, reopen, last_seen_at, repeat, silenced, title, description, severity, metadata)
       WHERE a.id = b.id AND (a.status = 'resolved') = b.reopen AND a.id = ANY ($13::text[])
      RETURNING a.id, a.occurrence_count
    ), occurred AS (
@@ -304,6 +311,10 @@ export async function writeBatch(
     bumps.map((bump) => bump.repeatIntervalSeconds),
     creates.map((alert) => alert.silencedBy),
     bumps.map((bump) => bump.silencedBy),
+    bumps.map((bump) => bump.episode?.title ?? null),
+    bumps.map((bump) => bump.episode?.description ?? null),
+    bumps.map((bump) => bump.episode?.severity ?? null),
+    bumps.map((bump) => bump.episode?.metadataJson ?? null),
   ]);
   const countAfter = new Map<string, number>();
   let created = 0;

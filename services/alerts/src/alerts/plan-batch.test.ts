@@ -87,7 +87,15 @@ describe("planBatch", () => {
     const states = new Map<string, KeyState>([[keyOf("team_a", "cpu"), { kind: "open", alertId: "alert_open" }]]);
     const plan = planBatch([input("team_a", "cpu"), input("team_a", "cpu")], states, new Map(), ids());
     expect(plan.bumps).toEqual([
-      { alertId: "alert_open", added: 2, reopen: false, lastSeenAt: at, repeatIntervalSeconds: null, silencedBy: null },
+      {
+        alertId: "alert_open",
+        added: 2,
+        reopen: false,
+        lastSeenAt: at,
+        repeatIntervalSeconds: null,
+        silencedBy: null,
+        episode: null,
+      },
     ]);
     expect(plan.events).toEqual([]);
     expect(plan.quota).toEqual([]);
@@ -99,9 +107,31 @@ describe("planBatch", () => {
 
   it("reopens with the first trigger, folds the rest, and writes the event as the reopen leaves the alert", () => {
     const states = new Map<string, KeyState>([[keyOf("team_a", "api"), { kind: "resolved", alert: resolvedAlert }]]);
-    const plan = planBatch([input("team_a", "api"), input("team_a", "api")], states, new Map(), ids());
+    const reopening = input("team_a", "api", {
+      title: "API down (again)",
+      description: "502 from the edge",
+      severity: "sev3",
+      metadataJson: '{"region":"eu"}',
+      metadata: { region: "eu" },
+    });
+    const plan = planBatch([reopening, input("team_a", "api")], states, new Map(), ids());
+    // The reopening trigger's text, severity and metadata, not the folded one's.
+    const episode = {
+      title: "API down (again)",
+      description: "502 from the edge",
+      severity: "sev3",
+      metadataJson: '{"region":"eu"}',
+    };
     expect(plan.bumps).toEqual([
-      { alertId: "alert_old", added: 2, reopen: true, lastSeenAt: at, repeatIntervalSeconds: null, silencedBy: null },
+      {
+        alertId: "alert_old",
+        added: 2,
+        reopen: true,
+        lastSeenAt: at,
+        repeatIntervalSeconds: null,
+        silencedBy: null,
+        episode,
+      },
     ]);
     expect(resolveResults(plan, new Map([["alert_old", 6]]))).toEqual([
       { outcome: "reopened", alertId: "alert_old", occurrenceCount: 5 },
@@ -115,6 +145,10 @@ describe("planBatch", () => {
       occurredAt: at.toISOString(),
       alert: {
         ...JSON.parse(JSON.stringify(resolvedAlert)),
+        title: "API down (again)",
+        description: "502 from the edge",
+        severity: "sev3",
+        metadata: { region: "eu" },
         status: "open",
         occurrenceCount: 5,
         lastSeenAt: at.toISOString(),

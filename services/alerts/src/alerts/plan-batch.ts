@@ -67,6 +67,12 @@ export type NewAlert = Pick<
   silencedBy: string | null;
 };
 
+/**
+ * What an alert says about its episode: the trigger that opened it, created
+ * or reopened, says it (docs/decisions.md, "Triggers"). A fold changes none of it.
+ */
+export type Episode = Pick<FoldInput, "title" | "description" | "severity" | "metadataJson">;
+
 /** Triggers added to an existing alert; `reopen`: it was resolved and opens again. */
 export type Bump = {
   alertId: string;
@@ -76,7 +82,12 @@ export type Bump = {
   /** For a reopen: the reopening trigger's reminder interval, and the silence it is under. */
   repeatIntervalSeconds: number | null;
   silencedBy: string | null;
+  /** For a reopen: the reopening trigger's episode, which the alert takes; null for a fold. */
+  episode: Episode | null;
 };
+
+/** What a reopen sets besides status, times and count: all of it from the reopening trigger. */
+type Reopening = { repeatIntervalSeconds: number | null; silencedBy: string | null; episode: Episode };
 
 export type OccurrenceRow = {
   alertId: string;
@@ -182,29 +193,33 @@ export function planBatch(
     return alert;
   };
 
-  const bump = (
-    alertId: string,
-    reopen: boolean,
-    at: Date,
-    repeatIntervalSeconds: number | null = null,
-    silencedBy: string | null = null,
-  ): Bump => {
-    const bumped: Bump = { alertId, added: 0, reopen, lastSeenAt: at, repeatIntervalSeconds, silencedBy };
+  const bump = (alertId: string, at: Date, reopening: Reopening | null): Bump => {
+    const bumped: Bump = {
+      alertId,
+      added: 0,
+      reopen: reopening !== null,
+      lastSeenAt: at,
+      ...(reopening ?? { repeatIntervalSeconds: null, silencedBy: null, episode: null }),
+    };
     plan.bumps.push(bumped);
     return bumped;
   };
 
   const firstOfKey = (input: FoldInput, groupKey: string): Group => {
     const state = states.get(keyOf(input.teamId, groupKey)) ?? { kind: "none" };
-    if (state.kind === "open") return { kind: "bumped", bump: bump(state.alertId, false, input.receivedAt) };
+    if (state.kind === "open") return { kind: "bumped", bump: bump(state.alertId, input.receivedAt, null) };
     if (!takeQuota(input)) return { kind: "refused" };
     if (state.kind === "none") return { kind: "created", alert: create(input) };
-    const repeat = input.repeatIntervalSeconds ?? null;
-    const silenced = input.silencedBy ?? null;
-    if (silenced === null) {
-      plan.events.push(event("alert.reopened", reopenedView(state.alert, input.receivedAt, repeat), input));
+    const reopening: Reopening = {
+      repeatIntervalSeconds: input.repeatIntervalSeconds ?? null,
+      silencedBy: input.silencedBy ?? null,
+      episode: episodeOf(input),
+    };
+    if (reopening.silencedBy === null) {
+      const view = reopenedView(state.alert, input.receivedAt, reopening, input.metadata);
+      plan.events.push(event("alert.reopened", view, input));
     }
-    return { kind: "bumped", bump: bump(state.alert.id, true, input.receivedAt, repeat, silenced) };
+    return { kind: "bumped", bump: bump(state.alert.id, input.receivedAt, reopening) };
   };
 
   for (const input of inputs) {
@@ -296,10 +311,27 @@ function reminderAfter(at: Date, repeatIntervalSeconds: number | null): Date | n
   return repeatIntervalSeconds === null ? null : new Date(at.getTime() + repeatIntervalSeconds * 1000);
 }
 
-/** The alert as the reopening trigger leaves it (it keeps its first title and severity). */
-function reopenedView(alert: AlertView, at: Date, repeatIntervalSeconds: number | null): AlertView {
+function episodeOf(input: FoldInput): Episode {
+  return {
+    title: input.title,
+    description: input.description,
+    severity: input.severity,
+    metadataJson: input.metadataJson,
+  };
+}
+
+/**
+ * The alert as its reopening trigger leaves it: a new episode, told in that
+ * trigger's words (`metadata`: its metadata parsed), with its reminders.
+ */
+function reopenedView(alert: AlertView, at: Date, reopening: Reopening, metadata: unknown): AlertView {
+  const { episode, repeatIntervalSeconds } = reopening;
   return {
     ...alert,
+    title: episode.title,
+    description: episode.description,
+    severity: episode.severity,
+    metadata,
     status: "open",
     occurrenceCount: alert.occurrenceCount + 1,
     lastSeenAt: at,

@@ -80,4 +80,17 @@ describe("checkSilence", () => {
     expect(fields({ metadataJson: "[1]" })).toEqual(["matchers.metadata"]);
     expect(fields({ name: " " })).toEqual(["name"]);
   });
+  it("refuses metadata matchers nested deeper than trigger metadata may be", () => {
+    const nested = (levels: number) => `${'{"a":'.repeat(levels - 1)}{}${"}".repeat(levels - 1)}`;
+    const fields = (extra: object) => checkSilence({ ...input, ...extra }).errors.map((error) => error.field);
+    expect(fields({ metadataJson: nested(10) })).toEqual([]);
+    expect(fields({ metadataJson: nested(11) })).toEqual(["matchers.metadata"]);
+    expect(fields({ metadataJson: nested(5_000) })).toEqual(["matchers.metadata"]);
+  });
+  it("refuses instants a gRPC caller sends outside the range every layer holds", () => {
+    const fields = (extra: object) => checkSilence({ ...input, ...extra }).errors.map((error) => error.field);
+    expect(fields({ startsAt: t("0000-01-01T00:00:00Z") })).toEqual(["startsAt"]);
+    expect(fields({ endsAt: new Date(Number.NaN) })).toEqual(["endsAt"]);
+    expect(fields({ endsAt: t("+010000-01-01T00:00:00Z") })).toEqual(["endsAt"]);
+  });
 });

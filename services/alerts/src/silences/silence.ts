@@ -1,5 +1,11 @@
 import type { FieldProblem } from "@pulsegate/errors";
-import { SILENCE_LIMITS } from "@pulsegate/limits";
+import {
+  ALERT_LIMITS,
+  instantSentence,
+  isWithinInstantLimits,
+  jsonBoundsProblem,
+  SILENCE_LIMITS,
+} from "@pulsegate/limits";
 
 export type Recurrence = "daily" | "weekly";
 
@@ -82,7 +88,10 @@ export function checkSilence(input: SilenceInput): {
   if (name === "" || [...name].length > SILENCE_LIMITS.nameMaxLength)
     errors.push({ field: "name", message: `name must be 1 to ${SILENCE_LIMITS.nameMaxLength} characters.` });
   if (!input.startsAt) errors.push({ field: "startsAt", message: "startsAt is required." });
+  else if (!isWithinInstantLimits(input.startsAt))
+    errors.push({ field: "startsAt", message: instantSentence("startsAt") });
   if (!input.endsAt) errors.push({ field: "endsAt", message: "endsAt is required." });
+  else if (!isWithinInstantLimits(input.endsAt)) errors.push({ field: "endsAt", message: instantSentence("endsAt") });
   if (input.startsAt && input.endsAt && input.endsAt <= input.startsAt) {
     errors.push({ field: "endsAt", message: "endsAt must be after startsAt." });
   }
@@ -115,6 +124,9 @@ export function checkSilence(input: SilenceInput): {
       errors.push({ field: "matchers.metadata", message: "matchers.metadata must be a JSON object." });
     }
   }
+  // As deep as the trigger metadata it is compared with may be: a deeper matcher could match nothing.
+  const tooDeep = jsonBoundsProblem(metadata, { maxDepth: ALERT_LIMITS.metadataMaxDepth });
+  if (tooDeep !== null) errors.push({ field: "matchers.metadata", message: `matchers.metadata ${tooDeep}.` });
   if (errors.length > 0 || !input.startsAt || !input.endsAt) return { errors };
   return {
     silence: {

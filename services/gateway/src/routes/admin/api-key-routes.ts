@@ -11,7 +11,7 @@ import { createdEvent } from "./audit-events.ts";
 import { type OwnedCollection, ownedGetRoute } from "./collection-routes.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
-import { noBody } from "./schemas.ts";
+import { noBody, refuseCursor } from "./schemas.ts";
 
 /** An API key as shown to admins: never its token. */
 export function apiKeyJson(key: auth.ApiKey) {
@@ -100,6 +100,7 @@ export async function apiKeyRoutes(
       },
     },
     async (request) => {
+      refuseCursor(request.query);
       const response = await callUnary(client, client.listApiKeys, { teamId: request.params.teamId });
       return { apiKeys: response.apiKeys.map(apiKeyJson), nextCursor: null };
     },

@@ -1,8 +1,9 @@
 import { callUnary } from "@pulsegate/grpc";
-import { SILENCE_LIMITS } from "@pulsegate/limits";
+import { ALERT_LIMITS, SILENCE_LIMITS } from "@pulsegate/limits";
 import type { alerts } from "@pulsegate/proto";
 import type { FastifyInstance } from "fastify";
 import type { Peers } from "../../peers/connect-peers.ts";
+import { boundedJson } from "../../validation/json-bounds-keyword.ts";
 import { iso, orNull } from "./absent-as-null.ts";
 import { TEAM } from "./access.ts";
 import { type Collection, teamCreateRoute, teamListRoute } from "./collection-routes.ts";
@@ -65,7 +66,10 @@ export const createSilenceBody = {
           items: { type: "string", maxLength: SILENCE_LIMITS.sourceIdMaxLength },
         },
         groupKeyPrefix: { type: "string", maxLength: SILENCE_LIMITS.groupKeyPrefixMaxLength },
-        metadata: { type: "object", description: "Top-level metadata keys and the values they must equal." },
+        metadata: boundedJson(
+          { maxDepth: ALERT_LIMITS.metadataMaxDepth },
+          { type: "object", description: "Top-level metadata keys and the values they must equal." },
+        ),
       },
     },
   },

@@ -45,8 +45,8 @@ export type PingRouteOptions = {
 function readPingBody(request: FastifyRequest, payload: Buffer, start: boolean): PingBody {
   if (payload.length === 0) return { status: start ? "start" : "up" };
   if (!isJsonContentType(contentTypeOf(request))) throw pingErrors.notJson();
-  const raw = parseJsonBody(contentTypeOf(request), payload);
-  const body = parsePingBody(raw);
+  const { value: raw, inexactNumbers } = parseJsonBody(contentTypeOf(request), payload);
+  const body = parsePingBody(raw, inexactNumbers);
   if (!body.ok) throw errors.invalidRequest(body.details);
   if (!start) return body.value;
   const given = (raw as { status?: unknown }).status;

@@ -47,7 +47,8 @@ export function resolveRoute(app: FastifyInstance, options: ResolveRouteOptions)
       const checked = await checkWebhookRequest(request, reply, { calls, rateLimiter, webhooks });
       const { webhook, payload } = checked;
       const dryRun = readDryRun(request.query);
-      const body = parseResolveBody(parseJsonBody(contentTypeOf(request), payload));
+      // A resolve stores no number: only its group_key is read.
+      const body = parseResolveBody(parseJsonBody(contentTypeOf(request), payload).value);
       if (!body.ok) throw errors.invalidRequest(body.details);
       const idempotencyKey = dryRun ? "" : readIdempotencyKey(request);
       const item: alerts.ResolveByKeyItem = {

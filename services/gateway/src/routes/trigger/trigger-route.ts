@@ -48,7 +48,8 @@ export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOp
       const { webhook, access, payload } = checked;
 
       const dryRun = readDryRun(request.query);
-      const body = parseTriggerBody(parseJsonBody(contentTypeOf(request), payload));
+      const { value, inexactNumbers } = parseJsonBody(contentTypeOf(request), payload);
+      const body = parseTriggerBody(value, inexactNumbers);
       if (!body.ok) throw errors.invalidRequest(body.details);
 
       const idempotencyKey = readIdempotencyKey(request);
