@@ -28,9 +28,7 @@ function store(initial: Row[]) {
     },
     load: async (ids: string[]) => {
       loads.push(ids);
-      const snapshot = new Map(
-        ids.flatMap((id) => (rows.has(id) ? [[id, { ...rows.get(id) } as Row]] : [])),
-      );
+      const snapshot = new Map(ids.flatMap((id) => (rows.has(id) ? [[id, { ...rows.get(id) } as Row]] : [])));
       await gate;
       return snapshot;
     },

@@ -4,8 +4,8 @@ import { WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { newUrlToken } from "@pulsegate/text";
 import { BatchReadCache } from "../caching/batch-read-cache.ts";
 import { alertsErrors } from "../errors.ts";
-import { type Webhook, WebhookSchema } from "./webhook.entity.ts";
 import type { TriggerWebhook } from "./trigger-webhook.ts";
+import { type Webhook, WebhookSchema } from "./webhook.entity.ts";
 import { checkWebhookSettings, type WebhookSettingsInput } from "./webhook-settings.ts";
 
 export type WebhookServiceOptions = {
