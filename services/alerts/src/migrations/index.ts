@@ -10,6 +10,7 @@ import { ReplayProtection } from "./0009-replay-protection.ts";
 import { Silences } from "./0010-silences.ts";
 import { IncidentToolChannels } from "./0011-incident-tool-channels.ts";
 import { EmailChannels } from "./0012-email-channels.ts";
+import { SilenceMatcherBytes } from "./0013-silence-matcher-bytes.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   { name: "0010-silences", class: Silences },
   { name: "0011-incident-tool-channels", class: IncidentToolChannels },
   { name: "0012-email-channels", class: EmailChannels },
+  { name: "0013-silence-matcher-bytes", class: SilenceMatcherBytes },
 ];
