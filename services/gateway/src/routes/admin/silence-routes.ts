@@ -65,7 +65,17 @@ export const createSilenceBody = {
           items: { type: "string", maxLength: SILENCE_LIMITS.sourceIdMaxLength },
         },
         groupKeyPrefix: { type: "string", maxLength: SILENCE_LIMITS.groupKeyPrefixMaxLength },
-        metadata: { type: "object", description: "Top-level metadata keys and the values they must equal." },
+        metadata: {
+          type: "object",
+          maxProperties: SILENCE_LIMITS.metadataMaxKeys,
+          propertyNames: { maxLength: SILENCE_LIMITS.metadataKeyMaxLength },
+          description:
+            `Top-level metadata keys and the values they must equal. At most ${SILENCE_LIMITS.metadataMaxBytes} bytes ` +
+            `as JSON, ${SILENCE_LIMITS.metadataMaxDepth} levels deep, ${SILENCE_LIMITS.metadataMaxKeys} keys of at most ` +
+            `${SILENCE_LIMITS.metadataKeyMaxLength} characters, each value at most ` +
+            `${SILENCE_LIMITS.metadataValueMaxBytes} bytes as JSON; a team's matchers at most ` +
+            `${SILENCE_LIMITS.matchersMaxBytesPerTeam} bytes in all.`,
+        },
       },
     },
   },
