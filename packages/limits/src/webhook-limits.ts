@@ -15,4 +15,9 @@ export const WEBHOOK_LIMITS = {
   /** A rule's field and operator lengths are the schema's alone: alerts checks their grammar and the operators. */
   filterFieldMaxLength: 200,
   filterOpMaxLength: 20,
+  /**
+   * UTF-8 bytes of a filter rule's value as JSON, checked by alerts: every trigger of the webhook
+   * reads the rules, and they are kept per webhook in memory.
+   */
+  filterValueMaxBytes: 4_096,
 } as const;

@@ -1,3 +1,4 @@
+import { WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { describe, expect, it } from "vitest";
 import { FILTER_OPS } from "./types.ts";
 import { validateFilterRules } from "./validate.ts";
@@ -212,6 +213,15 @@ describe("validateFilterRules", () => {
     expect(errorsOf([{ field: "metadata.x", op: "==", value: [() => 1] }])[0]?.message).toBe(
       "filterRules[0].value must be a JSON value.",
     );
+  });
+
+  it("bounds a value's size as JSON", () => {
+    const max = WEBHOOK_LIMITS.filterValueMaxBytes;
+    // A string's JSON is its characters and two quotes; a list's, its items, commas and brackets.
+    expect(rulesOf([{ field: "metadata.x", op: "==", value: "v".repeat(max - 2) }])).toHaveLength(1);
+    expect(errorsOf([{ field: "metadata.x", op: "in", value: ["v".repeat(max - 3)] }])).toEqual([
+      { field: "filterRules[0].value", message: `filterRules[0].value must be at most ${max} bytes as JSON.` },
+    ]);
   });
 
   it("restricts severity comparisons to sev0..sev4", () => {
