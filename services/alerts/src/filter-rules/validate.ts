@@ -1,3 +1,4 @@
+import { WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { SEVERITIES } from "@pulsegate/vocabulary";
 import { parseField } from "./field.ts";
 import { isPlainObject, jsonDepth } from "./json.ts";
@@ -23,7 +24,8 @@ const SEVERITY_VALUE_OPS = new Set(["==", "!=", "in", "not in", ">", ">=", "<", 
  * - `field` follows the grammar in field.ts (non-empty segments, depth <= 10);
  * - `value` is required (null is a value) except for `exists` / `not exists`, where
  *   any given value is ignored and dropped from the normalised rule;
- * - `value` must be JSON nested at most 10 levels (deeper could never match metadata);
+ * - `value` must be JSON nested at most 10 levels (deeper could never match metadata), and at
+ *   most WEBHOOK_LIMITS.filterValueMaxBytes as JSON;
  * - `in` / `not in` need an array, `starts with` a string, `>` `>=` `<` `<=` a number
  *   or a string;
  * - for `severity`, values compared by equality/membership/order must be sev0..sev4
@@ -104,6 +106,9 @@ function valueProblem(op: string, value: unknown, fieldKind: string | null): str
   if (depth < 0) return "must be a JSON value.";
   if (depth > MAX_VALUE_DEPTH) {
     return `must be nested at most ${MAX_VALUE_DEPTH} levels deep.`;
+  }
+  if (Buffer.byteLength(JSON.stringify(value), "utf8") > WEBHOOK_LIMITS.filterValueMaxBytes) {
+    return `must be at most ${WEBHOOK_LIMITS.filterValueMaxBytes} bytes as JSON.`;
   }
   switch (op) {
     case "in":
