@@ -11,6 +11,7 @@ import { Silences } from "./0010-silences.ts";
 import { IncidentToolChannels } from "./0011-incident-tool-channels.ts";
 import { EmailChannels } from "./0012-email-channels.ts";
 import { ReminderSetAside } from "./0013-reminder-set-aside.ts";
+import { SilenceMatcherBytes } from "./0014-silence-matcher-bytes.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
 export const migrations = [
@@ -27,4 +28,5 @@ export const migrations = [
   { name: "0011-incident-tool-channels", class: IncidentToolChannels },
   { name: "0012-email-channels", class: EmailChannels },
   { name: "0013-reminder-set-aside", class: ReminderSetAside },
+  { name: "0014-silence-matcher-bytes", class: SilenceMatcherBytes },
 ];
