@@ -1,4 +1,3 @@
-import { WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { describe, expect, it } from "vitest";
 import { FILTER_OPS } from "./types.ts";
 import { validateFilterRules } from "./validate.ts";
