@@ -2,7 +2,7 @@
 // and exits 128 + N: a cron daemon or systemd that stops a job early must still leave a trace on
 // the monitor. The start signal goes through a proxy that holds it, so the moment the signal
 // arrives is known: before the start signal could be answered, and so before the command.
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -13,6 +13,7 @@ import { HoldingProxy } from "../support/holding-proxy.ts";
 const stack = inject("stack");
 const client = new Client(stack);
 let proxy: HoldingProxy;
+const markers = mkdtempSync(join(tmpdir(), "pulsegate-run-"));
 
 beforeAll(async () => {
   // Start signals are never answered; every other request reaches the gateway as sent.
@@ -20,6 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await proxy.close();
+  rmSync(markers, { recursive: true, force: true });
 });
 
 type PingRow = { status: string; reason: string | null };
@@ -27,7 +29,7 @@ type PingRow = { status: string; reason: string | null };
 /** A monitor, and `pulsegate run --start` on it (through the proxy) of a command that leaves a file. */
 async function startRun() {
   const { secret, monitorId, pingUrl } = await client.setupMonitor();
-  const marker = join(mkdtempSync(join(tmpdir(), "pulsegate-run-")), "ran");
+  const marker = join(markers, `${monitorId}-ran`);
   const cli = spawnCli(["run", "--start", pingUrl, "--", "sh", "-c", `touch ${marker}`], {
     env: { PULSEGATE_URL: proxy.url, PULSEGATE_SECRET: secret },
   });
