@@ -6,7 +6,7 @@ describe("loadGatewayConfig", () => {
     const config = loadGatewayConfig({});
     expect(config).toMatchObject({
       PORT: 8080,
-      HOST: "0.0.0.0",
+      HOST: "127.0.0.1",
       AUTH_GRPC_ADDR: "127.0.0.1:50051",
       ALERTS_GRPC_ADDR: "127.0.0.1:50052",
       MONITORS_GRPC_ADDR: "127.0.0.1:50053",

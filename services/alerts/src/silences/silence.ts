@@ -1,5 +1,6 @@
 import type { FieldProblem } from "@pulsegate/errors";
 import { instantSentence, isWithinInstantLimits, SILENCE_LIMITS } from "@pulsegate/limits";
+import { nameProblem } from "@pulsegate/text";
 import { checkSilenceMetadata } from "./check-silence-metadata.ts";
 
 export type Recurrence = "daily" | "weekly";
@@ -57,8 +58,8 @@ export function checkSilence(input: SilenceInput): {
 } {
   const errors: FieldProblem[] = [];
   const name = input.name.trim();
-  if (name === "" || [...name].length > SILENCE_LIMITS.nameMaxLength)
-    errors.push({ field: "name", message: `name must be 1 to ${SILENCE_LIMITS.nameMaxLength} characters.` });
+  const problem = nameProblem(name, SILENCE_LIMITS.nameMaxLength);
+  if (problem) errors.push(problem);
   if (!input.startsAt) errors.push({ field: "startsAt", message: "startsAt is required." });
   else if (!isWithinInstantLimits(input.startsAt))
     errors.push({ field: "startsAt", message: instantSentence("startsAt") });

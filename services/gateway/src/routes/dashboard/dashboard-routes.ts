@@ -1,6 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { HttpError } from "../../errors.ts";
+import { DASHBOARD_SECURITY_HEADERS } from "../../security-headers.ts";
 import type { ApiKeyAuthenticator } from "../admin/api-key-authenticator.ts";
 import { createActorResolver } from "../admin/resolve-actor.ts";
 import { type ApiError, SignedOut } from "./admin-client.ts";
@@ -30,13 +31,8 @@ export type DashboardOptions = {
 /** Pages anyone may load: the sign-in form and the static files. */
 const isPublic = (url: string) => url === "/dashboard/login" || url.startsWith("/dashboard/assets/");
 
-const SECURITY_HEADERS = {
-  "cache-control": "no-store",
-  "content-security-policy":
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  "referrer-policy": "same-origin",
-  "x-content-type-options": "nosniff",
-};
+// Pages show secrets once and carry CSRF tokens: never kept by a cache.
+const PAGE_HEADERS = { "cache-control": "no-store", ...DASHBOARD_SECURITY_HEADERS };
 
 /** Same-origin POSTs only: a browser sends Origin on every POST; when present it must be this host. */
 function sameOrigin(request: FastifyRequest): boolean {
@@ -87,7 +83,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
   );
 
   app.addHook("onRequest", async (request, reply) => {
-    reply.headers(SECURITY_HEADERS);
+    reply.headers(PAGE_HEADERS);
     if (isPublic(request.url.split("?", 1)[0] ?? "")) return;
     const session = store.get(sessionIdOf(request));
     if (!session) {
