@@ -41,6 +41,8 @@ export function createAdminCall(app: FastifyInstance, request: FastifyRequest, s
     const response = await app.inject({
       method: method as "GET",
       url: `/admin/v1${path}`,
+      // The browser's address, as the admin API would see it: failed credentials are counted per client.
+      remoteAddress: request.ip,
       headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
     });
