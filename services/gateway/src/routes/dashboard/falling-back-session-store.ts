@@ -18,7 +18,9 @@ export function createFallingBackSessionStore(options: {
   const fallBack = (error: unknown) => {
     if (fallingBack) return;
     fallingBack = true;
-    log.warn({ err: error }, "Redis is unreachable: new dashboard sessions are kept in process (this replica only)");
+    // The message only: a failed command's error carries its arguments (sealed sessions).
+    const cause = error instanceof Error ? error.message : String(error);
+    log.warn({ cause }, "Redis is unreachable: new dashboard sessions are kept in process (this replica only)");
   };
   redis.on("ready", () => {
     if (!fallingBack) return;
