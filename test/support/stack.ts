@@ -57,6 +57,8 @@ export class Stack {
     env?: NodeJS.ProcessEnv;
     /** Extra environment for one service. */
     serviceEnv?: (name: ServiceName) => NodeJS.ProcessEnv;
+    /** How long the services may take to be ready (default 45 s). */
+    readyTimeoutMs?: number;
   }): Promise<Stack> {
     const server = TEST_DATABASE_SERVER;
     await recreateDatabase(options.databaseName, server);
@@ -136,7 +138,7 @@ export class Stack {
     );
     for (const name of ["auth", "alerts", "monitors", "gateway"] as const) stack.start(name);
     try {
-      await stack.waitReady();
+      await stack.waitReady(options.readyTimeoutMs);
     } catch (error) {
       // Never leave services running behind a failed start.
       await stack.stopAll();

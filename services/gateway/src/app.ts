@@ -148,6 +148,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     log: deps.log,
     keyPrefix: redisKeyPrefix,
   });
+  app.addHook("onClose", () => sessions.close());
   const calls = createCoalescedCalls(deps.peers, { verifiedCacheMs: deps.verifiedCacheMs ?? 0 });
   const monitorLookup = createMonitorLookup(deps.peers, {
     ttlMs: deps.monitorCache?.ttlMs ?? 300_000,

@@ -31,6 +31,7 @@ describe("the session store", () => {
       expect(await store.get(session.id)).toBeUndefined();
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatch(/in process/);
+      await store.close();
     } finally {
       redis.disconnect();
     }
