@@ -49,9 +49,10 @@ async function createDatabase(url: string): Promise<void> {
   }
 }
 
-/** "" means no Redis: the gateway limits in process, monitors has no ping spool. */
+/** "" means no Redis: the gateway limits and keeps dashboard sessions in process, monitors has no ping spool. */
 async function chooseRedis(): Promise<string> {
-  const none = "rate limits IN PROCESS (per gateway replica), no ping spool (pings get 503 while PostgreSQL is away)";
+  const none =
+    "rate limits and dashboard sessions IN PROCESS (per gateway replica), no ping spool (pings get 503 while PostgreSQL is away)";
   if (process.env.REDIS_URL !== undefined) {
     if (process.env.REDIS_URL === "") say(`Redis: none (REDIS_URL is empty): ${none}`);
     else say(`Redis: ${redactUrl(process.env.REDIS_URL)} (REDIS_URL)`);

@@ -33,6 +33,11 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
       PUBLIC_BASE_URL: env.optionalString(),
       // "true", or comma-separated proxy addresses/CIDRs (Fastify trustProxy).
       TRUST_PROXY: env.optionalString(),
+      // Failed credentials (401s) per client address within a minute before it is blocked, and for how long.
+      AUTH_FAILURE_LIMIT: env.int(20, 1, 10_000),
+      AUTH_FAILURE_BLOCK_SECONDS: env.int(60, 1, 3_600),
+      // Namespace of the gateway's dashboard sessions and failure counts in Redis: one per deployment sharing a Redis.
+      REDIS_KEY_PREFIX: env.string("pulsegate"),
     },
     noRedis ? { ...source, REDIS_URL: undefined } : source,
   );
