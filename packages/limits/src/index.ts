@@ -3,6 +3,7 @@ export { API_KEY_LIMITS } from "./api-key-limits.ts";
 export { AUDIT_LIMITS } from "./audit-limits.ts";
 export { BATCH_LIMITS } from "./batch-limits.ts";
 export { CHANNEL_LIMITS } from "./channel-limits.ts";
+export { DASHBOARD_SESSION_LIMITS } from "./dashboard-session-limits.ts";
 export { IDEMPOTENCY_LIMITS } from "./idempotency-limits.ts";
 export { INSTANT_LIMITS, instantSentence, isWithinInstantLimits } from "./instant-limits.ts";
 export { type JsonBounds, jsonBoundsProblem, nestingDepth } from "./json-bounds.ts";

@@ -1,3 +1,4 @@
+export { nameProblem } from "./display-name.ts";
 export {
   findUnstorableText,
   findUnstorableTextInJson,

@@ -74,6 +74,10 @@ export const ERROR_CATALOGUE = {
   chunk_extensions_too_large: { status: 413, sentence: "The body's chunk extensions are too large." },
   unsupported_media_type: { status: 415, sentence: "Content-Type must be application/json (or a +json type)." },
   rate_limited: { status: 429, sentence: "Too many requests; retry after Retry-After seconds." },
+  too_many_failures: {
+    status: 429,
+    sentence: "Too many failed sign-ins from this address; retry after Retry-After seconds.",
+  },
   alert_quota_exhausted: { status: 429, sentence: "The team's monthly alert quota is exhausted." },
   heartbeat_quota_exhausted: { status: 429, sentence: "The team's monthly heartbeat quota is exhausted." },
   headers_too_large: {

@@ -54,6 +54,8 @@ export const errors = {
     new HttpError("invalid_request", "The request is invalid; see details.", { details }),
   rateLimited: (headers: Record<string, string>) =>
     new HttpError("rate_limited", "Too many requests for this webhook; retry after Retry-After seconds.", { headers }),
+  tooManyFailures: (retryAfterSeconds: number) =>
+    new HttpError("too_many_failures", undefined, { headers: { "retry-after": String(retryAfterSeconds) } }),
   alertQuotaExhausted: (retryAfterSeconds: number) =>
     new HttpError("alert_quota_exhausted", undefined, { headers: { "retry-after": String(retryAfterSeconds) } }),
   serviceUnavailable: (

@@ -80,6 +80,11 @@ export const adminErrorResponses = {
   ]),
   413: errorResponse("The body is over 1 MiB.", ["payload_too_large", "chunk_extensions_too_large"]),
   415: errorResponse("The body is not JSON.", ["unsupported_media_type"]),
+  429: errorResponse(
+    "Too many failed credentials (401s, dashboard sign-ins included) from this client address: refused before the token is checked until Retry-After has passed.",
+    ["too_many_failures"],
+    { ...retryAfterHeader },
+  ),
   ...serverErrors,
 } as const;
 

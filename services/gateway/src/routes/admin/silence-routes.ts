@@ -1,5 +1,5 @@
 import { callUnary } from "@pulsegate/grpc";
-import { ALERT_LIMITS, SILENCE_LIMITS } from "@pulsegate/limits";
+import { SILENCE_LIMITS } from "@pulsegate/limits";
 import type { alerts } from "@pulsegate/proto";
 import type { FastifyInstance } from "fastify";
 import type { Peers } from "../../peers/connect-peers.ts";
@@ -67,8 +67,18 @@ export const createSilenceBody = {
         },
         groupKeyPrefix: { type: "string", maxLength: SILENCE_LIMITS.groupKeyPrefixMaxLength },
         metadata: boundedJson(
-          { maxDepth: ALERT_LIMITS.metadataMaxDepth },
-          { type: "object", description: "Top-level metadata keys and the values they must equal." },
+          { maxDepth: SILENCE_LIMITS.metadataMaxDepth, maxBytes: SILENCE_LIMITS.metadataMaxBytes },
+          {
+            type: "object",
+            maxProperties: SILENCE_LIMITS.metadataMaxKeys,
+            propertyNames: { maxLength: SILENCE_LIMITS.metadataKeyMaxLength },
+            description:
+              `Top-level metadata keys and the values they must equal. At most ${SILENCE_LIMITS.metadataMaxBytes} bytes ` +
+              `as JSON, ${SILENCE_LIMITS.metadataMaxDepth} levels deep, ${SILENCE_LIMITS.metadataMaxKeys} keys of at most ` +
+              `${SILENCE_LIMITS.metadataKeyMaxLength} characters, each value at most ` +
+              `${SILENCE_LIMITS.metadataValueMaxBytes} bytes as JSON; a team's matchers at most ` +
+              `${SILENCE_LIMITS.matchersMaxBytesPerTeam} bytes in all.`,
+          },
         ),
       },
     },
