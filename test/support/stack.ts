@@ -246,16 +246,6 @@ export class Stack {
   }
 
   /**
-   * Freezes a process (SIGSTOP) or lets it go on (SIGCONT): a service that holds every call it
-   * received without answering, as one stalled by a long pause would.
-   */
-  freeze(name: ServiceName | (string & {}), frozen: boolean): void {
-    const child = this.#children.get(name);
-    if (!child || child.exitCode !== null) throw new Error(`${name} is not running`);
-    child.kill(frozen ? "SIGSTOP" : "SIGCONT");
-  }
-
-  /**
    * Until /readyz answers 200 with auth, alerts and monitors all "up": the
    * gateway may be ready (200) with a peer still down, and tests need all.
    */
