@@ -65,14 +65,14 @@ export const ERROR_CATALOGUE = {
     sentence: "The delivery's channel is disabled or deleted; enable or recreate it first.",
   },
   too_many_channels: { status: 409, sentence: "The team has as many channels as it may have." },
+  payload_too_large: { status: 413, sentence: "The request body is larger than 1 MiB." },
+  chunk_extensions_too_large: { status: 413, sentence: "The body's chunk extensions are too large." },
+  unsupported_media_type: { status: 415, sentence: "Content-Type must be application/json (or a +json type)." },
   idempotency_key_reused: {
     status: 422,
     sentence:
       "This Idempotency-Key was sent with another request (body, endpoint or source) within 24 hours: nothing was applied. Use a new key for a new request.",
   },
-  payload_too_large: { status: 413, sentence: "The request body is larger than 1 MiB." },
-  chunk_extensions_too_large: { status: 413, sentence: "The body's chunk extensions are too large." },
-  unsupported_media_type: { status: 415, sentence: "Content-Type must be application/json (or a +json type)." },
   rate_limited: { status: 429, sentence: "Too many requests; retry after Retry-After seconds." },
   too_many_failures: {
     status: 429,

@@ -125,6 +125,10 @@ export function publicErrorResponses(kind: "trigger" | "ping") {
       [kind === "ping" ? "monitor_not_found" : "webhook_not_found"],
     ),
     413: errorResponse("The body is over 1 MiB.", ["payload_too_large", "chunk_extensions_too_large"]),
+    422: errorResponse(
+      "The Idempotency-Key was sent with another request (body, endpoint or source) within 24 hours. Nothing was applied.",
+      ["idempotency_key_reused"],
+    ),
     415: errorResponse("A non-empty body is not sent as JSON (`application/json` or `+json`).", [
       "unsupported_media_type",
     ]),

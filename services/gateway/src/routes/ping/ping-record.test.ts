@@ -47,6 +47,8 @@ describe("toRecordPingItem", () => {
       metadataJson: '{"group_key":"g"}',
       method: "GET",
       receivedAt: at,
+      idempotencyKey: "",
+      requestFingerprint: "",
       heartbeatQuotaMonthly: 9,
       alertQuotaMonthly: 7,
     });
