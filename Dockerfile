@@ -58,5 +58,8 @@ RUN test -d packages/proto/src/gen \
 # manifests pin runAsUser 1000 to match, since runAsNonRoot cannot verify a
 # user given by name.
 USER node
+# The gateway listens on 127.0.0.1 by default (a laptop's choice); in a container it must take
+# connections from outside it.
+ENV HOST=0.0.0.0
 EXPOSE 8080 50051 50052 50053
 CMD ["node", "--import", "@pulsegate/telemetry/register", "services/gateway/src/main.ts"]

@@ -7,6 +7,7 @@ import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { probePostgres, probeRedis } from "./lib/probe.ts";
 import { stackReadiness } from "./lib/stack-ready.ts";
+import { startAddresses } from "./lib/start-addresses.ts";
 import { superviseServices } from "./lib/supervise.ts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -48,9 +49,10 @@ async function createDatabase(url: string): Promise<void> {
   }
 }
 
-/** "" means no Redis: the gateway limits in process, monitors has no ping spool. */
+/** "" means no Redis: the gateway limits and keeps dashboard sessions in process, monitors has no ping spool. */
 async function chooseRedis(): Promise<string> {
-  const none = "rate limits IN PROCESS (per gateway replica), no ping spool (pings get 503 while PostgreSQL is away)";
+  const none =
+    "rate limits and dashboard sessions IN PROCESS (per gateway replica), no ping spool (pings get 503 while PostgreSQL is away)";
   if (process.env.REDIS_URL !== undefined) {
     if (process.env.REDIS_URL === "") say(`Redis: none (REDIS_URL is empty): ${none}`);
     else say(`Redis: ${redactUrl(process.env.REDIS_URL)} (REDIS_URL)`);
@@ -122,13 +124,9 @@ const shared: NodeJS.ProcessEnv = {
   ...(embedded ? { DB_POOL_MAX: "4" } : {}),
 };
 
+// This machine only unless HOST or *_GRPC_ADDR say otherwise: the admin token is printed below.
 // One address per gRPC listener: its service listens there and the others dial it.
-const addresses = {
-  AUTH_GRPC_ADDR: process.env.AUTH_GRPC_ADDR ?? "127.0.0.1:50051",
-  ALERTS_GRPC_ADDR: process.env.ALERTS_GRPC_ADDR ?? "127.0.0.1:50052",
-  MONITORS_GRPC_ADDR: process.env.MONITORS_GRPC_ADDR ?? "127.0.0.1:50053",
-  AUTH_SIGNING_GRPC_ADDR: process.env.AUTH_SIGNING_GRPC_ADDR ?? "127.0.0.1:50054",
-};
+const { host, reachAt, grpc: addresses } = startAddresses(process.env);
 Object.assign(shared, addresses);
 
 const services = [
@@ -138,7 +136,7 @@ const services = [
   },
   { name: "alerts", env: { GRPC_LISTEN_ADDR: addresses.ALERTS_GRPC_ADDR } },
   { name: "monitors", env: { GRPC_LISTEN_ADDR: addresses.MONITORS_GRPC_ADDR } },
-  { name: "gateway", env: { PORT: String(port) } },
+  { name: "gateway", env: { PORT: String(port), HOST: host } },
 ].map((service) => ({
   name: service.name,
   env: {
@@ -163,7 +161,7 @@ const supervisor = superviseServices({
   afterStop: () => database.close?.() ?? Promise.resolve(),
 });
 
-const base = `http://127.0.0.1:${port}`;
+const base = `http://${reachAt}:${port}`;
 const deadline = Date.now() + 120_000;
 let readiness = await stackReadiness(base);
 while (!readiness.ready && !supervisor.stopping && Date.now() < deadline) {
@@ -172,6 +170,8 @@ while (!readiness.ready && !supervisor.stopping && Date.now() < deadline) {
 }
 if (readiness.ready && !supervisor.stopping) {
   say(`ready: gateway at ${base}`);
+  const reach = process.env.HOST ? "(HOST)" : "(this machine only; HOST=0.0.0.0 listens on every interface)";
+  say(`gateway listening on ${host}:${port} ${reach}`);
   say(`dashboard: ${base}/dashboard (sign in with the admin token or a team API key)`);
   if (readiness.spoolDurability && readiness.spoolDurability !== "durable" && readiness.spoolDurability !== "none") {
     // Fine on a laptop; in production spooled pings must survive a Redis restart (docs/monitors.md).

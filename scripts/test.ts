@@ -23,12 +23,15 @@ try {
   const summary = JSON.parse(readFileSync(report, "utf8")) as {
     numPassedTests: number;
     numFailedTests: number;
+    numFailedTestSuites: number;
     numPendingTests: number;
     numTodoTests: number;
   };
   const skipped = summary.numPendingTests + summary.numTodoTests;
+  // A file that fails before its tests run (a missing browser, a stack that would not start) fails no test.
+  const files = summary.numFailedTestSuites ? `, ${summary.numFailedTestSuites} file(s) failed` : "";
   process.stdout.write(
-    `\ntests: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ""}\n`,
+    `\ntests: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ""}${files}\n`,
   );
 } catch {
   process.stdout.write("\ntests: no report was written (vitest did not finish)\n");

@@ -219,6 +219,19 @@ describe("admin API", () => {
     refusesAbove(await create({ field: "title", op: "o".repeat(opMax + 1) }), "filterRules[0].op", opMax);
   });
 
+  it("accepts a filter rule's value of its maximum size and refuses one byte more", async () => {
+    const { teamId } = await client.createTeam();
+    const create = (value: unknown) =>
+      client.admin("POST", `/teams/${teamId}/webhooks`, {
+        name: "x",
+        filterRules: [{ field: "metadata.host", op: "in", value }],
+      });
+    const max = WEBHOOK_LIMITS.filterValueMaxBytes;
+    // ["h…"]: the string's characters, two quotes and two brackets.
+    expect((await create(["h".repeat(max - 4)])).status).toBe(201);
+    refusesAbove(await create(["h".repeat(max - 3)]), "filterRules[0].value", max);
+  });
+
   const HOUR = 3_600_000;
   const silenceBody = (body: Record<string, unknown>) => ({
     name: "Limits",

@@ -110,4 +110,18 @@ describe("audit log", () => {
     expect(badCursor.status).toBe(400);
     expect(badCursor.body.code).toBe("invalid_cursor");
   });
+
+  it("a DELETE with an unset id (the README's $SILENCE_ID) is 404 and leaves the log flowing", async () => {
+    const { teamId } = await client.createTeam();
+    const unset = await client.admin("DELETE", `/teams/${teamId}/silences/`);
+    expect(unset.status).toBe(404);
+    expect(unset.body).toMatchObject({ code: "not_found", error: "No such endpoint: the path's id is empty." });
+    // A later action is logged (nothing waits ahead of it), and the refused DELETE is not.
+    await client.admin("PATCH", `/teams/${teamId}`, { name: "after the unset id" });
+    const entries = await eventually(async () => {
+      const page = await auditLog(teamId);
+      return page.entries.some((entry) => entry.action === "team.update") ? page.entries : undefined;
+    });
+    expect(entries.map((entry) => entry.action)).toEqual(["team.update", "team.create"]);
+  });
 });

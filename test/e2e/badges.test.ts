@@ -19,6 +19,10 @@ describe("status badges", () => {
     expect(idle.status).toBe(200);
     expect(idle.headers.get("content-type")).toBe("image/svg+xml; charset=utf-8");
     expect(idle.headers.get("cache-control")).toBe("no-cache, max-age=0");
+    // An image, never a document: nothing in it may run, load or be framed.
+    expect(idle.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(idle.headers.get("x-frame-options")).toBe("DENY");
+    expect(idle.headers.get("x-content-type-options")).toBe("nosniff");
     const svg = await idle.text();
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
     expect(svg).toContain("<title>Nightly backup: idle</title>");

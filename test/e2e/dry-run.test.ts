@@ -169,10 +169,47 @@ describe("ping dry run", () => {
     expect((await client.ping(pingUrl, undefined, { secret })).status).toBe(200);
   });
 
-  it("other query parameters are still refused", async () => {
+  it("other query parameters are still refused, each named", async () => {
     const { secret, pingUrl } = await client.setupMonitor();
     const response = await dryPing(pingUrl, secret, undefined, "?dryRun=true&status=down");
     expect(response.status).toBe(400);
-    expect(response.body.details).toEqual([{ field: "query", message: expect.any(String) }]);
+    expect(response.body).toMatchObject({ code: "invalid_request", error: UNKNOWN("status") });
+    expect(response.body.details).toEqual([{ field: "query.status", message: UNKNOWN("status") }]);
+  });
+});
+
+const UNKNOWN = (name: string) => `Unknown query parameter ${name}: the only one accepted is dryRun.`;
+
+describe("a misspelt dry run", () => {
+  it("is refused on triggers, resolves, pings and start signals, naming the parameter, and nothing is written", async () => {
+    const { teamId, secret, webhookUrl } = await client.setup();
+    const { monitorId, pingUrl, secret: monitorSecret } = await client.setupMonitor();
+    const alertsBefore = await teamRows(teamId);
+    const pingsBefore = await monitorRows(monitorId);
+    const paths = [
+      [`/api/alerts/trigger/${webhookUrl}`, secret, { title: "x", group_key: "k" }],
+      [`/api/alerts/resolve/${webhookUrl}`, secret, { group_key: "k" }],
+      [`/api/ping/${pingUrl}`, monitorSecret, { status: "down" }],
+      [`/api/ping/${pingUrl}/start`, monitorSecret, undefined],
+    ] as const;
+    for (const [path, key, body] of paths) {
+      for (const [query, name] of [
+        ["?dryrun=true", "dryrun"],
+        ["?dryRun[]=true", "dryRun[]"],
+        ["?dry_run=1&dryRun=true", "dry_run"],
+      ] as const) {
+        const response = await signedRequest(stack.baseUrl, `${path}${query}`, key, body);
+        expect([path, query, response.status, response.body.code, response.body.error]).toEqual([
+          path,
+          query,
+          400,
+          "invalid_request",
+          UNKNOWN(name),
+        ]);
+        expect(response.body.details).toEqual([{ field: `query.${name}`, message: UNKNOWN(name) }]);
+      }
+    }
+    expect(await teamRows(teamId)).toEqual(alertsBefore);
+    expect(await monitorRows(monitorId)).toEqual(pingsBefore);
   });
 });

@@ -38,6 +38,8 @@ describe("batch gRPC calls", () => {
         source: alerts.AlertSource.ALERT_SOURCE_WEBHOOK,
         sourceId: "no-such-webhook",
         groupKey: `key-${i}`,
+        idempotencyKey: "",
+        requestFingerprint: "",
       }));
     const resolve = (count: number) =>
       callUnary(alertsClient, alertsClient.resolveAlertsByKey, { items: items(count), dryRun: true });

@@ -131,6 +131,9 @@ describe("monitors admin API", () => {
     );
   });
 
+  const timezoneRule =
+    "timezone must be an IANA time zone name spelled as the tz database spells it, such as Europe/Berlin or UTC (not an offset such as +02:00).";
+
   const refusesLonger = (response: { status: number; body: Record<string, unknown> }, field: string, max: number) => {
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({
@@ -153,6 +156,27 @@ describe("monitors admin API", () => {
     refusesLonger(await create({ schedule: schedule(scheduleMax + 1) }), "schedule", scheduleMax);
   });
 
+  it("takes a schedule's time zone as an IANA name only, spelled as the tz database spells it", async () => {
+    const { teamId } = await client.createTeam();
+    const create = (timezone: string) =>
+      client.admin("POST", `/teams/${teamId}/monitors`, { name: "Zones", schedule: "0 3 * * *", timezone });
+    // Canonical names, the default, Etc zones, and the database's other names (Asia/Kolkata, US/Eastern).
+    for (const timezone of ["UTC", "Europe/Berlin", "Etc/UTC", "Etc/GMT-14", "Asia/Kolkata", "US/Eastern"]) {
+      const created = await create(timezone);
+      expect(created.status, timezone).toBe(201);
+      expect(created.body.monitor).toMatchObject({ timezone });
+    }
+    // Offsets are not zone names; a name in another letter case is not the name.
+    for (const timezone of ["+14:00", "-05:00", "+0530", "utc", "Utc", "europe/berlin", "etc/gmt-14", "asia/kolkata"]) {
+      const refused = await create(timezone);
+      expect(refused.status, timezone).toBe(400);
+      expect(refused.body).toMatchObject({
+        code: "invalid_request",
+        details: [{ field: "timezone", message: timezoneRule }],
+      });
+    }
+  });
+
   it("lets a time zone of the maximum length reach monitors (which knows no such zone) and refuses one more", async () => {
     const { teamId } = await client.createTeam();
     const create = (timezone: string) =>
@@ -161,9 +185,7 @@ describe("monitors admin API", () => {
     const atMax = await create("Z".repeat(max));
     expect(atMax.status).toBe(400);
     expect(atMax.body).toMatchObject({
-      details: [
-        { field: "timezone", message: "timezone must be an IANA time zone name, such as Europe/Berlin or UTC." },
-      ],
+      details: [{ field: "timezone", message: timezoneRule }],
     });
     refusesLonger(await create("Z".repeat(max + 1)), "timezone", max);
   });

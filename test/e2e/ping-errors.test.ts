@@ -234,7 +234,8 @@ describe("ping body rules (DESIGN §2 step 6)", () => {
     const { secret, pingUrl } = await client.setupMonitor();
     const response = await client.ping(pingUrl, undefined, { secret, method: "GET", query: "status=down" });
     expectError(response, 400, "invalid_request");
-    expect(response.body.details).toEqual([{ field: "query", message: expect.any(String) }]);
+    const message = "Unknown query parameter status: the only one accepted is dryRun.";
+    expect(response.body.details).toEqual([{ field: "query.status", message }]);
   });
 
   it("200 for 200-character reason and group_key; extra top-level fields and group_key fold into metadata", async () => {

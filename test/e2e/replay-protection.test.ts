@@ -135,3 +135,97 @@ describe("replay protection (opt-in)", () => {
     expect(request.headers["x-webhook-timestamp-signature"]).toBe(sign(secret, `${ts}.${raw}`));
   });
 });
+
+describe("a timestamped request is applied once", () => {
+  const REPLAYED = "replayed_request";
+
+  it("a trigger sent again within its tolerance window is refused (409), in any spelling of its signature", async () => {
+    const { secret, webhookUrl, teamId } = await client.setup({}, { requireTimestamp: true });
+    const path = `/api/alerts/trigger/${webhookUrl}`;
+    const body = JSON.stringify({ title: "Once", group_key: "once" });
+    const ts = String(now());
+    const signature = sign(secret, `${ts}.${body}`);
+    const first = await post(path, body, { "x-webhook-timestamp": ts, "x-webhook-signature": signature });
+    expect([first.status, first.body.status, first.body.occurrenceCount]).toEqual([201, "created", 1]);
+
+    for (const spelling of [signature, signature.toUpperCase(), `sha256=${signature}`]) {
+      const again = await post(path, body, { "x-webhook-timestamp": ts, "x-webhook-signature": spelling });
+      expect([again.status, again.body.code]).toEqual([409, REPLAYED]);
+      expect(again.body.error).toMatch(/already accepted/);
+    }
+    const alerts = await client.admin("GET", `/teams/${teamId}/alerts`);
+    expect(alerts.body.alerts).toMatchObject([{ groupKey: "once", occurrenceCount: 1 }]);
+
+    // The same body signed at another second is another request: it folds.
+    const later = String(Number(ts) + 1);
+    const resent = await post(path, body, {
+      "x-webhook-timestamp": later,
+      "x-webhook-signature": sign(secret, `${later}.${body}`),
+    });
+    expect([resent.status, resent.body.status, resent.body.occurrenceCount]).toEqual([201, "occurrence_added", 2]);
+  });
+
+  it("a captured trigger replayed after a resolve does not reopen the alert; a captured resolve does not resolve again", async () => {
+    const { secret, webhookUrl, teamId } = await client.setup({}, { requireTimestamp: true });
+    const trigger = JSON.stringify({ title: "Captured", group_key: "captured" });
+    const resolve = JSON.stringify({ group_key: "captured" });
+    const ts = String(now());
+    const triggerHeaders = { "x-webhook-timestamp": ts, "x-webhook-signature": sign(secret, `${ts}.${trigger}`) };
+    const resolveHeaders = { "x-webhook-timestamp": ts, "x-webhook-signature": sign(secret, `${ts}.${resolve}`) };
+    const created = await post(`/api/alerts/trigger/${webhookUrl}`, trigger, triggerHeaders);
+    expect(created.body.status).toBe("created");
+    const resolved = await post(`/api/alerts/resolve/${webhookUrl}`, resolve, resolveHeaders);
+    expect(resolved.body.status).toBe("resolved");
+
+    const replayedTrigger = await post(`/api/alerts/trigger/${webhookUrl}`, trigger, triggerHeaders);
+    expect([replayedTrigger.status, replayedTrigger.body.code]).toEqual([409, REPLAYED]);
+    const alert = (await client.admin("GET", `/alerts/${created.body.alertId}`)).body.alert;
+    expect(alert).toMatchObject({ status: "resolved", occurrenceCount: 1 });
+
+    // A new incident of the same key, then the old resolve replayed: refused, the new one stays open.
+    const fresh = String(now() + 1);
+    const reopened = await post(`/api/alerts/trigger/${webhookUrl}`, trigger, {
+      "x-webhook-timestamp": fresh,
+      "x-webhook-signature": sign(secret, `${fresh}.${trigger}`),
+    });
+    expect(reopened.body.status).toBe("reopened");
+    const replayedResolve = await post(`/api/alerts/resolve/${webhookUrl}`, resolve, resolveHeaders);
+    expect([replayedResolve.status, replayedResolve.body.code]).toEqual([409, REPLAYED]);
+    const open = await client.admin("GET", `/teams/${teamId}/alerts?status=open`);
+    expect(open.body.alerts).toMatchObject([{ id: created.body.alertId, status: "open" }]);
+  });
+
+  it("a down ping replayed is refused and not stored; the refusal does not use the ping window", async () => {
+    const { secret, pingUrl, monitorId } = await client.setupMonitor({}, { requireTimestamp: true });
+    const body = JSON.stringify({ status: "down", reason: "disk full" });
+    const ts = String(now());
+    const headers = { "x-webhook-timestamp": ts, "x-webhook-signature": sign(secret, `${ts}.${body}`) };
+    const first = await post(`/api/ping/${pingUrl}`, body, headers);
+    expect([first.status, first.body.pingStatus]).toEqual([200, "down"]);
+    for (let i = 0; i < 12; i++) {
+      const again = await post(`/api/ping/${pingUrl}`, body, headers);
+      expect([again.status, again.body.code]).toEqual([409, REPLAYED]);
+    }
+    const pings = await client.admin("GET", `/monitors/${monitorId}/pings`);
+    expect(pings.body.pings).toHaveLength(1);
+    // Nine more fit in the minute: the refused replays were not counted.
+    for (let i = 1; i <= 9; i++) {
+      const at = String(Number(ts) + i);
+      const up = await fetch(`${stack.baseUrl}/api/ping/${pingUrl}`, {
+        headers: { "x-webhook-timestamp": at, "x-webhook-signature": sign(secret, `${at}.`) },
+      });
+      expect(up.status).toBe(200);
+    }
+  });
+
+  it("a request refused before it was applied may be sent again as it was", async () => {
+    const { secret, webhookUrl } = await client.setup({}, { requireTimestamp: true });
+    const body = JSON.stringify({ title: "x", severity: "sev9" });
+    const ts = String(now());
+    const headers = { "x-webhook-timestamp": ts, "x-webhook-signature": sign(secret, `${ts}.${body}`) };
+    for (let i = 0; i < 2; i++) {
+      const invalid = await post(`/api/alerts/trigger/${webhookUrl}`, body, headers);
+      expect([invalid.status, invalid.body.code]).toEqual([400, "invalid_request"]);
+    }
+  });
+});

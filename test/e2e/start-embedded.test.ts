@@ -50,7 +50,7 @@ describe("npm start -- --embedded", () => {
     const output = start.output();
     expect(output).toContain("PostgreSQL: --embedded, using EMBEDDED PGlite");
     expect(output).toContain(
-      "Redis: none (embedded mode): rate limits IN PROCESS (per gateway replica), no ping spool",
+      "Redis: none (embedded mode): rate limits and dashboard sessions IN PROCESS (per gateway replica), no ping spool",
     );
     expect(output).toContain(`ready: gateway at ${start.baseUrl}`);
 

@@ -102,6 +102,8 @@ describe("trigger errors (spec §7)", () => {
   it.each([
     ["a missing title", { description: "no title" }, "title"],
     ["a title over 200 characters", { title: "t".repeat(201) }, "title"],
+    ["a title of only spaces", { title: "   " }, "title"],
+    ["a title of only invisible characters", { title: "\u200b\u3000\ufeff\t" }, "title"],
     ["a description over 2000 characters", { title: "x", description: "d".repeat(2001) }, "description"],
     ["an invalid severity", { title: "x", severity: "sev5" }, "severity"],
     ["metadata over 100 KB", { title: "x", metadata: { blob: "m".repeat(102_400) } }, "metadata"],

@@ -113,6 +113,8 @@ describe("the services' own backstop", () => {
       reopenWindowSeconds: 0,
       traceparent: "",
       repeatIntervalSeconds: 0,
+      idempotencyKey: "",
+      requestFingerprint: "",
     });
     const { results } = await callUnary(alertsClient, alertsClient.triggerAlert, {
       items: [item(String.raw`{"k":"\u0000"}`), item('{"k":"fine"}'), item("[1]")],
@@ -138,6 +140,8 @@ describe("the services' own backstop", () => {
       receivedAt: new Date(),
       heartbeatQuotaMonthly: 0,
       alertQuotaMonthly: 0,
+      idempotencyKey: "",
+      requestFingerprint: "",
     });
     const { results } = await callUnary(
       monitorsClient,

@@ -1,7 +1,7 @@
 // The dispatcher's PostgreSQL side against a real database: expansion is
 // idempotent, replicas never claim one delivery together, an alert's events
 // go out in order, leases expire, attempts are bounded.
-import { createPgPool, type EntityManager, type Orm, type PgPool } from "@pulsegate/db";
+import { createPgPool, type Orm, type PgPool } from "@pulsegate/db";
 import { createLogger } from "@pulsegate/logger";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AlertService } from "../../services/alerts/src/alerts/alert-service.ts";
@@ -198,30 +198,5 @@ describe("delivery store", () => {
     expect(await claimMine(store)).toEqual([]);
     const [delivery] = await store.listForAlert(alertId);
     expect(delivery).toMatchObject({ status: "cancelled", lastError: "channel deleted" });
-  });
-
-  it("sets an event that cannot be expanded aside, with its error's code, and expands the others", async () => {
-    const poisonedTeam = teamId;
-    await channel("poisoned");
-    // A corrupt policy row (written by hand, say) makes this team's events fail to expand.
-    await (orm.em.fork() as EntityManager).execute(
-      `INSERT INTO alerts.notification_policies (team_id, routes, updated_at) VALUES (?, '{"broken": true}', now())`,
-      [poisonedTeam],
-    );
-    const poisonedAlert = await trigger("Poisoned");
-    teamId = `${poisonedTeam}_neighbour`;
-    const neighbourChannel = await channel("neighbour");
-    const neighbourAlert = await trigger("Neighbour");
-    await expandAll();
-    expect((await store.listForAlert(neighbourAlert)).map((delivery) => delivery.channelId)).toEqual([
-      neighbourChannel.id,
-    ]);
-    expect(await store.listForAlert(poisonedAlert)).toEqual([]);
-    const [setAside] = await (orm.em.fork() as EntityManager).execute<
-      { set_aside_at: Date | null; set_aside_reason: string | null; expanded_at: Date | null }[]
-    >("SELECT set_aside_at, set_aside_reason, expanded_at FROM alerts.outbox WHERE alert_id = ?", [poisonedAlert]);
-    expect(setAside?.set_aside_at).not.toBeNull();
-    expect(setAside?.expanded_at).not.toBeNull();
-    expect(setAside?.set_aside_reason).toBe("TypeError");
   });
 });

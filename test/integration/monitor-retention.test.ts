@@ -23,7 +23,9 @@ const RECENT = 1;
 const database = useTestDatabase(databaseName, () => openMonitorsDatabase(config, log), server);
 
 beforeEach(async () => {
-  await database.db.query("TRUNCATE monitors.pings, monitors.incident_actions, monitors.monitors RESTART IDENTITY");
+  await database.db.query(
+    "TRUNCATE monitors.pings, monitors.incident_actions, monitors.monitors, monitors.idempotency_keys RESTART IDENTITY",
+  );
 });
 
 /** bigint ids arrive as text: compare them as numbers. */
@@ -103,6 +105,22 @@ async function incidentAction(monitorId: string, state: ActionState): Promise<st
   return rows[0]?.id ?? "";
 }
 
+/** An idempotency key claimed `ageHours` ago; returns its key. */
+async function idempotencyKey(ageHours: number): Promise<string> {
+  const key = `key-${ageHours}h`;
+  await database.db.query(
+    `INSERT INTO monitors.idempotency_keys (team_id, key, fingerprint, answer, created_at)
+     VALUES ('team_1', $1, 'f', '{}', now() - make_interval(hours => $2::int))`,
+    [key, ageHours],
+  );
+  return key;
+}
+
+async function idempotencyKeys(): Promise<string[]> {
+  const { rows } = await database.db.query<{ key: string }>("SELECT key FROM monitors.idempotency_keys ORDER BY key");
+  return rows.map((row) => row.key);
+}
+
 async function actionIds(): Promise<string[]> {
   const { rows } = await database.db.query<{ id: string }>("SELECT id::text AS id FROM monitors.incident_actions");
   return rows.map((row) => row.id).sort(byNumber);
@@ -116,10 +134,19 @@ describe("monitor history retention", () => {
     const pendingOld = await incidentAction("mon_busy_old", { ageDays: 30, doneDaysAgo: null });
     const leasedOld = await incidentAction("mon_busy_old", { ageDays: 30, doneDaysAgo: null, leasedForSeconds: 30 });
     const doneButLeased = await incidentAction("mon_mixed", { ageDays: 9, doneDaysAgo: 8, leasedForSeconds: 30 });
+    await idempotencyKey(25);
+    const youngKey = await idempotencyKey(23);
 
     const result = await pruneMonitorHistory(database.orm, retention);
 
-    expect(result).toEqual({ skipped: false, incidentActions: 1, pings: PRUNABLE_PINGS, more: false });
+    expect(result).toEqual({
+      skipped: false,
+      incidentActions: 1,
+      pings: PRUNABLE_PINGS,
+      idempotencyKeys: 1,
+      more: false,
+    });
+    expect(await idempotencyKeys()).toEqual([youngKey]);
     await expectKept(keep);
     expect(await actionIds()).toEqual([doneRecently, pendingOld, leasedOld, doneButLeased]);
     expect(await actionIds()).not.toContain(doneLongAgo);
@@ -130,6 +157,7 @@ describe("monitor history retention", () => {
       skipped: false,
       incidentActions: 0,
       pings: 0,
+      idempotencyKeys: 0,
       more: false,
     });
   });
@@ -153,7 +181,7 @@ describe("monitor history retention", () => {
     const limits = { ...retention, batchSize: 7, maxBatches: 3 };
 
     const first = await pruneMonitorHistory(database.orm, limits);
-    expect(first).toEqual({ skipped: false, incidentActions: 0, pings: 21, more: true });
+    expect(first).toEqual({ skipped: false, incidentActions: 0, pings: 21, idempotencyKeys: 0, more: true });
     let total = first.pings;
     let runs = 1;
     for (let more = first.more; more; runs++) {
@@ -177,6 +205,7 @@ describe("monitor history retention", () => {
         skipped: true,
         incidentActions: 0,
         pings: 0,
+        idempotencyKeys: 0,
         more: false,
       });
       const { rows } = await database.db.query<{ n: number }>("SELECT count(*)::int AS n FROM monitors.pings");

@@ -17,7 +17,7 @@ const database = useTestDatabase(databaseName, () => openAlertsDatabase(config, 
 
 beforeEach(async () => {
   await database.db.query(
-    "TRUNCATE alerts.deliveries, alerts.outbox, alerts.occurrences, alerts.alerts, alerts.channels RESTART IDENTITY",
+    "TRUNCATE alerts.deliveries, alerts.outbox, alerts.occurrences, alerts.alerts, alerts.channels, alerts.idempotency_keys RESTART IDENTITY",
   );
   await database.db.query(
     `INSERT INTO alerts.alerts (id, team_id, status, title, severity, occurrence_count, source, source_id,
@@ -110,10 +110,17 @@ describe("notification retention", () => {
     const expandedRecently = await outboxEvent(OLD, RECENT);
     const recentEvent = await outboxEvent(RECENT);
     const recentDelivered = await delivery(recentEvent, "delivered", { ageDays: RECENT });
+    // Idempotency keys are kept a day, whatever the notifications' horizon.
+    await database.db.query(
+      `INSERT INTO alerts.idempotency_keys (team_id, key, fingerprint, answer, created_at)
+       VALUES ('team_1', 'old', 'f', '{}', now() - interval '25 hours'), ('team_1', 'young', 'f', '{}', now() - interval '23 hours')`,
+    );
 
     const result = await pruneNotifications(database.orm, { retentionDays: RETENTION_DAYS });
 
-    expect(result).toEqual({ skipped: false, deliveries: 3, outbox: 2, more: false });
+    expect(result).toEqual({ skipped: false, deliveries: 3, outbox: 2, idempotencyKeys: 1, more: false });
+    const { rows: keys } = await database.db.query<{ key: string }>("SELECT key FROM alerts.idempotency_keys");
+    expect(keys).toEqual([{ key: "young" }]);
     expect(await ids("alerts.deliveries")).toEqual(
       [pending, lateFailure, leasedPending, leasedCancelled, recentDelivered].sort(),
     );
@@ -130,6 +137,7 @@ describe("notification retention", () => {
       skipped: false,
       deliveries: 0,
       outbox: 0,
+      idempotencyKeys: 0,
       more: false,
     });
   });
@@ -158,6 +166,7 @@ describe("notification retention", () => {
       skipped: false,
       deliveries: 20,
       outbox: 0,
+      idempotencyKeys: 0,
       more: true,
     });
     expect(await count("alerts.deliveries")).toBe(5);
@@ -167,6 +176,7 @@ describe("notification retention", () => {
       skipped: false,
       deliveries: 5,
       outbox: 1,
+      idempotencyKeys: 0,
       more: false,
     });
     expect(await count("alerts.deliveries")).toBe(0);
@@ -184,6 +194,7 @@ describe("notification retention", () => {
         skipped: true,
         deliveries: 0,
         outbox: 0,
+        idempotencyKeys: 0,
         more: false,
       });
       expect(await ids("alerts.deliveries")).toEqual([old]);

@@ -61,7 +61,7 @@ describe("a drain while the database is away", () => {
     const second = await spool.append(ping(new Date("2026-01-01T00:00:01Z")));
 
     await expect(drainSpool(deps)).rejects.toSatisfy(isTransientError);
-    expect((await spool.oldest(10)).map((entry) => entry.entryId)).toEqual([first, second]);
+    expect((await spool.oldest(10)).entries.map((entry) => entry.entryId)).toEqual([first, second]);
     expect(await redis.xlen(`${spool.key}:dead`)).toBe(0);
     expect(recorder.spooling).toBe(true);
 

@@ -104,7 +104,7 @@ describe("the spool state machine", () => {
     // The state answered while the database is away (ResolveMonitor, the next spooled ping) is the predicted one.
     expect(lastKnown.byId(monitor.id)).toMatchObject({ status: "down", monitoringActive: true });
 
-    const entries = await spool.oldest(10);
+    const { entries } = await spool.oldest(10);
     expect(entries.map((entry) => [entry.item.monitorId, entry.item.status])).toEqual([
       [monitor.id, "down"],
       [monitor.id, "start"],
@@ -134,7 +134,7 @@ describe("the spool state machine", () => {
     expect(await spool.length()).toBe(1);
 
     // Once the entries are gone (applied by a drain), the next drain finds the spool empty: writing again.
-    await spool.remove((await spool.oldest(10)).map((entry) => entry.entryId));
+    await spool.remove((await spool.oldest(10)).entries.map((entry) => entry.entryId));
     expect(await drain()).toBe(false);
     expect(recorder.spooling).toBe(false);
     expect(messages()).toContain("spool drained: pings are written to the database again");

@@ -1,6 +1,9 @@
-import { spawn } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { constants } from "node:os";
 import { resolve } from "node:path";
+import type { Readable } from "node:stream";
 
 const root = resolve(import.meta.dirname, "../..");
 /** The pinned Node 24 (devDependency `node`), whatever node runs the tests. */
@@ -22,13 +25,21 @@ export function runCli(
   args: string[],
   options: { env?: Record<string, string>; command?: string[]; timeoutMs?: number } = {},
 ): Promise<CliResult> {
+  return spawnCli(args, options).result;
+}
+
+/** runCli without the wait: the process, for a test that signals it, and its result. */
+export function spawnCli(
+  args: string[],
+  options: { env?: Record<string, string>; command?: string[]; timeoutMs?: number } = {},
+): { child: ChildProcessByStdio<null, Readable, Readable>; result: Promise<CliResult> } {
   const [file, ...prefix] = options.command ?? [pinnedNode, cliLauncher];
-  return new Promise((done, fail) => {
-    const child = spawn(file as string, [...prefix, ...args], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...options.env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+  const child = spawn(file as string, [...prefix, ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const result = new Promise<CliResult>((done, fail) => {
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -47,6 +58,24 @@ export function runCli(
       done({ code, signal, stdout, stderr });
     });
   });
+  return { child, result };
+}
+
+/**
+ * Resolves once process `pid` has a handler of its own for `signal` (Linux: SigCgt in
+ * /proc/<pid>/status). Node catches SIGINT and SIGTERM itself while it starts, to die by them,
+ * so only a signal Node leaves alone (SIGHUP) tells that the program's own handlers are in place.
+ */
+export async function untilCatching(pid: number, signal: NodeJS.Signals, timeoutMs = 15_000): Promise<void> {
+  const bit = 1n << BigInt((constants.signals[signal] ?? 0) - 1);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await readFile(`/proc/${pid}/status`, "utf8");
+    const caught = BigInt(`0x${/^SigCgt:\s*([0-9a-f]+)$/m.exec(status)?.[1] ?? "0"}`);
+    if ((caught & bit) !== 0n) return;
+    if (Date.now() > deadline) throw new Error(`process ${pid} did not catch ${signal} within ${timeoutMs} ms`);
+    await new Promise((done) => setTimeout(done, 2));
+  }
 }
 
 /** The JSON a `--json` command printed on stdout. */

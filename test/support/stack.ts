@@ -57,6 +57,8 @@ export class Stack {
     env?: NodeJS.ProcessEnv;
     /** Extra environment for one service. */
     serviceEnv?: (name: ServiceName) => NodeJS.ProcessEnv;
+    /** How long the services may take to be ready (default 45 s). */
+    readyTimeoutMs?: number;
   }): Promise<Stack> {
     const server = TEST_DATABASE_SERVER;
     await recreateDatabase(options.databaseName, server);
@@ -122,13 +124,21 @@ export class Stack {
         },
         alerts: { ...common, GRPC_LISTEN_ADDR: grpc.alerts, ...options.serviceEnv?.("alerts") },
         monitors: { ...common, GRPC_LISTEN_ADDR: grpc.monitors, ...options.serviceEnv?.("monitors") },
-        gateway: { ...common, PORT: String(gatewayPort), HOST: "127.0.0.1", ...options.serviceEnv?.("gateway") },
+        gateway: {
+          ...common,
+          PORT: String(gatewayPort),
+          HOST: "127.0.0.1",
+          // Stacks share one Redis and one client address (127.0.0.1): each keeps its sessions and
+          // sign-in failure counts apart, so one test's failures never throttle another's.
+          REDIS_KEY_PREFIX: `pulsegate-test:${options.databaseName}`,
+          ...options.serviceEnv?.("gateway"),
+        },
       },
       { name: options.databaseName, server },
     );
     for (const name of ["auth", "alerts", "monitors", "gateway"] as const) stack.start(name);
     try {
-      await stack.waitReady();
+      await stack.waitReady(options.readyTimeoutMs);
     } catch (error) {
       // Never leave services running behind a failed start.
       await stack.stopAll();
@@ -180,6 +190,29 @@ export class Stack {
       await new Promise((done) => setTimeout(done, 100));
     }
     return address;
+  }
+
+  /**
+   * Starts one more gateway (a replica behind the same load balancer: same peers, same Redis,
+   * same admin token) as `instance`, on a free port, with the gateway's environment plus `env`;
+   * resolves with its base URL once it is ready with every peer up. Stop it with stop(instance).
+   */
+  async startGatewayReplica(instance: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 45_000): Promise<string> {
+    const port = await freePort();
+    const child = this.#spawn(instance, "gateway", { ...this.#env.gateway, PORT: String(port), ...env });
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (child.exitCode !== null)
+        throw new Error(`${instance} exited with ${child.exitCode}:\n${this.output().slice(-4000)}`);
+      const ready = await fetch(`${baseUrl}/readyz`).then(
+        async (response) => response.status === 200 && peersUp(await response.json()),
+        () => false,
+      );
+      if (ready) return baseUrl;
+      if (Date.now() > deadline) throw new Error(`${instance} not ready after ${timeoutMs} ms`);
+      await new Promise((done) => setTimeout(done, 200));
+    }
   }
 
   #spawn(instance: string, name: ServiceName, env: NodeJS.ProcessEnv | undefined): ChildProcess {

@@ -71,6 +71,8 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
   let json = false;
   program.hook("preAction", (_program, action) => {
     json = Boolean(action.opts().json);
+    // Only `run` answers signals itself (with a down ping); any other command ends on one at once.
+    if (action.name() !== "run") io.signals?.release();
   });
   try {
     await program.parseAsync(args, { from: "user" });

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import type { Readable, Writable } from "node:stream";
 import { OutputTail } from "./output-tail.ts";
+import type { SignalLatch } from "./signal-latch.ts";
 
 export type WrappedOutcome = {
   /** The child's exit code; null when a signal ended it or it never started. */
@@ -9,6 +10,12 @@ export type WrappedOutcome = {
   signal: NodeJS.Signals | null;
   /** Set when the command could not be started (not found, not executable). */
   startError: NodeJS.ErrnoException | null;
+  /**
+   * The signal this process was sent before the command ended (SIGTERM, SIGINT, SIGHUP): the run
+   * was cut short by it, whatever the command did with it. When it came before the command could
+   * start, the command never ran.
+   */
+  interruptedBy: NodeJS.Signals | null;
   durationMs: number;
   tail: OutputTail;
 };
@@ -34,32 +41,42 @@ function tee(source: Readable | null, sink: NodeJS.WritableStream, tail: OutputT
   });
 }
 
+/** The outcome of a run whose command was never started: a signal came first. */
+export function interruptedBeforeStart(signal: NodeJS.Signals, tailBytes = 1024): WrappedOutcome {
+  return {
+    exitCode: null,
+    signal: null,
+    startError: null,
+    interruptedBy: signal,
+    durationMs: 0,
+    tail: new OutputTail(tailBytes),
+  };
+}
+
 /**
  * Runs `command` with our stdin, copying its stdout and stderr to ours while
- * keeping the tail of both. SIGTERM and SIGHUP sent to this process are passed
+ * keeping the tail of both. SIGTERM and SIGHUP caught by `signals` are passed
  * on; a terminal's Ctrl-C already reaches the child (same process group), so
- * SIGINT is only kept from ending this process before the child has.
+ * SIGINT is not sent twice. Either way the run counts as interrupted.
  */
 export function runWrapped(
   command: string,
   args: string[],
   output: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
+  signals: SignalLatch,
   tailBytes = 1024,
 ): Promise<WrappedOutcome> {
   const tail = new OutputTail(tailBytes);
   const started = performance.now();
   return new Promise((resolve) => {
     const child = spawn(command, args, { stdio: ["inherit", "pipe", "pipe"] });
-    const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
-    const handlers = new Map<NodeJS.Signals, () => void>([
-      ["SIGTERM", forward("SIGTERM")],
-      ["SIGHUP", forward("SIGHUP")],
-      ["SIGINT", () => {}],
-    ]);
-    for (const [signal, handler] of handlers) process.on(signal, handler);
-    const finish = (outcome: Omit<WrappedOutcome, "durationMs" | "tail">) => {
-      for (const [signal, handler] of handlers) process.off(signal, handler);
-      resolve({ ...outcome, durationMs: Math.round(performance.now() - started), tail });
+    const stopForwarding = signals.onSignal((signal) => {
+      if (signal !== "SIGINT") child.kill(signal);
+    });
+    const finish = (outcome: Pick<WrappedOutcome, "exitCode" | "signal" | "startError">) => {
+      stopForwarding();
+      const durationMs = Math.round(performance.now() - started);
+      resolve({ ...outcome, interruptedBy: signals.received, durationMs, tail });
     };
     tee(child.stdout, output.stdout, tail);
     tee(child.stderr, output.stderr, tail);
@@ -74,8 +91,14 @@ export function runWrapped(
   });
 }
 
-/** What a shell would exit with: the code, 128 + the signal's number, 127 not found, 126 not runnable. */
-export function shellExitCode(outcome: Pick<WrappedOutcome, "exitCode" | "signal" | "startError">): number {
+/**
+ * What a shell would exit with: the code, 128 + the signal's number (the one this process was sent
+ * first, else the one that ended the command), 127 not found, 126 not runnable.
+ */
+export function shellExitCode(
+  outcome: Pick<WrappedOutcome, "exitCode" | "signal" | "startError" | "interruptedBy">,
+): number {
+  if (outcome.interruptedBy) return 128 + (constants.signals[outcome.interruptedBy] ?? 0);
   if (outcome.startError) return outcome.startError.code === "ENOENT" ? 127 : 126;
   if (outcome.signal) return 128 + (constants.signals[outcome.signal] ?? 0);
   return outcome.exitCode ?? 1;

@@ -12,6 +12,14 @@ export {
 } from "./delete-in-batches.ts";
 export { ensureDatabase } from "./ensure-database.ts";
 export { executeWithAsyncCommit } from "./execute-with-async-commit.ts";
+export {
+  type Claim,
+  createIdempotencyKeysSql,
+  deleteExpiredIdempotencyKeys,
+  type IdempotencyKey,
+  IdempotencyKeys,
+  type IdempotencySchema,
+} from "./idempotency-keys.ts";
 export { jsonColumnsToJsonb } from "./json-to-jsonb.ts";
 export { keysetSwap } from "./keyset-swap.ts";
 export { type OpenOrmOptions, type Orm, openOrm } from "./open-orm.ts";

@@ -1,4 +1,4 @@
-export { isUnstorableTextError } from "./classify-error.ts";
+export { isUnstorableTextError, refusalOf, setAsideReason } from "./classify-error.ts";
 export { callUnary, connectClient, type DeadlineClient, type UnaryMethod } from "./client.ts";
 export { createGrpcServer, type GrpcServer, type ServiceBinding } from "./create-server.ts";
 export {
@@ -8,4 +8,5 @@ export {
   grpcStatusOf,
 } from "./domain-error-status.ts";
 export { outcomeFields } from "./outcome-fields.ts";
+export { type QueueName, reportSetAside } from "./set-aside.ts";
 export { unary } from "./unary.ts";

@@ -15,4 +15,10 @@ export const WEBHOOK_LIMITS = {
   /** A rule's field and operator lengths are the schema's alone: alerts checks their grammar and the operators. */
   filterFieldMaxLength: 200,
   filterOpMaxLength: 20,
+  /**
+   * A filter rule's value: nested as deep as trigger metadata may be (a deeper value could match
+   * nothing), and at most 10 KiB as JSON, since every trigger of the webhook is compared with it.
+   */
+  filterValueMaxDepth: 10,
+  filterValueMaxBytes: 10_240,
 } as const;

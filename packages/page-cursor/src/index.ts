@@ -1,1 +1,9 @@
-export { decodeCursor, encodeCursor, invalidCursor, PAGE_LIMITS, pageSize } from "./page-cursor.ts";
+export {
+  decodeCursor,
+  decodeIdCursor,
+  encodeCursor,
+  encodeIdCursor,
+  invalidCursor,
+  PAGE_LIMITS,
+  pageSize,
+} from "./page-cursor.ts";

@@ -52,8 +52,16 @@ export type PingOptions = {
   /** POST (default) or GET; GET sends no body. */
   method?: "POST" | "GET";
   signal?: AbortSignal;
+  /**
+   * Sent as `Idempotency-Key` on every attempt of this call (default: a new UUID per call), so a
+   * retry after a lost answer is applied once. Pass your own to make retries across calls or
+   * processes one request (at most 255 visible ASCII characters).
+   */
+  idempotencyKey?: string;
 };
 
 export type TriggerOptions = {
   signal?: AbortSignal;
+  /** As for pings: the same key on every attempt, a new UUID per call unless given. */
+  idempotencyKey?: string;
 };

@@ -76,6 +76,30 @@ const rateLimited = (seconds: string) => ({
 const unavailable = { status: 503, body: { error: "unavailable", code: "service_unavailable", requestId: "r" } };
 
 describe("PulsegateClient retries", () => {
+  it("sends one Idempotency-Key on every attempt of a call, and a new one for the next call", async () => {
+    const stub = await scriptedServer([unavailable, "drop", created, pinged]);
+    const client = new PulsegateClient({ baseUrl: stub.baseUrl, secret: SECRET, retryDelay: { baseDelayMs: 1 } });
+    await client.trigger("hook_token", { title: "Backup failed" });
+    await client.ping("ping_token");
+    const keys = stub.received.map((request) => request.headers["idempotency-key"]);
+    expect(keys).toHaveLength(4);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect([keys[1], keys[2]]).toEqual([keys[0], keys[0]]);
+    expect(keys[3]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[3]).not.toBe(keys[0]);
+  });
+
+  it("sends the caller's own Idempotency-Key when given", async () => {
+    const stub = await scriptedServer([created, pinged]);
+    const client = new PulsegateClient({ baseUrl: stub.baseUrl, secret: SECRET });
+    await client.trigger("hook_token", { title: "x" }, { idempotencyKey: "deploy-4711" });
+    await client.ping("ping_token", undefined, { idempotencyKey: "backup-2026-11-25" });
+    expect(stub.received.map((request) => request.headers["idempotency-key"])).toEqual([
+      "deploy-4711",
+      "backup-2026-11-25",
+    ]);
+  });
+
   it("answers 429 with Retry-After, then 201: waits as told and sends the same signed bytes again", async () => {
     const stub = await scriptedServer([rateLimited("1"), created]);
     const client = new PulsegateClient({ baseUrl: stub.baseUrl, secret: SECRET, retryDelay: { baseDelayMs: 50 } });

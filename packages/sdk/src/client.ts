@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { PulsegateAdmin } from "./admin.ts";
 import type {
   PingInput,
@@ -25,6 +26,9 @@ export type ClientOptions = TransportOptions & {
 };
 
 /** The wire form of a trigger: snake_case group_key, absent fields left out. */
+/** One key per call, sent on each of its attempts: the service applies the request once. */
+const IDEMPOTENCY_HEADER = "idempotency-key";
+
 function triggerBody(input: TriggerInput): Record<string, unknown> {
   const { groupKey, ...rest } = input;
   return groupKey === undefined ? rest : { ...rest, group_key: groupKey };
@@ -40,9 +44,10 @@ function pingBody(input: PingInput | undefined): Record<string, unknown> | undef
 
 /**
  * Sends signed triggers and pings. Each body is serialised once; those bytes
- * are signed and sent on every attempt. 429 and 503 are tried again after
- * Retry-After (capped), and so is a request that got no answer: a trigger sent
- * twice this way folds into the same alert when it has a group key.
+ * are signed and sent on every attempt, with one Idempotency-Key per call. 429
+ * and 503 are tried again after Retry-After (capped), and so is a request that
+ * got no answer: under its key, one the service applied already is answered as
+ * it was the first time and not applied again.
  */
 export class PulsegateClient {
   readonly baseUrl: string | undefined;
@@ -82,7 +87,11 @@ export class PulsegateClient {
     const response = await sendRequest({
       method: "POST",
       url,
-      headers: { "content-type": "application/json", [SIGNATURE_HEADER]: sign(this.#requireSecret(), raw) },
+      headers: {
+        "content-type": "application/json",
+        [SIGNATURE_HEADER]: sign(this.#requireSecret(), raw),
+        [IDEMPOTENCY_HEADER]: options.idempotencyKey ?? randomUUID(),
+      },
       body: raw,
       ...this.#transport,
       retryNetworkErrors: true,
@@ -102,7 +111,10 @@ export class PulsegateClient {
     const json = pingBody(body);
     if (method === "GET" && json !== undefined) throw new TypeError("A GET ping carries no body; use POST");
     const raw = json === undefined ? "" : JSON.stringify(json);
-    const headers: Record<string, string> = { [SIGNATURE_HEADER]: sign(this.#requireSecret(), raw) };
+    const headers: Record<string, string> = {
+      [SIGNATURE_HEADER]: sign(this.#requireSecret(), raw),
+      [IDEMPOTENCY_HEADER]: options.idempotencyKey ?? randomUUID(),
+    };
     if (raw !== "") headers["content-type"] = "application/json";
     const response = await sendRequest({
       method,

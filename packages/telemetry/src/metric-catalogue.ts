@@ -218,6 +218,17 @@ export const METRIC_DEFINITIONS = [
     services: ["monitors"],
     whenIdle: false,
   },
+  // Our queues (the gateway's audit recorder; alerts' outbox expansion, deliveries, reminders; monitors'
+  // incident actions and ping spool), each a fixed label value (@pulsegate/grpc set-aside.ts).
+  {
+    instrument: "pulsegate.queue.set_aside",
+    type: "counter",
+    description:
+      "Queue entries set aside because their receiver refused them as invalid, instead of retried ahead of the rest, by queue.",
+    labels: ["queue"],
+    services: ["gateway", "alerts", "monitors"],
+    whenIdle: false,
+  },
   // Background loops (@pulsegate/lifecycle periodic) whose failures they do not handle themselves.
   {
     instrument: "pulsegate.periodic.failures",

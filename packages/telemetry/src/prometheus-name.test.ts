@@ -25,6 +25,7 @@ describe("prometheusName", () => {
       "pulsegate_monitors_spool_depth",
       "pulsegate_monitors_spool_oldest_age_seconds",
       "pulsegate_monitors_spool_drained_total",
+      "pulsegate_queue_set_aside_total",
       "pulsegate_periodic_failures_total",
       "nodejs_eventloop_delay_p99_seconds",
       "nodejs_eventloop_utilization_ratio",

@@ -1,3 +1,4 @@
+export { nameProblem } from "./display-name.ts";
 export {
   findUnstorableText,
   findUnstorableTextInJson,
@@ -7,3 +8,4 @@ export {
   textProblem,
 } from "./unstorable-text.ts";
 export { newUrlToken } from "./url-token.ts";
+export { hasVisibleText } from "./visible-text.ts";

@@ -33,6 +33,16 @@ describe("findUnstorableText", () => {
     ]);
   });
 
+  it("checks every level, however deep: no depth at which a bad string passes unchecked", () => {
+    let deep: unknown = "\ud800";
+    for (let i = 0; i < 100_000; i++) deep = { a: [deep] };
+    const [problem, ...more] = findUnstorableText(deep, "metadata");
+    expect(more).toEqual([]);
+    expect(problem?.field).toBe(`metadata${".a[0]".repeat(100_000)}`);
+    const json = `${'{"a":'.repeat(70)}${String.raw`"x\u0000"`}${"}".repeat(70)}`;
+    expect(findUnstorableText(JSON.parse(json), "")).toHaveLength(1);
+  });
+
   it("finds nothing in clean values, numbers, null and nothing", () => {
     expect(findUnstorableText({ a: "x", b: 1, c: null, d: [true, "😀"] }, "metadata")).toEqual([]);
     expect(findUnstorableText(undefined, "")).toEqual([]);

@@ -9,9 +9,6 @@ export type TextFault = "nul" | "lone_surrogate";
 
 export type TextProblem = { field: string; message: string };
 
-/** Nesting past this is refused elsewhere (metadata allows 10 levels); the walk stops there. */
-const MAX_DEPTH = 64;
-
 export function textFault(value: string): TextFault | null {
   if (value.includes("\u0000")) return "nul";
   if (!value.isWellFormed()) return "lone_surrogate";
@@ -31,27 +28,40 @@ export function textProblem(field: string, fault: TextFault, what: "value" | "ke
 /**
  * Every string and key in a JSON value that cannot be stored, as field
  * paths the caller recognises: `metadata.k`, `list[2]`, `filterRules[0].value`.
- * `field` is the path of `value` itself ("" at the top of a body).
+ * `field` is the path of `value` itself ("" at the top of a body). Every level
+ * is checked, however deep: the walk is iterative, so no nesting a caller sends
+ * can overflow the stack or pass unchecked (bounding depth is the callers' job).
  */
-export function findUnstorableText(value: unknown, field: string, depth = 0): TextProblem[] {
-  if (typeof value === "string") {
-    const fault = textFault(value);
-    return fault ? [textProblem(field || "body", fault)] : [];
-  }
-  if (typeof value !== "object" || value === null || depth > MAX_DEPTH) return [];
-  if (Array.isArray(value)) {
-    const problems: TextProblem[] = [];
-    value.forEach((item, index) => {
-      problems.push(...findUnstorableText(item, `${field}[${index}]`, depth + 1));
-    });
-    return problems;
-  }
+export function findUnstorableText(value: unknown, field: string): TextProblem[] {
   const problems: TextProblem[] = [];
-  for (const [key, item] of Object.entries(value)) {
-    const path = field ? `${field}.${key}` : key;
-    const keyFault = textFault(key);
-    if (keyFault) problems.push(textProblem(path, keyFault, "key"));
-    problems.push(...findUnstorableText(item, path, depth + 1));
+  // Depth first, in document order: a key before its value, items in order.
+  const pending: Array<{ value: unknown; field: string } | { key: string; field: string }> = [{ value, field }];
+  while (pending.length > 0) {
+    const next = pending.pop() as (typeof pending)[number];
+    if ("key" in next) {
+      const keyFault = textFault(next.key);
+      if (keyFault) problems.push(textProblem(next.field, keyFault, "key"));
+      continue;
+    }
+    const current = next.value;
+    if (typeof current === "string") {
+      const fault = textFault(current);
+      if (fault) problems.push(textProblem(next.field || "body", fault));
+      continue;
+    }
+    if (typeof current !== "object" || current === null) continue;
+    if (Array.isArray(current)) {
+      for (let index = current.length - 1; index >= 0; index--) {
+        pending.push({ value: current[index], field: `${next.field}[${index}]` });
+      }
+      continue;
+    }
+    const entries = Object.entries(current);
+    for (let index = entries.length - 1; index >= 0; index--) {
+      const [key, item] = entries[index] as [string, unknown];
+      const path = next.field ? `${next.field}.${key}` : key;
+      pending.push({ value: item, field: path }, { key, field: path });
+    }
   }
   return problems;
 }

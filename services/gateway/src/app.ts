@@ -17,16 +17,23 @@ import { lazyRequestLogger } from "./lazy-request-logger.ts";
 import { registerOpenApi } from "./openapi/register-openapi.ts";
 import { createCoalescedCalls } from "./peers/coalesced-calls.ts";
 import type { Peers } from "./peers/connect-peers.ts";
+import { refuseEmptyPathParameters } from "./pipeline/empty-path-parameters.ts";
 import { acceptRawBodies, BODY_LIMIT_BYTES } from "./pipeline/raw-body.ts";
+import { createReplayGuard } from "./pipeline/replay-guard.ts";
+import { createCredentialFailureThrottle } from "./rate-limit/credential-failure-throttle.ts";
 import { createRateLimiter } from "./rate-limit/webhook-rate-limiter.ts";
 import { adminRoutes } from "./routes/admin/admin-routes.ts";
 import { createApiKeyAuthenticator } from "./routes/admin/api-key-authenticator.ts";
 import { badgeRoute } from "./routes/badge/badge-route.ts";
+import { createSessionStore } from "./routes/dashboard/create-session-store.ts";
 import { dashboardRoutes } from "./routes/dashboard/dashboard-routes.ts";
+import { keyPrincipal } from "./routes/dashboard/session-store.ts";
 import { healthRoutes } from "./routes/health/health-routes.ts";
 import { createMonitorLookup } from "./routes/ping/monitor-lookup.ts";
 import { pingRoute } from "./routes/ping/ping-route.ts";
 import { triggerRoute } from "./routes/trigger/trigger-route.ts";
+import { narrowDateTimeFormat } from "./validation/date-time-format.ts";
+import { addJsonBoundsKeyword } from "./validation/json-bounds-keyword.ts";
 
 export type AppDeps = {
   log: Logger;
@@ -51,6 +58,10 @@ export type AppDeps = {
   headersTimeoutMs?: number;
   /** Deadline for the whole request, from its first byte, in ms (REQUEST_TIMEOUT_MS; default 30 s). */
   requestTimeoutMs?: number;
+  /** Namespace of dashboard sessions and failure counts in Redis (REDIS_KEY_PREFIX; default `pulsegate`). */
+  redisKeyPrefix?: string | undefined;
+  /** Failed credentials per client address a minute, and the block after (AUTH_FAILURE_*; default 20, 60 s). */
+  credentialFailures?: { limit: number; blockSeconds: number } | undefined;
 };
 
 /**
@@ -106,7 +117,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     trustProxy: deps.trustProxy ?? false,
     // Unknown path tokens must still go through the signature check, however long.
     routerOptions: { maxParamLength: 1_000 },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
+    ajv: {
+      customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true },
+      onCreate: (ajv) => {
+        narrowDateTimeFormat(ajv);
+        addJsonBoundsKeyword(ajv);
+      },
+    },
     // Malformed URLs and over-long path parameters get the standard error body too.
     frameworkErrors: (error, request, reply) =>
       sendError(
@@ -121,6 +138,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     reply.header("x-request-id", request.id);
     done();
   });
+  refuseEmptyPathParameters(app);
   installErrorHandling(app);
   // Response schemas document the API (OpenAPI); answers are built by the JSON mappers and sent
   // exactly as JSON.stringify writes them, as before the schemas existed: nothing is dropped or coerced.
@@ -129,6 +147,19 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   registerOpenApi(app, VERSION);
 
   const rateLimiter = createRateLimiter({ redis: deps.redis, log: deps.log });
+  const redisKeyPrefix = deps.redisKeyPrefix ?? "pulsegate";
+  const credentialFailures = createCredentialFailureThrottle({
+    redis: deps.redis,
+    log: deps.log,
+    keyPrefix: redisKeyPrefix,
+    ...(deps.credentialFailures ?? { limit: 20, blockSeconds: 60 }),
+  });
+  const sessions = createSessionStore({
+    redis: deps.redis,
+    log: deps.log,
+    keyPrefix: redisKeyPrefix,
+  });
+  app.addHook("onClose", () => sessions.close());
   const calls = createCoalescedCalls(deps.peers, { verifiedCacheMs: deps.verifiedCacheMs ?? 0 });
   const monitorLookup = createMonitorLookup(deps.peers, {
     ttlMs: deps.monitorCache?.ttlMs ?? 300_000,
@@ -143,6 +174,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       peers: deps.peers,
       calls,
       rateLimiter,
+      replayGuard: createReplayGuard({ redis: deps.redis, log: deps.log }),
       webhookCacheMs: deps.webhookCacheMs,
     });
     await publicApi.register(pingRoute, {
@@ -165,10 +197,19 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     publicBaseUrl: deps.publicBaseUrl,
     monitorLookup,
     onTeamChanged: calls.forgetTeam,
+    credentialFailures,
+    // A revoked key's dashboard sessions end with it, on every replica.
+    onApiKeyRevoked: (apiKeyId) => sessions.destroyPrincipal(keyPrincipal(apiKeyId)),
   });
   app.register(healthRoutes, { peers: deps.peers, redis: deps.redis });
   app.register(badgeRoute, { peers: deps.peers, cacheMs: deps.webhookCacheMs });
   // The web dashboard: pages in front of the admin API above, called in process (docs/dashboard.md).
-  app.register(dashboardRoutes, { gateway: app, adminToken: deps.adminToken, apiKeys });
+  app.register(dashboardRoutes, {
+    gateway: app,
+    adminToken: deps.adminToken,
+    apiKeys,
+    sessions,
+    credentialFailures,
+  });
   return app;
 }

@@ -6,7 +6,7 @@ describe("loadGatewayConfig", () => {
     const config = loadGatewayConfig({});
     expect(config).toMatchObject({
       PORT: 8080,
-      HOST: "0.0.0.0",
+      HOST: "127.0.0.1",
       AUTH_GRPC_ADDR: "127.0.0.1:50051",
       ALERTS_GRPC_ADDR: "127.0.0.1:50052",
       MONITORS_GRPC_ADDR: "127.0.0.1:50053",
@@ -15,6 +15,9 @@ describe("loadGatewayConfig", () => {
       WEBHOOK_CACHE_MS: 5000,
       HEADERS_TIMEOUT_MS: 10_000,
       REQUEST_TIMEOUT_MS: 30_000,
+      AUTH_FAILURE_LIMIT: 20,
+      AUTH_FAILURE_BLOCK_SECONDS: 60,
+      REDIS_KEY_PREFIX: "pulsegate",
       NODE_ENV: "development",
       adminTokenGenerated: true,
     });
@@ -32,6 +35,8 @@ describe("loadGatewayConfig", () => {
     expect(() => loadGatewayConfig({ PORT: "eighty" })).toThrow(/PORT/);
     expect(() => loadGatewayConfig({ AUTH_GRPC_ADDR: "localhost" })).toThrow(/AUTH_GRPC_ADDR/);
     expect(() => loadGatewayConfig({ REDIS_URL: "not a url" })).toThrow(/REDIS_URL/);
+    expect(() => loadGatewayConfig({ AUTH_FAILURE_LIMIT: "0" })).toThrow(/AUTH_FAILURE_LIMIT/);
+    expect(() => loadGatewayConfig({ AUTH_FAILURE_BLOCK_SECONDS: "a minute" })).toThrow(/AUTH_FAILURE_BLOCK_SECONDS/);
   });
 
   it("takes the headers and request deadlines, the headers one no longer than the other", () => {

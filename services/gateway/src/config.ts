@@ -10,7 +10,8 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
       NODE_ENV: env.nodeEnv(),
       LOG_LEVEL: env.logLevel(),
       PORT: env.port(8080),
-      HOST: env.string("0.0.0.0"),
+      // This machine only, as a laptop wants (a development token is printed); containers set 0.0.0.0.
+      HOST: env.string("127.0.0.1"),
       AUTH_GRPC_ADDR: env.grpcAddress("127.0.0.1:50051"),
       ALERTS_GRPC_ADDR: env.grpcAddress("127.0.0.1:50052"),
       MONITORS_GRPC_ADDR: env.grpcAddress("127.0.0.1:50053"),
@@ -32,6 +33,11 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
       PUBLIC_BASE_URL: env.optionalString(),
       // "true", or comma-separated proxy addresses/CIDRs (Fastify trustProxy).
       TRUST_PROXY: env.optionalString(),
+      // Failed credentials (401s) per client address within a minute before it is blocked, and for how long.
+      AUTH_FAILURE_LIMIT: env.int(20, 1, 10_000),
+      AUTH_FAILURE_BLOCK_SECONDS: env.int(60, 1, 3_600),
+      // Namespace of the gateway's dashboard sessions and failure counts in Redis: one per deployment sharing a Redis.
+      REDIS_KEY_PREFIX: env.string("pulsegate"),
     },
     noRedis ? { ...source, REDIS_URL: undefined } : source,
   );

@@ -53,6 +53,11 @@ export const ERROR_CATALOGUE = {
   badge_not_found: { status: 404, sentence: "No monitor has that badge." },
   request_timeout: { status: 408, sentence: "The request's headers or body did not arrive in time." },
   conflict: { status: 409, sentence: "The resource does not allow this now." },
+  replayed_request: {
+    status: 409,
+    sentence:
+      "This signed request was already accepted within its timestamp's tolerance: a timestamped request is applied once.",
+  },
   alert_resolved: { status: 409, sentence: "The alert is resolved; it can no longer be acknowledged." },
   delivery_not_failed: { status: 409, sentence: "Only a failed delivery can be sent again." },
   channel_unavailable: {
@@ -63,7 +68,16 @@ export const ERROR_CATALOGUE = {
   payload_too_large: { status: 413, sentence: "The request body is larger than 1 MiB." },
   chunk_extensions_too_large: { status: 413, sentence: "The body's chunk extensions are too large." },
   unsupported_media_type: { status: 415, sentence: "Content-Type must be application/json (or a +json type)." },
+  idempotency_key_reused: {
+    status: 422,
+    sentence:
+      "This Idempotency-Key was sent with another request (body, endpoint or source) within 24 hours: nothing was applied. Use a new key for a new request.",
+  },
   rate_limited: { status: 429, sentence: "Too many requests; retry after Retry-After seconds." },
+  too_many_failures: {
+    status: 429,
+    sentence: "Too many failed sign-ins from this address; retry after Retry-After seconds.",
+  },
   alert_quota_exhausted: { status: 429, sentence: "The team's monthly alert quota is exhausted." },
   heartbeat_quota_exhausted: { status: 429, sentence: "The team's monthly heartbeat quota is exhausted." },
   headers_too_large: {

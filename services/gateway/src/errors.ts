@@ -1,4 +1,5 @@
 import type { FieldProblem } from "@pulsegate/errors";
+import { invalidCursor } from "@pulsegate/page-cursor";
 import { ERROR_CATALOGUE, type ErrorCode, UNAVAILABLE_RETRY_AFTER_SECONDS } from "./error-catalogue.ts";
 
 /**
@@ -39,14 +40,22 @@ export const errors = {
   webhookNotFound: () => new HttpError("webhook_not_found"),
   monitorNotFound: () => new HttpError("monitor_not_found"),
   routeNotFound: () => new HttpError("not_found", "No such endpoint."),
+  emptyPathParameter: (name: string) => new HttpError("not_found", `No such endpoint: the path's ${name} is empty.`),
   payloadTooLarge: () => new HttpError("payload_too_large"),
   unsupportedMediaType: () => new HttpError("unsupported_media_type"),
   invalidMediaType: () => new HttpError("unsupported_media_type", "The Content-Type header is not valid."),
   invalidJson: () => new HttpError("invalid_json"),
+  /** The services' own refusal, for a cursor the gateway can already tell is none of ours. */
+  invalidCursor: () => {
+    const refusal = invalidCursor();
+    return new HttpError("invalid_cursor", refusal.message, { details: refusal.details });
+  },
   invalidRequest: (details: FieldProblem[]) =>
     new HttpError("invalid_request", "The request is invalid; see details.", { details }),
   rateLimited: (headers: Record<string, string>) =>
     new HttpError("rate_limited", "Too many requests for this webhook; retry after Retry-After seconds.", { headers }),
+  tooManyFailures: (retryAfterSeconds: number) =>
+    new HttpError("too_many_failures", undefined, { headers: { "retry-after": String(retryAfterSeconds) } }),
   alertQuotaExhausted: (retryAfterSeconds: number) =>
     new HttpError("alert_quota_exhausted", undefined, { headers: { "retry-after": String(retryAfterSeconds) } }),
   serviceUnavailable: (

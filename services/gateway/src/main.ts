@@ -18,7 +18,9 @@ const peers = connectPeers(
   config.GRPC_TIMEOUT_MS,
 );
 const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, log) : undefined;
-if (!redis) log.info("REDIS_URL is empty: no Redis, rate limits are in process (per gateway replica)");
+if (!redis) {
+  log.info("REDIS_URL is empty: no Redis, rate limits and dashboard sessions are in process (per gateway replica)");
+}
 const app = buildApp({
   log,
   peers,
@@ -30,6 +32,8 @@ const app = buildApp({
   apiKeyCacheMs: config.API_KEY_CACHE_MS,
   publicBaseUrl: config.publicBaseUrl,
   trustProxy: config.trustProxy,
+  redisKeyPrefix: config.REDIS_KEY_PREFIX,
+  credentialFailures: { limit: config.AUTH_FAILURE_LIMIT, blockSeconds: config.AUTH_FAILURE_BLOCK_SECONDS },
   headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
   requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
 });

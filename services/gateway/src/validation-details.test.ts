@@ -46,4 +46,20 @@ describe("detailsFromValidation", () => {
     ]);
     expect(detailsFromValidation([issue("type", "/a~1b~0c", {}, "must be string")], "body")[0]?.field).toBe("a/b~c");
   });
+
+  it("says a key is too long as one sentence about the object's keys (propertyNames), not about the object", () => {
+    const tooLong = {
+      ...issue("maxLength", "/matchers/metadata", { limit: 200 }, "must NOT have more than 200 characters"),
+      propertyName: "k".repeat(201),
+    };
+    const invalidName = issue(
+      "propertyNames",
+      "/matchers/metadata",
+      { propertyName: "k".repeat(201) },
+      "property name must be valid",
+    );
+    expect(detailsFromValidation([tooLong, invalidName], "body")).toEqual([
+      { field: "matchers.metadata", message: "matchers.metadata keys must NOT have more than 200 characters." },
+    ]);
+  });
 });

@@ -1,4 +1,5 @@
 import type { FieldProblem } from "@pulsegate/errors";
+import { instantSentence } from "@pulsegate/limits";
 import { PAGE_LIMITS } from "@pulsegate/page-cursor";
 import type { FastifySchemaValidationError } from "fastify/types/schema.js";
 
@@ -20,6 +21,10 @@ function join(...parts: (string | undefined)[]): string {
   return path;
 }
 
+/** An error of a `propertyNames` rule: about one of the object's keys, which ajv adds to the error. */
+const isAboutKey = (issue: FastifySchemaValidationError) =>
+  typeof (issue as { propertyName?: unknown }).propertyName === "string";
+
 /**
  * Turns Fastify (ajv) schema errors into `details: [{field, message}]`, with
  * field paths like "filterRules[0].op" and whole sentences.
@@ -28,7 +33,14 @@ export function detailsFromValidation(
   issues: readonly FastifySchemaValidationError[],
   context: string | undefined,
 ): FieldProblem[] {
-  return issues.map((issue) => {
+  // A key that breaks `propertyNames` comes twice: its own rule (carrying `propertyName`), then
+  // "property name must be valid"; the first says what is wrong.
+  const named = issues.filter(
+    (issue) =>
+      issue.keyword !== "propertyNames" ||
+      !issues.some((other) => isAboutKey(other) && other.instancePath === issue.instancePath),
+  );
+  return named.map((issue) => {
     const path = join(...decodePointer(issue.instancePath));
     const params = issue.params as Record<string, unknown>;
     if (issue.keyword === "required" && typeof params.missingProperty === "string") {
@@ -40,10 +52,13 @@ export function detailsFromValidation(
       return { field, message: `${field} is not allowed.` };
     }
     const field = path || context || "body";
+    if (isAboutKey(issue)) return { field, message: `${field} keys ${issue.message ?? "are invalid"}.` };
     // A page size arrives as text and is checked by a pattern: say what the pattern means.
     if (issue.keyword === "pattern" && context === "querystring" && field === "limit") {
       return { field, message: `limit must be a whole number from 1 to ${PAGE_LIMITS.max}.` };
     }
+    // A date-time is also held to the instants every field can keep (validation/date-time-format.ts).
+    if (issue.keyword === "format" && params.format === "date-time") return { field, message: instantSentence(field) };
     return { field, message: `${field} ${issue.message ?? "is invalid"}.` };
   });
 }

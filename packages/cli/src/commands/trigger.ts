@@ -49,8 +49,8 @@ export function triggerCommand(io: CliIo): Command {
         .description("send a signed alert trigger")
         .addHelpText(
           "after",
-          "\nA trigger is tried again on 429, 503 and no answer; one that got no answer may have been received\n" +
-            "already, so give a --group-key: a second copy then folds into the same alert instead of paging again.",
+          "\nA trigger is tried again on 429, 503 and no answer, each time with the same Idempotency-Key: one the\n" +
+            "service applied already (its answer lost) is answered as it was and not applied again.",
         )
         .argument("<webhookUrl>", "the webhook's token, or its full trigger URL")
         .requiredOption("--title <title>", "what is wrong (at most 200 characters)")

@@ -1,5 +1,5 @@
 import { type EntityManager, type Orm, rowDate } from "@pulsegate/db";
-import { decodeCursor, encodeCursor, pageSize } from "@pulsegate/page-cursor";
+import { decodeCursor, decodeIdCursor, encodeCursor, encodeIdCursor, pageSize } from "@pulsegate/page-cursor";
 import { ALERT_STATUSES } from "@pulsegate/vocabulary";
 import { alertsErrors } from "../errors.ts";
 import { writeOutboxEvent } from "../outbox/write-outbox-event.ts";
@@ -51,13 +51,14 @@ export class AlertService {
   ): Promise<{ occurrences: OccurrenceView[]; nextCursor: string }> {
     await this.get(alertId);
     const size = pageSize(limit);
-    const after = cursor ? Number(cursor) : null;
-    if (cursor && !Number.isSafeInteger(after)) throw alertsErrors.invalidCursor();
+    const after = cursor ? decodeIdCursor(cursor) : null;
+    if (cursor && !after) throw alertsErrors.invalidCursor();
     const rows = await selectOccurrencePage(this.#em(), { alertId, after, limit: size + 1 });
     const page = rows.slice(0, size);
+    const last = page.at(-1);
     return {
       occurrences: page,
-      nextCursor: rows.length > size ? String(page.at(-1)?.id ?? "") : "",
+      nextCursor: rows.length > size && last ? encodeIdCursor(last.id) : "",
     };
   }
 

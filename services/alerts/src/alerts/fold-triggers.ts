@@ -4,6 +4,7 @@ import { quotaKey, quotaMonth } from "@pulsegate/quota";
 import type { TextProblem } from "@pulsegate/text";
 import { isTransientError } from "@pulsegate/transient-error";
 import { foldOutcomes } from "../metrics/alerts-metrics.ts";
+import { alertIdempotencyKeys, FOLD_ANSWERS, type IdempotencyKeyReused } from "./alert-idempotency-keys.ts";
 import {
   classifyKeys,
   type KeyToClassify,
@@ -57,9 +58,11 @@ export async function foldTriggers(
   pool: PgPool,
   inputs: FoldInput[],
   options: FoldOptions = {},
-): Promise<(FoldResult | RefusedResult)[]> {
+): Promise<(FoldResult | RefusedResult | IdempotencyKeyReused)[]> {
   const results = await foldAll(pool, inputs, options);
   results.forEach((result, index) => {
+    // A repeat answered from its key's first trigger folded nothing now.
+    if ("replayed" in result && result.replayed) return;
     foldOutcomes.add(1, { outcome: result.outcome, source: (inputs[index] as FoldInput).source });
   });
   return results;
@@ -69,7 +72,7 @@ async function foldAll(
   pool: PgPool,
   inputs: FoldInput[],
   options: FoldOptions,
-): Promise<(FoldResult | RefusedResult)[]> {
+): Promise<(FoldResult | RefusedResult | IdempotencyKeyReused)[]> {
   if (inputs.length === 0) return [];
   try {
     return await foldBatch(pool, inputs, options);
@@ -82,7 +85,7 @@ async function foldAll(
       );
     }
   }
-  const results: (FoldResult | RefusedResult)[] = [];
+  const results: (FoldResult | RefusedResult | IdempotencyKeyReused)[] = [];
   for (const input of inputs) {
     try {
       results.push(...(await foldBatch(pool, [input], options)));
@@ -116,7 +119,11 @@ class TargetMoved extends Error {
   }
 }
 
-async function foldBatch(pool: PgPool, inputs: FoldInput[], options: FoldOptions): Promise<FoldResult[]> {
+async function foldBatch(
+  pool: PgPool,
+  inputs: FoldInput[],
+  options: FoldOptions,
+): Promise<(FoldResult | IdempotencyKeyReused)[]> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await inTransaction(pool, (client) => foldInTransaction(client, inputs, options));
@@ -127,7 +134,22 @@ async function foldBatch(pool: PgPool, inputs: FoldInput[], options: FoldOptions
   }
 }
 
-async function foldInTransaction(client: PgClient, inputs: FoldInput[], options: FoldOptions): Promise<FoldResult[]> {
+/** Triggers with an Idempotency-Key are folded once per key (alert-idempotency-keys.ts); the others as they come. */
+function foldInTransaction(
+  client: PgClient,
+  inputs: FoldInput[],
+  options: FoldOptions,
+): Promise<(FoldResult | IdempotencyKeyReused)[]> {
+  return alertIdempotencyKeys.applyOnce(
+    client,
+    inputs,
+    inputs.map((input) => input.idempotency ?? null),
+    (claimed) => foldClaimed(client, claimed, options),
+    FOLD_ANSWERS,
+  );
+}
+
+async function foldClaimed(client: PgClient, inputs: FoldInput[], options: FoldOptions): Promise<FoldResult[]> {
   const { openKeys } = options;
   const results: FoldResult[] = new Array(inputs.length);
   const keys = new Map<string, KeyToFold & { index: number }>();

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { IdempotencyKey } from "@pulsegate/db";
 import { quotaAllowsOneMore, quotaKey, quotaMonth } from "@pulsegate/quota";
 import type { AlertSource, Severity } from "@pulsegate/vocabulary";
 import { type AlertEventType, outboxPayload } from "../outbox/write-outbox-event.ts";
@@ -25,10 +26,18 @@ export type FoldInput = {
   repeatIntervalSeconds?: number | null;
   /** The silence that matches this trigger now: the alert it creates or reopens notifies nobody. */
   silencedBy?: string | null;
+  /** The request's Idempotency-Key (idempotent-triggers.ts); absent: none. */
+  idempotency?: IdempotencyKey | null;
 };
 
 export type FoldResult =
-  | { outcome: "created" | "occurrence_added" | "reopened"; alertId: string; occurrenceCount: number }
+  | {
+      outcome: "created" | "occurrence_added" | "reopened";
+      alertId: string;
+      occurrenceCount: number;
+      /** The answer of the idempotency key's first trigger, given again; nothing was folded now. */
+      replayed?: boolean;
+    }
   | { outcome: "quota_exhausted" };
 
 /** What the database holds for one (team, group key), read under its advisory lock. */

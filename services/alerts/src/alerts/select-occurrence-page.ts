@@ -36,7 +36,7 @@ const SELECT_OCCURRENCE_PAGE = `
 
 export async function selectOccurrencePage(
   em: EntityManager,
-  query: { alertId: string; after: number | null; limit: number },
+  query: { alertId: string; after: string | null; limit: number },
 ): Promise<OccurrenceView[]> {
   const { alertId, after, limit } = query;
   const rows = await em.execute<OccurrenceRow[]>(SELECT_OCCURRENCE_PAGE, [alertId, after, after, limit]);

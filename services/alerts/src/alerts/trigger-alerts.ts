@@ -3,9 +3,10 @@ import { WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { findUnstorableText, type TextProblem } from "@pulsegate/text";
 import type { AlertSource, Severity } from "@pulsegate/vocabulary";
 import { evaluateFilterRules } from "../filter-rules/index.ts";
-import { silencedBy } from "../silences/silence.ts";
+import { silencedBy } from "../silences/silence-matcher.ts";
 import type { SilenceService } from "../silences/silence-service.ts";
 import type { WebhookService } from "../webhooks/webhook-service.ts";
+import type { IdempotencyKeyReused } from "./alert-idempotency-keys.ts";
 import { type FoldInput, type FoldOptions, type FoldResult, foldTriggers } from "./fold-triggers.ts";
 import { previewFold } from "./preview-fold.ts";
 
@@ -26,10 +27,14 @@ export type TriggerItem = {
   traceparent?: string;
   /** Reminder interval for monitor sources (0 or absent: none); a webhook's own setting applies to webhook sources. */
   repeatIntervalSeconds?: number;
+  /** The request's Idempotency-Key and digest ("" or absent: none): a repeat is answered from the first. */
+  idempotencyKey?: string;
+  requestFingerprint?: string;
 };
 
 export type TriggerResult =
   | FoldResult
+  | IdempotencyKeyReused
   | { outcome: "filtered"; reason: string }
   | { outcome: "source_not_found" }
   | { outcome: "invalid"; violations: TextProblem[] };
@@ -147,6 +152,9 @@ async function acceptTriggers(
         receivedAt,
         traceparent: item.traceparent,
         repeatIntervalSeconds,
+        idempotency: item.idempotencyKey
+          ? { teamId: item.teamId, key: item.idempotencyKey, fingerprint: item.requestFingerprint ?? "" }
+          : null,
       },
     });
   });
@@ -175,7 +183,10 @@ function checkItem(item: TriggerItem): { metadata: unknown } | { violations: Tex
 
 /**
  * Marks each accepted trigger with the silence that matches it now (its
- * team's live silences, one statement for the batch's teams not cached).
+ * team's live silences, compiled and cached per team; one statement for the
+ * batch's teams not cached). A trigger is matched against its own team's
+ * silences only, so what another team stored costs it nothing beyond that
+ * team's bounded share of the read.
  */
 async function markSilenced(toFold: { input: FoldInput }[], silences: SilenceService | undefined): Promise<void> {
   if (!silences || toFold.length === 0) return;

@@ -6,34 +6,28 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /**
- * Nesting depth of a JSON value: scalars are 0, `{}` / `[]` are 1, `{"a":{}}` is 2.
- * Stops counting once `limit` is exceeded (returns limit + 1) and returns -1 for
- * anything that is not a JSON value (undefined, functions, NaN, Infinity, bigint, ...).
+ * True for JSON data only: no undefined, function, NaN, Infinity or bigint anywhere. Iterative;
+ * run it on values whose depth and size are bounded already.
  */
-export function jsonDepth(value: unknown, limit: number): number {
-  let max = 0;
-  const stack: Array<[unknown, number]> = [[value, 0]];
+export function isJsonValue(value: unknown): boolean {
+  const stack: unknown[] = [value];
   while (stack.length > 0) {
-    const [current, depth] = stack.pop() as [unknown, number];
+    const current = stack.pop();
     if (current === null || typeof current === "string" || typeof current === "boolean") continue;
     if (typeof current === "number") {
-      if (!Number.isFinite(current)) return -1;
+      if (!Number.isFinite(current)) return false;
       continue;
     }
-    if (typeof current !== "object") return -1;
-    const level = depth + 1;
-    if (level > limit) return limit + 1;
-    if (level > max) max = level;
-    const children = Array.isArray(current) ? current : Object.values(current);
-    for (const child of children) stack.push([child, level]);
+    if (typeof current !== "object") return false;
+    for (const child of Array.isArray(current) ? current : Object.values(current)) stack.push(child);
   }
-  return max;
+  return true;
 }
 
 /**
  * Deep JSON equality: arrays element-wise in order, objects by own keys regardless
  * of key order, scalars with ===. Recursion is bounded by the shallower operand,
- * and rule values are validated to at most MAX_VALUE_DEPTH levels.
+ * and rule values are validated to at most VALUE_BOUNDS.maxDepth levels.
  */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -34,9 +34,13 @@ export type FilterSubject = {
 export type FilterResult = { accepted: true } | { accepted: false; reason: string };
 
 export const MAX_FILTER_RULES = WEBHOOK_LIMITS.maxFilterRules;
-/** Max number of segments after "metadata." (and max nesting of a rule value). */
+/** Max number of segments after "metadata.". */
 export const MAX_PATH_DEPTH = 10;
-export const MAX_VALUE_DEPTH = 10;
+/** How deep and how big a rule's value may be. */
+export const VALUE_BOUNDS = {
+  maxDepth: WEBHOOK_LIMITS.filterValueMaxDepth,
+  maxBytes: WEBHOOK_LIMITS.filterValueMaxBytes,
+} as const;
 
 export function isFilterOp(value: unknown): value is FilterOp {
   return typeof value === "string" && (FILTER_OPS as readonly string[]).includes(value);

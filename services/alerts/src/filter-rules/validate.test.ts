@@ -198,6 +198,25 @@ describe("validateFilterRules", () => {
     expect(errors.every((e, i) => e.field === `filterRules[${i}].value`)).toBe(true);
   });
 
+  it("limits a value to 10 KiB as JSON, checked after its depth", () => {
+    const list = (count: number) => Array.from({ length: count }, (_, i) => `h${String(i).padStart(8, "0")}`);
+    // ["h00000000",...]: 12 bytes an item, plus the brackets, less the last comma.
+    expect(JSON.stringify(list(853)).length).toBe(10_237);
+    expect(JSON.stringify(list(854)).length).toBe(10_249);
+    expect(rulesOf([{ field: "metadata.host", op: "in", value: list(853) }])).toHaveLength(1);
+    expect(errorsOf([{ field: "metadata.host", op: "in", value: list(854) }])).toEqual([
+      {
+        field: "filterRules[0].value",
+        message: "filterRules[0].value must be at most 10240 bytes as JSON.",
+      },
+    ]);
+    let deep: unknown = "x";
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(errorsOf([{ field: "metadata.x", op: "==", value: deep }])[0]?.message).toBe(
+      "filterRules[0].value must be nested at most 10 levels deep.",
+    );
+  });
+
   it("limits value nesting to 10 levels and rejects non-JSON values", () => {
     expect(rulesOf([{ field: "metadata.x", op: "==", value: nested(10) }])).toHaveLength(1);
     expect(errorsOf([{ field: "metadata.x", op: "==", value: nested(11) }])).toEqual([

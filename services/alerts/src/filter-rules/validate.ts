@@ -1,6 +1,7 @@
+import { jsonBoundsProblem } from "@pulsegate/limits";
 import { SEVERITIES } from "@pulsegate/vocabulary";
 import { parseField } from "./field.ts";
-import { isPlainObject, jsonDepth } from "./json.ts";
+import { isJsonValue, isPlainObject } from "./json.ts";
 import {
   FILTER_OPS,
   type FilterRule,
@@ -8,7 +9,7 @@ import {
   isExistsOp,
   isFilterOp,
   MAX_FILTER_RULES,
-  MAX_VALUE_DEPTH,
+  VALUE_BOUNDS,
 } from "./types.ts";
 
 const ROOT = "filterRules";
@@ -23,7 +24,8 @@ const SEVERITY_VALUE_OPS = new Set(["==", "!=", "in", "not in", ">", ">=", "<", 
  * - `field` follows the grammar in field.ts (non-empty segments, depth <= 10);
  * - `value` is required (null is a value) except for `exists` / `not exists`, where
  *   any given value is ignored and dropped from the normalised rule;
- * - `value` must be JSON nested at most 10 levels (deeper could never match metadata);
+ * - `value` must be JSON nested at most 10 levels (deeper could never match metadata) and at
+ *   most 10 KiB as JSON (WEBHOOK_LIMITS);
  * - `in` / `not in` need an array, `starts with` a string, `>` `>=` `<` `<=` a number
  *   or a string;
  * - for `severity`, values compared by equality/membership/order must be sev0..sev4
@@ -100,11 +102,10 @@ function validateRule(raw: unknown, at: string, errors: FilterRuleError[]): Filt
 
 /** Completes "<at>.value ..." when the value does not fit the op/field, else null. */
 function valueProblem(op: string, value: unknown, fieldKind: string | null): string | null {
-  const depth = jsonDepth(value, MAX_VALUE_DEPTH);
-  if (depth < 0) return "must be a JSON value.";
-  if (depth > MAX_VALUE_DEPTH) {
-    return `must be nested at most ${MAX_VALUE_DEPTH} levels deep.`;
-  }
+  // Bounds first: nothing below walks a value deeper or bigger than they allow.
+  const bounds = jsonBoundsProblem(value, VALUE_BOUNDS);
+  if (bounds !== null) return `${bounds}.`;
+  if (!isJsonValue(value)) return "must be a JSON value.";
   switch (op) {
     case "in":
     case "not in":

@@ -92,7 +92,15 @@ export function alertsServiceBinding(
       const items = request.items.map((item, index): ResolveByKeyItem => {
         const source = alertSourceEnum.fromProto(item.source);
         if (!source) throw alertsErrors.invalid([{ field: `items[${index}].source`, message: "source is required." }]);
-        return { teamId: item.teamId, source, sourceId: item.sourceId, groupKey: item.groupKey };
+        return {
+          teamId: item.teamId,
+          source,
+          sourceId: item.sourceId,
+          groupKey: item.groupKey,
+          idempotency: item.idempotencyKey
+            ? { teamId: item.teamId, key: item.idempotencyKey, fingerprint: item.requestFingerprint }
+            : null,
+        };
       });
       const results = await resolveAlertsByKey(pool, webhooks, items, { dryRun: request.dryRun });
       if (anyResolved(results) && !request.dryRun) notifications.onOutboxWritten();
@@ -163,6 +171,8 @@ function triggerItemsFromProto(items: alerts.TriggerAlertItem[]): TriggerItem[] 
       // Its request's trace; a caller without one (a monitor's incident) is this call's.
       traceparent: item.traceparent || traceparentOf(),
       repeatIntervalSeconds: item.repeatIntervalSeconds,
+      idempotencyKey: item.idempotencyKey,
+      requestFingerprint: item.requestFingerprint,
     };
   });
 }

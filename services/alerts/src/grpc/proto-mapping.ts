@@ -96,10 +96,11 @@ const OUTCOME_TO_PROTO: Record<TriggerResult["outcome"], alerts.TriggerOutcome> 
   quota_exhausted: alerts.TriggerOutcome.TRIGGER_OUTCOME_QUOTA_EXHAUSTED,
   source_not_found: alerts.TriggerOutcome.TRIGGER_OUTCOME_SOURCE_NOT_FOUND,
   invalid: alerts.TriggerOutcome.TRIGGER_OUTCOME_INVALID,
+  idempotency_key_reused: alerts.TriggerOutcome.TRIGGER_OUTCOME_IDEMPOTENCY_KEY_REUSED,
 };
 
 /** What a result sends for the alert and violations its outcome has none of. */
-const NO_ALERT = { alertId: "", occurrenceCount: 0, violations: [] as alerts.FieldViolation[] };
+const NO_ALERT = { alertId: "", occurrenceCount: 0, violations: [] as alerts.FieldViolation[], replayed: false };
 const NO_ALERT_NOR_REASON = { ...NO_ALERT, reason: "" };
 
 export function triggerResultToProto(result: TriggerResult): alerts.TriggerAlertResult {
@@ -112,6 +113,7 @@ const RESOLVE_OUTCOME_TO_PROTO: Record<ResolveByKeyResult["outcome"], alerts.Res
   no_alert: alerts.ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_NO_ALERT,
   source_not_found: alerts.ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_SOURCE_NOT_FOUND,
   invalid: alerts.ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_INVALID,
+  idempotency_key_reused: alerts.ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_IDEMPOTENCY_KEY_REUSED,
 };
 
 export function resolveByKeyResultToProto(result: ResolveByKeyResult): alerts.ResolveByKeyResult {

@@ -10,6 +10,9 @@ import { ReplayProtection } from "./0009-replay-protection.ts";
 import { Silences } from "./0010-silences.ts";
 import { IncidentToolChannels } from "./0011-incident-tool-channels.ts";
 import { EmailChannels } from "./0012-email-channels.ts";
+import { ReminderSetAside } from "./0013-reminder-set-aside.ts";
+import { SilenceMatcherBytes } from "./0014-silence-matcher-bytes.ts";
+import { IdempotencyKeys } from "./0015-idempotency-keys.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
 export const migrations = [
@@ -25,4 +28,7 @@ export const migrations = [
   { name: "0010-silences", class: Silences },
   { name: "0011-incident-tool-channels", class: IncidentToolChannels },
   { name: "0012-email-channels", class: EmailChannels },
+  { name: "0013-reminder-set-aside", class: ReminderSetAside },
+  { name: "0014-silence-matcher-bytes", class: SilenceMatcherBytes },
+  { name: "0015-idempotency-keys", class: IdempotencyKeys },
 ];

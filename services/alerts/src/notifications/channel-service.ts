@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type EntityManager, LockMode, type Orm } from "@pulsegate/db";
 import type { FieldProblem } from "@pulsegate/errors";
 import { CHANNEL_LIMITS } from "@pulsegate/limits";
+import { nameProblem } from "@pulsegate/text";
 import type { ChannelKind } from "@pulsegate/vocabulary";
 import { alertsErrors } from "../errors.ts";
 import { cancelPendingDeliveries } from "./cancel-pending-deliveries.ts";
@@ -200,10 +201,9 @@ async function lockChannel(em: EntityManager, id: string): Promise<Channel> {
 
 function checkName(raw: string, errors: FieldProblem[]): string | undefined {
   const name = raw.trim();
-  if (name.length === 0) errors.push({ field: "name", message: "name is required." });
-  else if ([...name].length > CHANNEL_LIMITS.nameMaxLength) {
-    errors.push({ field: "name", message: `name must be at most ${CHANNEL_LIMITS.nameMaxLength} characters.` });
-  } else return name;
+  const problem = nameProblem(name, CHANNEL_LIMITS.nameMaxLength);
+  if (!problem) return name;
+  errors.push(problem);
   return undefined;
 }
 

@@ -19,6 +19,11 @@ const COMPLETE_DELIVERY = {
            next_attempt_at = now() + (? * interval '1 millisecond'),
            last_status_code = ?, last_error = ?, locked_until = NULL, lease_token = NULL, updated_at = now()
      WHERE id = ? AND lease_token = ? AND status = 'pending' RETURNING status`,
+  /** Failed for good with only a reason: what PostgreSQL refused to store is left out. */
+  setAside: `
+    UPDATE alerts.deliveries
+       SET status = 'failed', last_error = ?, locked_until = NULL, lease_token = NULL, updated_at = now()
+     WHERE id = ? AND lease_token = ? AND status = 'pending' RETURNING status`,
 } as const;
 
 /** The delivery's new status, or null when the lease was lost (or the delivery is no longer pending). */
@@ -41,5 +46,23 @@ export async function completeDelivery(
         delivery.id,
         delivery.leaseToken,
       ]);
+  return row?.status ?? null;
+}
+
+/**
+ * Fails a delivery whose outcome PostgreSQL refused to store (`reason`: refusalOf's words), while
+ * this replica holds its lease. Left pending, its lease would run out and it would be sent again,
+ * and again, while the alert's later events to the channel waited behind it.
+ */
+export async function setAsideDelivery(
+  em: EntityManager,
+  delivery: ClaimedDelivery,
+  reason: string,
+): Promise<DeliveryStatus | null> {
+  const [row] = await em.execute<{ status: DeliveryStatus }[]>(COMPLETE_DELIVERY.setAside, [
+    `set aside: its outcome was refused (${reason})`,
+    delivery.id,
+    delivery.leaseToken,
+  ]);
   return row?.status ?? null;
 }

@@ -4,7 +4,7 @@ import type { ChannelKind, DeliveryEvent, DeliveryStatus } from "@pulsegate/voca
 import { alertsErrors } from "../errors.ts";
 import { deliveryResultOf, deliveryResults } from "../metrics/alerts-metrics.ts";
 import { claimDeliveries } from "./claim-deliveries.ts";
-import { completeDelivery } from "./complete-delivery.ts";
+import { completeDelivery, setAsideDelivery } from "./complete-delivery.ts";
 import { reopenFailedDelivery, selectDeliveryState } from "./reopen-failed-delivery.ts";
 import { selectDeliveryViews } from "./select-delivery-views.ts";
 
@@ -90,6 +90,13 @@ export class DeliveryStore {
   async complete(delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<DeliveryStatus | null> {
     const status = await completeDelivery(this.#em(), delivery, outcome);
     deliveryResults.add(1, { result: deliveryResultOf(outcome.ok, status), channel_kind: delivery.kind });
+    return status;
+  }
+
+  /** Fails a delivery whose outcome PostgreSQL refused to store (complete-delivery.ts); null when the lease was lost. */
+  async setAside(delivery: ClaimedDelivery, reason: string): Promise<DeliveryStatus | null> {
+    const status = await setAsideDelivery(this.#em(), delivery, reason);
+    if (status !== null) deliveryResults.add(1, { result: "failed", channel_kind: delivery.kind });
     return status;
   }
 

@@ -1,5 +1,6 @@
 import { type BackoffOptions, backoffDelay, exponentialDelay } from "@pulsegate/backoff";
 import type { Orm } from "@pulsegate/db";
+import { refusalOf, reportSetAside } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import type { DeliveryStatus } from "@pulsegate/vocabulary";
 import type { ChannelCredentials, ChannelSealer } from "./channel-credentials.ts";
@@ -184,9 +185,9 @@ export class Dispatcher {
       else if (status === "failed") log.warn({ ...fields, error: outcome.error }, "notification failed for good");
       else log.info({ ...fields, error: outcome.error, retryInMs: outcome.retryInMs }, "notification attempt failed");
     } catch (error) {
-      // The lease runs out and the delivery is attempted again: at least once.
-      log.error({ ...fields, err: error }, "could not record a notification attempt");
-      return;
+      const setAside = await this.#setAside(delivery, fields, error);
+      if (setAside === undefined) return;
+      status = setAside;
     }
     if (status === null) return; // another replica took over, or the channel went meanwhile
     try {
@@ -202,6 +203,33 @@ export class Dispatcher {
       }
     } catch (error) {
       log.error({ channelId: delivery.channelId, err: error }, "could not record a channel's delivery health");
+    }
+  }
+
+  /**
+   * The attempt's outcome could not be recorded. PostgreSQL refusing it (refusalOf) will refuse it
+   * every time: the delivery is failed with the reason instead, counted and logged once. Anything
+   * else lets the lease run out and the delivery be attempted again: at least once. Returns the
+   * delivery's new status, or undefined when nothing more is to be done.
+   */
+  async #setAside(
+    delivery: ClaimedDelivery,
+    fields: Record<string, string | number | null>,
+    error: unknown,
+  ): Promise<DeliveryStatus | null | undefined> {
+    const { log } = this.#options;
+    const refusal = refusalOf(error);
+    if (refusal === undefined) {
+      log.error({ ...fields, err: error }, "could not record a notification attempt");
+      return undefined;
+    }
+    try {
+      const status = await this.#store.setAside(delivery, refusal);
+      if (status !== null) reportSetAside(log, "deliveries", fields, refusal);
+      return status;
+    } catch (setAsideError) {
+      log.error({ ...fields, err: setAsideError }, "could not record a notification attempt");
+      return undefined;
     }
   }
 

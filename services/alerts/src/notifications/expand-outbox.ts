@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager, Orm } from "@pulsegate/db";
+import { reportSetAside, setAsideReason } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { isTransientError } from "@pulsegate/transient-error";
 import { ChannelSchema } from "./channel.entity.ts";
@@ -24,7 +25,10 @@ export type ExpandOptions = { batchSize: number; maxAttempts: number; log: Pick<
  * One event must never stall the queue for everyone: when a batch fails for
  * a reason other than an unreachable database, its events are expanded one
  * at a time, and an event that fails on its own is set aside (marked, with
- * the error's code and never its content) so the rest flow. Returns how many
+ * the error's code and never its content; counted and logged once) so the rest flow.
+ * Failing alone is the verdict here: the expansion is our own code over our
+ * own rows, so a row PostgreSQL refuses and a row it cannot route (a corrupt
+ * policy) are set aside alike (setAsideReason says which). Returns how many
  * events it expanded or set aside.
  */
 export async function expandOutbox(orm: Orm, options: ExpandOptions): Promise<number> {
@@ -44,20 +48,13 @@ async function expandOneByOne(orm: Orm, options: ExpandOptions): Promise<number>
       done += await expandEvents(orm, options, id);
     } catch (error) {
       if (isTransientError(error)) throw error;
-      const reason = reasonOf(error);
+      const reason = setAsideReason(error);
       await setAsideOutboxEvent(em(orm), id, reason);
-      options.log.warn({ outboxId: id, reason }, "outbox event set aside: it cannot be expanded into deliveries");
+      reportSetAside(options.log, "outbox_expansion", { outboxId: id }, reason);
       done++;
     }
   }
   return done;
-}
-
-/** The error's kind and code only: database errors can quote the row they choked on. */
-function reasonOf(error: unknown): string {
-  const code = (error as { code?: unknown }).code;
-  const name = error instanceof Error ? error.name : "Error";
-  return typeof code === "string" ? `${name} (SQLSTATE ${code})` : name;
 }
 
 /** Expands the oldest unexpanded events, or only event `onlyId`. */

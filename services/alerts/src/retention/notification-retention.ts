@@ -28,6 +28,7 @@ export function notificationRetention(
         {
           deliveries: result.deliveries,
           outbox: result.outbox,
+          idempotencyKeys: result.idempotencyKeys,
           retentionDays,
           more: result.more,
           ms: Math.round(performance.now() - started),

@@ -1,4 +1,5 @@
-import { type BatchLimits, deleteInBatchesInOrder, type Orm } from "@pulsegate/db";
+import { type BatchLimits, deleteExpiredIdempotencyKeys, deleteInBatchesInOrder, type Orm } from "@pulsegate/db";
+import { IDEMPOTENCY_LIMITS } from "@pulsegate/limits";
 import { deleteFinalDeliveries } from "./delete-final-deliveries.ts";
 import { deleteSpentOutboxEvents } from "./delete-spent-outbox-events.ts";
 
@@ -9,13 +10,15 @@ export type NotificationPruneResult = {
   skipped: boolean;
   deliveries: number;
   outbox: number;
+  idempotencyKeys: number;
   /** A cap was reached with rows left: run again soon. */
   more: boolean;
 };
 
 /**
  * One retention run over the notification tables, deliveries first (an
- * outbox event goes only once no delivery refers to it). Alerts and
+ * outbox event goes only once no delivery refers to it), then idempotency
+ * keys older than a day. Alerts and
  * occurrences are the product's history and are never pruned. Safe to run
  * from every replica: they take turns on an advisory lock, and a repeated
  * delete finds nothing.
@@ -31,8 +34,15 @@ export async function pruneNotifications(
     [
       (tx, batchSize) => deleteFinalDeliveries(tx, batchSize, retentionDays),
       (tx, batchSize) => deleteSpentOutboxEvents(tx, batchSize, retentionDays),
+      (tx, batchSize) => deleteExpiredIdempotencyKeys(tx, "alerts", batchSize, IDEMPOTENCY_LIMITS.keptHours),
     ],
     options,
   );
-  return { skipped, deliveries: deleted[0] ?? 0, outbox: deleted[1] ?? 0, more };
+  return {
+    skipped,
+    deliveries: deleted[0] ?? 0,
+    outbox: deleted[1] ?? 0,
+    idempotencyKeys: deleted[2] ?? 0,
+    more,
+  };
 }

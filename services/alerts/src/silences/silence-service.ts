@@ -2,31 +2,50 @@ import { randomUUID } from "node:crypto";
 import type { Orm, PgPool } from "@pulsegate/db";
 import { SILENCE_LIMITS } from "@pulsegate/limits";
 import { findUnstorableText } from "@pulsegate/text";
+import { BatchReadCache } from "../caching/batch-read-cache.ts";
 import { alertsErrors } from "../errors.ts";
 import { selectLiveSilences } from "./select-live-silences.ts";
+import { lockTeamSilenceUsage } from "./select-team-silence-usage.ts";
 import { type SilenceEntity, SilenceSchema } from "./silence.entity.ts";
 import { checkSilence, type Silence, type SilenceInput } from "./silence.ts";
+import { compileSilence, matcherSize, type SilenceMatcher } from "./silence-matcher.ts";
 
 /** The entity types a nullable column as optional; a silence says null. */
 const asSilence = (silence: SilenceEntity): Silence => ({ ...silence, recurrence: silence.recurrence ?? null });
 
 /**
- * A team's maintenance windows and silences (issue 13). The trigger path asks
- * for the live silences of a batch's teams in one statement, kept `cacheMs`
- * per team (a change made through this replica applies at once, through
- * another within that time).
+ * Room for the compiled silences of this many teams, and this much of them in all (matcherSize):
+ * a team at its whole allowance takes about 150 KB, so hundreds of those fit, and tens of
+ * thousands of teams with a few small silences.
+ */
+const CACHE_MAX_TEAMS = 50_000;
+const CACHE_MAX_SIZE = 32 * 1024 * 1024;
+
+/** A team without silences still takes an entry. */
+const TEAM_ENTRY_SIZE = 100;
+
+/**
+ * A team's maintenance windows and silences. Trigger batches get each team's live silences
+ * compiled for matching (silence-matcher.ts), read in one statement for the teams of a batch not
+ * cached and kept `cacheMs` per team (a change made through this replica applies at once,
+ * through another within that time).
  */
 export class SilenceService {
   readonly #orm: Orm;
   readonly #pool: PgPool;
-  readonly #cacheMs: number;
-  readonly #cache = new Map<string, { silences: Silence[]; expiresAt: number }>();
+  readonly #live: BatchReadCache<SilenceMatcher[]>;
 
   /** `pool`: the trigger path's plain pg pool (live silences); the ORM for the rest. */
   constructor(orm: Orm, pool: PgPool, options: { cacheMs?: number } = {}) {
     this.#orm = orm;
     this.#pool = pool;
-    this.#cacheMs = options.cacheMs ?? 0;
+    this.#live = new BatchReadCache<SilenceMatcher[]>({
+      ttlMs: options.cacheMs ?? 0,
+      load: (teamIds) => this.#readLive(teamIds),
+      maxEntries: CACHE_MAX_TEAMS,
+      maxSize: CACHE_MAX_SIZE,
+      sizeOf: (matchers) => TEAM_ENTRY_SIZE + (matchers ?? []).reduce((sum, one) => sum + matcherSize(one), 0),
+    });
   }
 
   async create(teamId: string, input: SilenceInput): Promise<Silence> {
@@ -37,20 +56,30 @@ export class SilenceService {
       "",
     );
     if (errors.length > 0 || text.length > 0 || !silence) throw alertsErrors.invalid([...errors, ...text]);
-    const em = this.#orm.em.fork();
-    if ((await em.count(SilenceSchema, { teamId })) >= SILENCE_LIMITS.maxPerTeam) {
-      throw alertsErrors.invalid([
-        { field: "teamId", message: `A team has at most ${SILENCE_LIMITS.maxPerTeam} silences.` },
-      ]);
-    }
-    const created = em.create(SilenceSchema, {
-      id: `sil_${randomUUID().replaceAll("-", "")}`,
-      teamId,
-      ...silence,
-      createdAt: new Date(),
+    const created = await this.#orm.em.fork().transactional(async (em) => {
+      const usage = await lockTeamSilenceUsage(em, teamId, JSON.stringify(silence.matchers));
+      if (usage.silences >= SILENCE_LIMITS.maxPerTeam) {
+        throw alertsErrors.invalid([
+          { field: "teamId", message: `A team has at most ${SILENCE_LIMITS.maxPerTeam} silences.` },
+        ]);
+      }
+      const total = usage.matcherBytes + usage.newMatcherBytes;
+      if (total > SILENCE_LIMITS.matchersMaxBytesPerTeam) {
+        throw alertsErrors.invalid([
+          {
+            field: "matchers",
+            message: `A team's silences have at most ${SILENCE_LIMITS.matchersMaxBytesPerTeam} bytes of matchers in all; this one would make ${total}.`,
+          },
+        ]);
+      }
+      return em.create(SilenceSchema, {
+        id: `sil_${randomUUID().replaceAll("-", "")}`,
+        teamId,
+        ...silence,
+        createdAt: new Date(),
+      });
     });
-    await em.flush();
-    this.#cache.delete(teamId);
+    this.#live.invalidate(teamId);
     return asSilence(created);
   }
 
@@ -64,29 +93,22 @@ export class SilenceService {
   /** Deleting twice, or a silence of another team, is harmless and says so: false. */
   async delete(teamId: string, id: string): Promise<boolean> {
     const deleted = await this.#orm.em.fork().nativeDelete(SilenceSchema, { teamId, id });
-    this.#cache.delete(teamId);
+    this.#live.invalidate(teamId);
     return deleted > 0;
   }
 
-  /** The live silences of each team (one statement for the teams not cached). */
-  async forTeams(teamIds: readonly string[], now: number = Date.now()): Promise<Map<string, Silence[]>> {
-    const out = new Map<string, Silence[]>();
-    const missing: string[] = [];
-    for (const teamId of new Set(teamIds)) {
-      const hit = this.#cache.get(teamId);
-      if (hit && hit.expiresAt > now) out.set(teamId, hit.silences);
-      else missing.push(teamId);
+  /** The live silences of each team, compiled, oldest first (absent: none). */
+  async forTeams(teamIds: readonly string[]): Promise<Map<string, SilenceMatcher[]>> {
+    return this.#live.getMany(teamIds);
+  }
+
+  async #readLive(teamIds: string[]): Promise<Map<string, SilenceMatcher[]>> {
+    const byTeam = new Map<string, SilenceMatcher[]>();
+    for (const silence of await selectLiveSilences(this.#pool, teamIds)) {
+      const matchers = byTeam.get(silence.teamId) ?? [];
+      matchers.push(compileSilence(silence));
+      byTeam.set(silence.teamId, matchers);
     }
-    if (missing.length === 0) return out;
-    const live = await selectLiveSilences(this.#pool, missing);
-    for (const teamId of missing) out.set(teamId, []);
-    for (const silence of live) out.get(silence.teamId)?.push(silence);
-    if (this.#cacheMs > 0) {
-      if (this.#cache.size > 50_000) this.#cache.clear();
-      for (const teamId of missing) {
-        this.#cache.set(teamId, { silences: out.get(teamId) ?? [], expiresAt: now + this.#cacheMs });
-      }
-    }
-    return out;
+    return byTeam;
   }
 }

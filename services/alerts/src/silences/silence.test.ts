@@ -1,5 +1,6 @@
+import { SILENCE_LIMITS } from "@pulsegate/limits";
 import { describe, expect, it } from "vitest";
-import { checkSilence, isActive, matches, silencedBy } from "./silence.ts";
+import { checkSilence, isActive } from "./silence.ts";
 
 const t = (iso: string) => new Date(iso);
 const window = (startsAt: string, endsAt: string, recurrence: "daily" | "weekly" | null = null) => ({
@@ -29,36 +30,6 @@ describe("isActive", () => {
   });
 });
 
-describe("matches", () => {
-  const alert = { sourceId: "wh_1", groupKey: "db-primary", metadata: { env: "prod", n: { a: 1 } } };
-  it("needs every given matcher; none matches all", () => {
-    const none = { sourceIds: [], groupKeyPrefix: "", metadata: {} };
-    expect(matches(none, alert)).toBe(true);
-    expect(matches({ ...none, sourceIds: ["wh_2", "wh_1"] }, alert)).toBe(true);
-    expect(matches({ ...none, sourceIds: ["wh_2"] }, alert)).toBe(false);
-    expect(matches({ ...none, groupKeyPrefix: "db-" }, alert)).toBe(true);
-    expect(matches({ ...none, groupKeyPrefix: "api-" }, alert)).toBe(false);
-    expect(matches({ ...none, groupKeyPrefix: "db-" }, { ...alert, groupKey: null })).toBe(false);
-    expect(matches({ ...none, metadata: { env: "prod", n: { a: 1 } } }, alert)).toBe(true);
-    expect(matches({ ...none, metadata: { env: "staging" } }, alert)).toBe(false);
-    expect(matches({ ...none, metadata: { missing: null } }, alert)).toBe(false);
-  });
-
-  it("silencedBy names the first open, matching silence", () => {
-    const base = { teamId: "t", name: "n", createdAt: t("2026-01-01T00:00:00Z") };
-    const closed = { ...base, id: "sil_closed", ...window("2026-01-01T00:00:00Z", "2026-01-01T01:00:00Z") };
-    const open = {
-      ...base,
-      id: "sil_open",
-      ...window("2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z"),
-      matchers: { sourceIds: [], groupKeyPrefix: "db-", metadata: {} },
-    };
-    const list = [{ ...closed, matchers: open.matchers }, open];
-    expect(silencedBy(list, alert, t("2026-01-01T05:00:00Z"))).toBe("sil_open");
-    expect(silencedBy(list, { ...alert, groupKey: "api" }, t("2026-01-01T05:00:00Z"))).toBeNull();
-  });
-});
-
 describe("checkSilence", () => {
   const input = {
     name: "Deploy",
@@ -79,5 +50,63 @@ describe("checkSilence", () => {
     expect(fields({ recurrence: "daily", endsAt: t("2026-01-02T00:00:00Z") })).toEqual(["endsAt"]);
     expect(fields({ metadataJson: "[1]" })).toEqual(["matchers.metadata"]);
     expect(fields({ name: " " })).toEqual(["name"]);
+  });
+  it("refuses metadata matchers nested deeper than trigger metadata may be", () => {
+    const nested = (levels: number) => `${'{"a":'.repeat(levels - 1)}{}${"}".repeat(levels - 1)}`;
+    const fields = (extra: object) => checkSilence({ ...input, ...extra }).errors.map((error) => error.field);
+    expect(fields({ metadataJson: nested(10) })).toEqual([]);
+    expect(fields({ metadataJson: nested(11) })).toEqual(["matchers.metadata"]);
+    expect(fields({ metadataJson: nested(5_000) })).toEqual(["matchers.metadata"]);
+  });
+  it("refuses instants a gRPC caller sends outside the range every layer holds", () => {
+    const fields = (extra: object) => checkSilence({ ...input, ...extra }).errors.map((error) => error.field);
+    expect(fields({ startsAt: t("0000-01-01T00:00:00Z") })).toEqual(["startsAt"]);
+    expect(fields({ endsAt: new Date(Number.NaN) })).toEqual(["endsAt"]);
+    expect(fields({ endsAt: t("+010000-01-01T00:00:00Z") })).toEqual(["endsAt"]);
+  });
+  it("bounds matchers.metadata: its size, depth and keys, and each key and value, naming the field", () => {
+    const problems = (metadata: unknown) =>
+      checkSilence({ ...input, metadataJson: JSON.stringify(metadata) }).errors.map((error) => [
+        error.field,
+        error.message,
+      ]);
+    const deep = (depth: number) => {
+      let value: unknown = 1;
+      for (let level = 0; level < depth; level++) value = { a: value };
+      return value;
+    };
+    const keys = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, i]));
+    const { metadataMaxBytes, metadataMaxDepth, metadataMaxKeys, metadataKeyMaxLength, metadataValueMaxBytes } =
+      SILENCE_LIMITS;
+
+    expect(problems(deep(metadataMaxDepth))).toEqual([]);
+    expect(problems(deep(metadataMaxDepth + 1))).toEqual([
+      ["matchers.metadata", `matchers.metadata must be nested at most ${metadataMaxDepth} levels deep.`],
+    ]);
+    expect(problems(keys(metadataMaxKeys))).toEqual([]);
+    expect(problems(keys(metadataMaxKeys + 1))).toEqual([
+      ["matchers.metadata", `matchers.metadata must have at most ${metadataMaxKeys} keys.`],
+    ]);
+    expect(problems({ ["k".repeat(metadataKeyMaxLength)]: 1 })).toEqual([]);
+    expect(problems({ ["é".repeat(metadataKeyMaxLength + 1)]: 1 })).toEqual([
+      ["matchers.metadata", `matchers.metadata keys must be at most ${metadataKeyMaxLength} characters.`],
+    ]);
+    // A string's JSON is its characters and two quotes.
+    expect(problems({ env: "v".repeat(metadataValueMaxBytes - 2) })).toEqual([]);
+    expect(problems({ env: "v".repeat(metadataValueMaxBytes - 1) })).toEqual([
+      ["matchers.metadata.env", `matchers.metadata.env must be at most ${metadataValueMaxBytes} bytes as JSON.`],
+    ]);
+    // Five values just under their own bound: only the whole is too large.
+    const five = Object.fromEntries(
+      ["a", "b", "c", "d", "e"].map((key) => [key, "v".repeat(metadataValueMaxBytes - 2)]),
+    );
+    expect(problems(five)).toEqual([
+      ["matchers.metadata", `matchers.metadata must be at most ${metadataMaxBytes} bytes as JSON.`],
+    ]);
+  });
+
+  it("measures matchers.metadata as JSON text of what it parses to, not as sent", () => {
+    const padded = `{ "env" :${" ".repeat(SILENCE_LIMITS.metadataMaxBytes)}"prod" }`;
+    expect(checkSilence({ ...input, metadataJson: padded }).errors).toEqual([]);
   });
 });

@@ -1,5 +1,7 @@
 import type { FieldProblem } from "@pulsegate/errors";
-import { SILENCE_LIMITS } from "@pulsegate/limits";
+import { instantSentence, isWithinInstantLimits, SILENCE_LIMITS } from "@pulsegate/limits";
+import { nameProblem } from "@pulsegate/text";
+import { checkSilenceMetadata } from "./check-silence-metadata.ts";
 
 export type Recurrence = "daily" | "weekly";
 
@@ -23,9 +25,6 @@ export type Silence = {
   createdAt: Date;
 };
 
-/** What a silence is matched against: the trigger (or incident) that creates or reopens an alert. */
-export type AlertFacts = { sourceId: string; groupKey: string | null; metadata: unknown };
-
 const PERIOD_MS: Record<Recurrence, number> = { daily: 86_400_000, weekly: 7 * 86_400_000 };
 
 /**
@@ -40,26 +39,6 @@ export function isActive(silence: Pick<Silence, "startsAt" | "endsAt" | "recurre
   if (t < start) return false;
   if (silence.recurrence === null) return t < start + length;
   return (t - start) % PERIOD_MS[silence.recurrence] < length;
-}
-
-/** Every given matcher holds (an empty set matches the whole team). */
-export function matches(matchers: SilenceMatchers, alert: AlertFacts): boolean {
-  if (matchers.sourceIds.length > 0 && !matchers.sourceIds.includes(alert.sourceId)) return false;
-  if (matchers.groupKeyPrefix !== "" && !(alert.groupKey ?? "").startsWith(matchers.groupKeyPrefix)) return false;
-  const metadata = (typeof alert.metadata === "object" && alert.metadata !== null ? alert.metadata : {}) as Record<
-    string,
-    unknown
-  >;
-  for (const [key, value] of Object.entries(matchers.metadata)) {
-    if (!Object.hasOwn(metadata, key) || JSON.stringify(metadata[key]) !== JSON.stringify(value)) return false;
-  }
-  return true;
-}
-
-/** The first of `silences` open at `at` that matches the alert; null when none does. */
-export function silencedBy(silences: readonly Silence[], alert: AlertFacts, at: Date): string | null {
-  for (const silence of silences) if (isActive(silence, at) && matches(silence.matchers, alert)) return silence.id;
-  return null;
 }
 
 export type SilenceInput = {
@@ -79,10 +58,13 @@ export function checkSilence(input: SilenceInput): {
 } {
   const errors: FieldProblem[] = [];
   const name = input.name.trim();
-  if (name === "" || [...name].length > SILENCE_LIMITS.nameMaxLength)
-    errors.push({ field: "name", message: `name must be 1 to ${SILENCE_LIMITS.nameMaxLength} characters.` });
+  const problem = nameProblem(name, SILENCE_LIMITS.nameMaxLength);
+  if (problem) errors.push(problem);
   if (!input.startsAt) errors.push({ field: "startsAt", message: "startsAt is required." });
+  else if (!isWithinInstantLimits(input.startsAt))
+    errors.push({ field: "startsAt", message: instantSentence("startsAt") });
   if (!input.endsAt) errors.push({ field: "endsAt", message: "endsAt is required." });
+  else if (!isWithinInstantLimits(input.endsAt)) errors.push({ field: "endsAt", message: instantSentence("endsAt") });
   if (input.startsAt && input.endsAt && input.endsAt <= input.startsAt) {
     errors.push({ field: "endsAt", message: "endsAt must be after startsAt." });
   }
@@ -114,6 +96,7 @@ export function checkSilence(input: SilenceInput): {
     } catch {
       errors.push({ field: "matchers.metadata", message: "matchers.metadata must be a JSON object." });
     }
+    errors.push(...checkSilenceMetadata(metadata));
   }
   if (errors.length > 0 || !input.startsAt || !input.endsAt) return { errors };
   return {

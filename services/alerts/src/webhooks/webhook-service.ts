@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import type { EntityManager, Orm } from "@pulsegate/db";
 import { WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { newUrlToken } from "@pulsegate/text";
+import { BatchReadCache } from "../caching/batch-read-cache.ts";
 import { alertsErrors } from "../errors.ts";
+import type { TriggerWebhook } from "./trigger-webhook.ts";
 import { type Webhook, WebhookSchema } from "./webhook.entity.ts";
-import { type TriggerWebhook, WebhookCache } from "./webhook-cache.ts";
 import { checkWebhookSettings, type WebhookSettingsInput } from "./webhook-settings.ts";
 
 export type WebhookServiceOptions = {
@@ -18,12 +19,12 @@ export type WebhookServiceOptions = {
 export class WebhookService {
   readonly #orm: Orm;
   readonly #now: () => Date;
-  readonly #cache: WebhookCache;
+  readonly #cache: BatchReadCache<TriggerWebhook>;
 
   constructor(orm: Orm, options: WebhookServiceOptions = {}) {
     this.#orm = orm;
     this.#now = options.now ?? (() => new Date());
-    this.#cache = new WebhookCache({
+    this.#cache = new BatchReadCache<TriggerWebhook>({
       ttlMs: options.cacheMs ?? 0,
       load: async (ids) => {
         const rows = await this.findMany(ids);
@@ -92,7 +93,7 @@ export class WebhookService {
     return new Map(rows.map((row) => [row.id, row]));
   }
 
-  /** For trigger batches: through the cache (see WebhookCache); unknown ids are absent. */
+  /** For trigger batches: through the cache (see BatchReadCache); unknown ids are absent. */
   async findForTriggers(ids: string[]): Promise<Map<string, TriggerWebhook>> {
     return ids.length === 0 ? new Map() : this.#cache.getMany(ids);
   }

@@ -1,5 +1,6 @@
 import type { FieldProblem } from "@pulsegate/errors";
 import { WEBHOOK_LIMITS } from "@pulsegate/limits";
+import { nameProblem } from "@pulsegate/text";
 import { isSeverity, SEVERITIES, type Severity } from "@pulsegate/vocabulary";
 import { type FilterRule, validateFilterRules } from "../filter-rules/index.ts";
 
@@ -36,10 +37,9 @@ export function checkWebhookSettings(input: WebhookSettingsInput): {
   const settings: WebhookSettings = {};
   if (input.name !== undefined) {
     const name = input.name.trim();
-    if (name.length === 0) errors.push({ field: "name", message: "name is required." });
-    else if ([...name].length > WEBHOOK_LIMITS.nameMaxLength) {
-      errors.push({ field: "name", message: `name must be at most ${WEBHOOK_LIMITS.nameMaxLength} characters.` });
-    } else settings.name = name;
+    const problem = nameProblem(name, WEBHOOK_LIMITS.nameMaxLength);
+    if (problem) errors.push(problem);
+    else settings.name = name;
   }
   if (input.defaultSeverity !== undefined) {
     if (isSeverity(input.defaultSeverity)) settings.defaultSeverity = input.defaultSeverity;

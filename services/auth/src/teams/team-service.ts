@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type EntityManager, LockMode, type Orm } from "@pulsegate/db";
-import { TEAM_LIMITS } from "@pulsegate/limits";
+import { instantSentence, isWithinInstantLimits, TEAM_LIMITS } from "@pulsegate/limits";
 import { decodeCursor, encodeCursor, pageSize } from "@pulsegate/page-cursor";
 import { checkName } from "../check-name.ts";
 import { authErrors } from "../errors.ts";
@@ -40,6 +40,7 @@ export class TeamService {
 
   async create(input: CreateTeamInput): Promise<{ team: Team; secret: string }> {
     const name = checkName(input.name, TEAM_LIMITS.nameMaxLength);
+    checkExpiry(input.subscriptionExpiresAt);
     const alertQuota = checkQuota("alertQuotaMonthly", input.alertQuotaMonthly, TEAM_LIMITS.defaultAlertQuotaMonthly);
     const heartbeatQuota = checkQuota(
       "heartbeatQuotaMonthly",
@@ -101,7 +102,10 @@ export class TeamService {
     const team = await em.findOne(TeamSchema, { id: teamId });
     if (!team) throw authErrors.teamNotFound();
     if (input.name !== undefined) team.name = checkName(input.name, TEAM_LIMITS.nameMaxLength);
-    if (input.subscriptionExpiresAt !== undefined) team.subscriptionExpiresAt = input.subscriptionExpiresAt;
+    if (input.subscriptionExpiresAt !== undefined) {
+      checkExpiry(input.subscriptionExpiresAt);
+      team.subscriptionExpiresAt = input.subscriptionExpiresAt;
+    }
     if (input.alertQuotaMonthly !== undefined) {
       team.alertQuotaMonthly = checkQuota("alertQuotaMonthly", input.alertQuotaMonthly, 0);
     }
@@ -161,4 +165,11 @@ function checkQuota(field: string, value: number | undefined, fallback: number):
     );
   }
   return value;
+}
+
+/** An expiry must be an instant every layer holds (a gRPC caller can send any Timestamp); null or unset: never. */
+function checkExpiry(value: Date | null | undefined): void {
+  if (value && !isWithinInstantLimits(value)) {
+    throw authErrors.invalidArgument("subscriptionExpiresAt", instantSentence("subscriptionExpiresAt"));
+  }
 }

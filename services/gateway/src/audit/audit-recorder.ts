@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { callUnary } from "@pulsegate/grpc";
+import { callUnary, refusalOf, reportSetAside } from "@pulsegate/grpc";
 import { AUDIT_LIMITS } from "@pulsegate/limits";
 import type { Logger } from "@pulsegate/logger";
 import type { auth } from "@pulsegate/proto";
@@ -38,7 +38,8 @@ export type AuditRecorder = {
 
 /**
  * Sends audit entries to auth after the actions they describe succeeded, off the request path:
- * one call in flight, carrying everything queued meanwhile, retried until auth takes it. Entries
+ * one call in flight, carrying everything queued meanwhile, retried until auth takes it; an entry
+ * auth refuses as invalid is set aside (counted and logged once) instead of holding the rest. Entries
  * carry ids chosen here, so a batch resent after a lost answer is stored once. The queue is
  * bounded: when auth has been away long enough to fill it, an admin answer waits for room rather
  * than an entry being dropped. Entries live in memory only: a process that dies with some queued
@@ -53,21 +54,49 @@ export function createAuditRecorder(peers: Peers, log: Logger, options: AuditRec
   let retryTimer: NodeJS.Timeout | undefined;
   let idle: (() => void)[] = [];
 
+  /** Entries at the head of the queue were stored or set aside: they leave it, and room opens. */
+  const taken = (count: number) => {
+    queue.splice(0, count);
+    while (waitingForRoom.length > 0 && queue.length < maxQueue) waitingForRoom.shift()?.();
+  };
+
+  /**
+   * Sends `entries` (the head of the queue, in order). When auth refuses the call as invalid, one
+   * entry is to blame and retrying would refuse it forever, holding every later entry behind it:
+   * the batch is halved until the refused entries stand alone, and those are set aside. Any other
+   * failure rejects, leaving the entries not yet sent at the head of the queue.
+   */
+  const deliver = async (entries: auth.AuditEntry[]): Promise<void> => {
+    try {
+      await callUnary(peers.auth, peers.auth.recordAuditEntries, { entries });
+    } catch (error) {
+      const refusal = refusalOf(error);
+      if (refusal === undefined) throw error;
+      if (entries.length > 1) {
+        const half = Math.ceil(entries.length / 2);
+        await deliver(entries.slice(0, half));
+        await deliver(entries.slice(half));
+        return;
+      }
+      const [refused] = entries as [auth.AuditEntry];
+      // Ids only: an entry's details never reach the log.
+      const { id, teamId, action, targetKind, targetId } = refused;
+      reportSetAside(log, "audit", { auditId: id, teamId, action, targetKind, targetId }, refusal);
+    }
+    taken(entries.length);
+  };
+
   const send = async (): Promise<void> => {
     while (queue.length > 0) {
-      const batch = queue.slice(0, maxBatch);
       try {
-        await callUnary(peers.auth, peers.auth.recordAuditEntries, { entries: batch });
+        await deliver(queue.slice(0, maxBatch));
       } catch (error) {
         log.warn({ err: error, pending: queue.length }, "audit entries not stored yet; retrying");
         await new Promise<void>((resolve) => {
           retryTimer = setTimeout(resolve, retryMs);
           retryTimer.unref();
         });
-        continue;
       }
-      queue.splice(0, batch.length);
-      while (waitingForRoom.length > 0 && queue.length < maxQueue) waitingForRoom.shift()?.();
     }
   };
 

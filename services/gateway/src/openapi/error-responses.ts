@@ -80,6 +80,11 @@ export const adminErrorResponses = {
   ]),
   413: errorResponse("The body is over 1 MiB.", ["payload_too_large", "chunk_extensions_too_large"]),
   415: errorResponse("The body is not JSON.", ["unsupported_media_type"]),
+  429: errorResponse(
+    "Too many failed credentials (401s, dashboard sign-ins included) from this client address: refused before the token is checked until Retry-After has passed.",
+    ["too_many_failures"],
+    { ...retryAfterHeader },
+  ),
   ...serverErrors,
 } as const;
 
@@ -96,8 +101,8 @@ export function publicErrorResponses(kind: "trigger" | "ping") {
   return {
     400: errorResponse(
       kind === "ping"
-        ? "The body is not a JSON object, a field is invalid (`details`), or the URL has a query string."
-        : "The body is not a JSON object or a field is invalid (`details`).",
+        ? "The body is not a JSON object, a field is invalid (`details`), or the URL has a query parameter other than dryRun."
+        : "The body is not a JSON object, a field is invalid (`details`), or the URL has a query parameter other than dryRun.",
       ["invalid_request", "invalid_json", "malformed_request", "bad_request"],
     ),
     401: errorResponse(
@@ -111,11 +116,19 @@ export function publicErrorResponses(kind: "trigger" | "ping") {
       ],
     ),
     403: errorResponse("The team's subscription has expired.", ["subscription_expired"]),
+    409: errorResponse(
+      "Where the webhook or monitor requires timestamps: these signed bytes were already accepted within their timestamp's tolerance (a replay). Nothing was applied.",
+      ["replayed_request"],
+    ),
     404: errorResponse(
       kind === "ping" ? "No active monitor has that ping URL (unknown or paused)." : "No enabled webhook has that URL.",
       [kind === "ping" ? "monitor_not_found" : "webhook_not_found"],
     ),
     413: errorResponse("The body is over 1 MiB.", ["payload_too_large", "chunk_extensions_too_large"]),
+    422: errorResponse(
+      "The Idempotency-Key was sent with another request (body, endpoint or source) within 24 hours. Nothing was applied.",
+      ["idempotency_key_reused"],
+    ),
     415: errorResponse("A non-empty body is not sent as JSON (`application/json` or `+json`).", [
       "unsupported_media_type",
     ]),

@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_LIMITS } from "@pulsegate/limits";
 import { pingBodySchema, resolveBodySchema, triggerBodySchema } from "../validation/body-schemas.ts";
 import { publicErrorResponses, rateLimitHeaders } from "./error-responses.ts";
 
@@ -19,6 +20,14 @@ const signatureHeader = {
       description:
         "hex(HMAC-SHA256(key = the team's webhook secret text, message = the raw body bytes)): 64 hex characters, either case, optionally prefixed `sha256=`. An empty body is signed as the empty string. Checked before the body is read.",
       examples: ["5d41402abc4b2a76b9719d911017c592ae5a8e5e8f0c1a2b3c4d5e6f708192a3"],
+    },
+    "Idempotency-Key": {
+      type: "string",
+      minLength: 1,
+      maxLength: IDEMPOTENCY_LIMITS.keyMaxLength,
+      description:
+        "Optional, 1 to 255 visible ASCII characters: the client's name for this request, sent again on each retry. A copy sent again under the same key within 24 hours is answered as the first was (with Idempotent-Replayed: true) and applied once; the key with another request is 422.",
+      examples: ["6f1c0a52-5a9e-4b5e-9a0e-2f3c7d1b8e44"],
     },
   },
 } as const;

@@ -1,6 +1,7 @@
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
+import { DOCS_SECURITY_HEADERS } from "../security-headers.ts";
 import { adminComponents } from "./admin-components.ts";
 
 type Operation = {
@@ -83,10 +84,18 @@ export function registerOpenApi(app: FastifyInstance, version: string): void {
     },
     async () => app.swagger(),
   );
-  app.register(swaggerUi, {
-    routePrefix: "/docs",
-    // No calls to the public validator badge: the page works offline.
-    validatorUrl: false,
-    uiConfig: { deepLinking: true, defaultModelsExpandDepth: 0 },
+  // Every /docs response, the files @fastify/static serves included, gets the docs page's
+  // headers. (The plugin's own staticCSP lets styles and fonts come from any https: origin and
+  // the page be framed by this origin; this one is stricter and adds the rest.)
+  app.register(async (docs) => {
+    docs.addHook("onRequest", async (_request, reply) => {
+      reply.headers(DOCS_SECURITY_HEADERS);
+    });
+    await docs.register(swaggerUi, {
+      routePrefix: "/docs",
+      // No calls to the public validator badge: the page works offline.
+      validatorUrl: false,
+      uiConfig: { deepLinking: true, defaultModelsExpandDepth: 0 },
+    });
   });
 }

@@ -1,29 +1,24 @@
 import { HttpError } from "../errors.ts";
 
-const invalid = (message: string) =>
-  new HttpError("invalid_request", message, { details: [{ field: "query.dryRun", message }] });
+const invalid = (field: string, message: string) =>
+  new HttpError("invalid_request", message, { details: [{ field, message }] });
 
 /**
  * `?dryRun=true` on a signed public endpoint: answer what would happen and
  * write nothing. The query is not covered by the signature; that is harmless
  * here (a dry run changes nothing), and a captured dry run is as replayable as
- * any request. Only `true` and `false` are accepted; `others` lists the other
- * query parameters an endpoint tolerates (none: any other is refused with
- * `otherwise`, the endpoint's own error).
+ * any request. Only `true` and `false` are accepted, and no other parameter:
+ * a misspelt `?dryrun=true` ignored would be sent for real, and anything else
+ * in the URL would be unsigned.
  */
-export function readDryRun(
-  query: unknown,
-  options: { othersAllowed: boolean; otherwise?: () => HttpError } = { othersAllowed: true },
-): boolean {
-  const entries = Object.entries((query ?? {}) as Record<string, unknown>);
+export function readDryRun(query: unknown): boolean {
   let dryRun = false;
-  for (const [name, value] of entries) {
+  for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
     if (name !== "dryRun") {
-      if (!options.othersAllowed) throw options.otherwise?.() ?? invalid(`Unknown query parameter ${name}.`);
-      continue;
+      throw invalid(`query.${name}`, `Unknown query parameter ${name}: the only one accepted is dryRun.`);
     }
     if (value === "true") dryRun = true;
-    else if (value !== "false") throw invalid("dryRun must be true or false, given once.");
+    else if (value !== "false") throw invalid("query.dryRun", "dryRun must be true or false, given once.");
   }
   return dryRun;
 }

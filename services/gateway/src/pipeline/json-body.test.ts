@@ -34,7 +34,10 @@ describe("isJsonContentType", () => {
 
 describe("parseJsonBody", () => {
   it("parses the exact bytes", () => {
-    expect(parseJsonBody("application/json", Buffer.from('{"title":"x"}'))).toEqual({ title: "x" });
+    expect(parseJsonBody("application/json", Buffer.from('{"title":"x"}'))).toEqual({
+      value: { title: "x" },
+      inexactNumbers: [],
+    });
   });
 
   it("answers 415 for a non-JSON type before looking at the body", () => {
@@ -50,9 +53,18 @@ describe("parseJsonBody", () => {
     expect(codeOf(() => parseJsonBody("application/json", Buffer.from([0x22, 0xff, 0x22])))).toBe("invalid_json");
   });
 
-  it("keeps a __proto__ key as data", () => {
-    const value = parseJsonBody("application/json", Buffer.from('{"__proto__":{"polluted":true}}')) as object;
-    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  it("keeps a __proto__ key as data, also when the numbers are looked at closely", () => {
+    for (const text of ['{"__proto__":{"polluted":true}}', '{"__proto__":{"polluted":true,"n":1e400}}']) {
+      const { value } = parseJsonBody("application/json", Buffer.from(text));
+      expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+      expect(Object.keys(value as object)).toEqual(["__proto__"]);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    }
+  });
+
+  it("reports the numbers a double would not keep, by path", () => {
+    expect(parseJsonBody("application/json", Buffer.from('{"metadata":{"big":1e400}}')).inexactNumbers).toEqual([
+      { field: "metadata.big", top: "metadata", source: "1e400" },
+    ]);
   });
 });

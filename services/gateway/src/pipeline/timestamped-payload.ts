@@ -14,25 +14,29 @@ export const timestampErrors = {
     ),
 };
 
+/** What the signature must cover, and the signed timestamp (null: the source does not require one). */
+export type SignedPayload = { bytes: Buffer; timestamp: number | null };
+
 /**
  * The bytes the signature must cover (step 3). Interface scheme: the raw body.
  * A webhook or monitor that opted into replay protection instead signs
  * "<X-Webhook-Timestamp>.<raw body>", like Standard Webhooks, and a timestamp
  * more than 300 s from now is refused before the signature is even checked —
- * so a captured request stops working five minutes later. Without the opt-in
- * a timestamp header is ignored.
+ * so a captured request stops working five minutes later (and within those
+ * five minutes it is taken once: replay-guard.ts). Without the opt-in a
+ * timestamp header is ignored.
  */
 export function signedPayload(
   request: FastifyRequest,
   body: Buffer,
   requireTimestamp: boolean,
   now: number = Date.now(),
-): Buffer {
-  if (!requireTimestamp) return body;
+): SignedPayload {
+  if (!requireTimestamp) return { bytes: body, timestamp: null };
   const header = request.headers["x-webhook-timestamp"];
   if (header === undefined || header === "") throw timestampErrors.missing();
   if (typeof header !== "string" || !/^[0-9]{1,12}$/.test(header.trim())) throw timestampErrors.invalid();
   const seconds = Number(header.trim());
   if (Math.abs(now / 1000 - seconds) > TIMESTAMP_TOLERANCE_SECONDS) throw timestampErrors.outOfTolerance();
-  return Buffer.concat([Buffer.from(`${seconds}.`), body]);
+  return { bytes: Buffer.concat([Buffer.from(`${seconds}.`), body]), timestamp: seconds };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Logger } from "@pulsegate/logger";
 import type { Redis } from "ioredis";
 import { batchPerTurn } from "../peers/batch-per-turn.ts";
+import { CLAIM_LUA, createLocalReplayLog, type ReplayClaim } from "../pipeline/replay-guard.ts";
 import type { RateDecision } from "./rate-limit-headers.ts";
 
 /** Spec §8: 10 pings per minute per ping URL. */
@@ -14,27 +15,37 @@ export const PING_WINDOW_MS = 60_000;
  * the times of accepted pings; entries older than the window are dropped. A
  * ping is allowed when fewer than `limit` remain, and logged only when the
  * caller says it is acceptable (its body passed step 6): refused, rejected
- * and invalid pings never count. Two pings of one URL in a batch are taken in
- * order. Redis's own clock keeps gateway replicas in agreement.
- * KEYS the ping URLs' keys; ARGV window ms, limit, then per key: member, log 0|1.
- * Returns per key {allowed 0|1, remaining, ms until the oldest logged ping leaves the window}.
+ * and invalid pings never count. A timestamped ping to be logged is also
+ * claimed once (replay-guard.ts) in the same step: a replay is refused and
+ * not logged. Two pings of one URL in a batch are taken in order. Redis's own
+ * clock keeps gateway replicas in agreement.
+ * KEYS the ping URLs' keys; ARGV window ms, limit, then per key: member, log 0|1,
+ * replay claim key ('' none), its ttl ms, its idempotency key.
+ * Returns per key {allowed 0|1, remaining, ms until the oldest logged ping leaves the window, replayed 0|1}.
  */
-const SLIDING_WINDOW_LOGS = `
+const SLIDING_WINDOW_LOGS = `${CLAIM_LUA}
 local window = tonumber(ARGV[1])
 local limit = tonumber(ARGV[2])
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local out = {}
 for i, key in ipairs(KEYS) do
+  local at = 5 * i - 2
   redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
   local count = redis.call('ZCARD', key)
   local allowed = 0
+  local replayed = 0
   if count < limit then
     allowed = 1
-    if ARGV[2 + 2 * i] == '1' then
-      redis.call('ZADD', key, now, ARGV[1 + 2 * i])
-      redis.call('PEXPIRE', key, window)
-      count = count + 1
+    if ARGV[at + 1] == '1' then
+      if ARGV[at + 2] ~= '' and claim(ARGV[at + 2], ARGV[at + 3], ARGV[at + 4]) == 0 then
+        allowed = 0
+        replayed = 1
+      else
+        redis.call('ZADD', key, now, ARGV[at])
+        redis.call('PEXPIRE', key, window)
+        count = count + 1
+      end
     end
   end
   local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
@@ -43,6 +54,7 @@ for i, key in ipairs(KEYS) do
   out[#out + 1] = allowed
   out[#out + 1] = limit - count
   out[#out + 1] = reset
+  out[#out + 1] = replayed
 end
 return out
 `;
@@ -51,12 +63,15 @@ type WithCommand = Redis & {
   pulsegatePingWindows: (keyCount: number, ...keysAndArgs: (string | number)[]) => Promise<number[]>;
 };
 
-type Ask = { key: string; member: string; acceptable: boolean };
+type Ask = { key: string; member: string; acceptable: boolean; claim: ReplayClaim | undefined };
 
 const MAX_LOCAL_KEYS = 100_000;
 
-/** A decision, and for a logged ping the way to take it back out of the log. */
-export type PingRateDecision = RateDecision & { logged: boolean; release: () => Promise<void> };
+/**
+ * A decision, and for a logged ping the way to take it back out of the log. `replayed`: refused
+ * because its timestamped signature was taken before (not a rate limit).
+ */
+export type PingRateDecision = RateDecision & { logged: boolean; replayed: boolean; release: () => Promise<void> };
 
 /** The same log in process memory, used while Redis is unreachable (per gateway replica). */
 export function createLocalWindowLog(windowMs: number, limit: number, now: () => number = Date.now) {
@@ -92,9 +107,10 @@ export type PingRateLimiter = {
   /**
    * Step 5 for one ping URL: allowed while fewer than 10 pings were accepted
    * in the last 60 s. `acceptable` says whether this ping passed step 6: only
-   * then is it logged (one atomic step, so concurrent pings never overshoot).
+   * then is it logged (one atomic step, so concurrent pings never overshoot),
+   * and only then is its replay claim, if any, taken.
    */
-  consume: (pingUrl: string, acceptable: boolean) => Promise<PingRateDecision>;
+  consume: (pingUrl: string, acceptable: boolean, claim?: ReplayClaim) => Promise<PingRateDecision>;
 };
 
 /** More than 10 accepted pings in any rolling 60 s for one ping URL → refused (DESIGN §2 step 5). */
@@ -108,11 +124,21 @@ export function createPingRateLimiter(options: {
 }): PingRateLimiter {
   const { redis, log, limit = PING_LIMIT, windowMs = PING_WINDOW_MS, keyPrefix = "pulsegate:ping-rl:" } = options;
   const local = createLocalWindowLog(windowMs, limit);
-  const inProcess = (pingUrl: string, member: string, acceptable: boolean): PingRateDecision => ({
-    ...local.consume(pingUrl, member, acceptable),
-    release: async () => local.release(pingUrl, member),
-  });
-  if (!redis) return { consume: async (pingUrl, acceptable) => inProcess(pingUrl, randomUUID(), acceptable) };
+  const localClaims = createLocalReplayLog();
+  const inProcess = (pingUrl: string, member: string, acceptable: boolean, claim?: ReplayClaim): PingRateDecision => {
+    const decision = local.consume(pingUrl, member, false);
+    const replayed = decision.allowed && acceptable && claim !== undefined && !localClaims(claim);
+    const logged = decision.allowed && acceptable && !replayed ? local.consume(pingUrl, member, true) : decision;
+    return {
+      ...logged,
+      allowed: logged.allowed && !replayed,
+      replayed,
+      release: async () => local.release(pingUrl, member),
+    };
+  };
+  if (!redis) {
+    return { consume: async (pingUrl, acceptable, claim) => inProcess(pingUrl, randomUUID(), acceptable, claim) };
+  }
   redis.defineCommand("pulsegatePingWindows", { lua: SLIDING_WINDOW_LOGS });
   let fallingBack = false;
   redis.on("ready", () => {
@@ -123,27 +149,36 @@ export function createPingRateLimiter(options: {
   const windows = batchPerTurn(
     async (asks: Ask[]) => {
       const args: (string | number)[] = [windowMs, limit];
-      for (const ask of asks) args.push(ask.member, ask.acceptable ? "1" : "0");
+      for (const { member, acceptable, claim } of asks) {
+        args.push(
+          member,
+          acceptable ? "1" : "0",
+          claim?.key ?? "",
+          Math.ceil(claim?.ttlMs ?? 0),
+          claim?.idempotencyKey ?? "",
+        );
+      }
       const flat = await (redis as WithCommand).pulsegatePingWindows(
         asks.length,
         ...asks.map((ask) => ask.key),
         ...args,
       );
-      return asks.map((_, index) => flat.slice(index * 3, index * 3 + 3) as [number, number, number]);
+      return asks.map((_, index) => flat.slice(index * 4, index * 4 + 4) as [number, number, number, number]);
     },
     { name: "ping rate limits", maxBatch: 500 },
   );
 
   return {
-    consume: async (pingUrl, acceptable) => {
+    consume: async (pingUrl, acceptable, claim) => {
       const key = `${keyPrefix}${pingUrl}`;
       const member = randomUUID();
       try {
-        const [allowed, remaining, resetMs] = await windows({ key, member, acceptable });
+        const [allowed, remaining, resetMs, replayed] = await windows({ key, member, acceptable, claim });
         const logged = allowed === 1 && acceptable;
         return {
           allowed: allowed === 1,
           logged,
+          replayed: replayed === 1,
           limit,
           remaining,
           resetMs,
@@ -160,7 +195,7 @@ export function createPingRateLimiter(options: {
             "Redis is unreachable: ping limits fall back to in-process logs (per gateway replica)",
           );
         }
-        return inProcess(pingUrl, member, acceptable);
+        return inProcess(pingUrl, member, acceptable, claim);
       }
     },
   };

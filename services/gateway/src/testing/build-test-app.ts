@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { createLogger } from "@pulsegate/logger";
 import { connectRedis } from "@pulsegate/redis";
 import type { FastifyInstance } from "fastify";
@@ -17,7 +18,15 @@ export function buildTestApp(addresses: Partial<PeerAddresses> = {}): FastifyIns
   const log = createLogger("gateway-test", "silent");
   const peers = connectPeers({ auth: DEAD_ADDRESS, alerts: DEAD_ADDRESS, monitors: DEAD_ADDRESS, ...addresses }, 1_000);
   const redis = connectRedis(REDIS_URL, log);
-  const app = buildApp({ log, peers, redis, adminToken: TEST_ADMIN_TOKEN, webhookCacheMs: 5_000 });
+  const app = buildApp({
+    log,
+    peers,
+    redis,
+    adminToken: TEST_ADMIN_TOKEN,
+    webhookCacheMs: 5_000,
+    // Tests run side by side on one Redis, all from 127.0.0.1: each app counts its own failures.
+    redisKeyPrefix: `pulsegate-test:${randomUUID()}`,
+  });
   app.addHook("onClose", async () => {
     peers.close();
     redis.disconnect();

@@ -12,14 +12,15 @@ import {
  * JSON Schemas of the trigger and ping bodies, for the OpenAPI document and for callers who
  * validate before sending. They are built from the limits parseTriggerBody and parsePingBody
  * enforce (types.ts), and never stricter than those (a unit test holds them to it). What JSON
- * Schema cannot say is in the descriptions: metadata's depth and size, and text that cannot be
- * stored. The public routes do not hand these to Fastify: the signature is checked before the
- * body is even parsed (DESIGN §2), and the parsers answer with their own messages.
+ * Schema cannot say is in the descriptions: metadata's depth and size and its numbers, a title's
+ * visible text, and text that cannot be stored. The public routes do not hand these to Fastify: the
+ * signature is checked before the body is even parsed (DESIGN §2), and the parsers answer with
+ * their own messages.
  */
 
 const metadata = {
   type: "object",
-  description: `Any JSON object: at most ${METADATA_MAX_DEPTH} levels deep (the object itself is level 1) and ${METADATA_MAX_BYTES} bytes as UTF-8 JSON. Filter rules can test its fields (metadata.env).`,
+  description: `Any JSON object: at most ${METADATA_MAX_DEPTH} levels deep (the object itself is level 1) and ${METADATA_MAX_BYTES} bytes as UTF-8 JSON. Its numbers are stored as sent, so a number a double cannot hold exactly (1e400, -0, 123456789012345678901234567890) is refused: send such values as strings. Filter rules can test its fields (metadata.env).`,
   examples: [{ env: "production", region: "eu-west-1" }],
 } as const;
 
@@ -35,7 +36,10 @@ export const triggerBodySchema = {
   type: "object",
   required: ["title"],
   properties: {
-    title: { ...text(TITLE_MAX, "What happened."), minLength: 1 },
+    title: {
+      ...text(TITLE_MAX, "What happened: at least one visible character (not only white space)."),
+      minLength: 1,
+    },
     description: text(DESCRIPTION_MAX, "More about it."),
     severity: { type: "string", enum: [...SEVERITIES], description: "Default: the webhook's defaultSeverity." },
     metadata,

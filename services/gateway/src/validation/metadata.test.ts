@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { codePointLength } from "./fields.ts";
-import { checkMetadata, nestingDepth } from "./metadata.ts";
+import { checkMetadata } from "./metadata.ts";
 import { nestedObject, objectOfBytes } from "./test-helpers.ts";
 
 describe("codePointLength", () => {
@@ -11,22 +11,6 @@ describe("codePointLength", () => {
     expect("😀".length).toBe(2);
     expect(codePointLength("é😀x")).toBe(3);
     expect(codePointLength("\uD800")).toBe(1); // lone surrogate
-  });
-});
-
-describe("nestingDepth", () => {
-  it("counts objects and arrays as levels", () => {
-    expect(nestingDepth(1, 10)).toBe(0);
-    expect(nestingDepth({}, 10)).toBe(1);
-    expect(nestingDepth({ a: {} }, 10)).toBe(2);
-    expect(nestingDepth({ a: [] }, 10)).toBe(2);
-    expect(nestingDepth({ a: [{ b: [1] }], c: 1 }, 10)).toBe(4);
-    expect(nestingDepth({ a: null, b: "x" }, 10)).toBe(1);
-  });
-  it("stops early and survives hostile nesting", () => {
-    let deep: unknown = {};
-    for (let i = 0; i < 200_000; i++) deep = [deep];
-    expect(nestingDepth(deep, 10)).toBe(11);
   });
 });
 
@@ -43,7 +27,6 @@ describe("checkMetadata", () => {
   });
 
   it("allows 10 levels and rejects 11 (objects)", () => {
-    expect(nestingDepth(nestedObject(10), 99)).toBe(10);
     expect(checkMetadata(nestedObject(10), "metadata")).toEqual([]);
     expect(checkMetadata(nestedObject(11), "metadata")).toEqual([
       {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseJsonKeepingNumbers } from "./exact-numbers.ts";
 import { parsePingBody } from "./ping.ts";
 import { nestedObject, objectOfBytes } from "./test-helpers.ts";
 
@@ -177,5 +178,13 @@ describe("text that cannot be stored", () => {
       if (!result.ok) expect(result.details.map((detail) => detail.field)).toEqual([field]);
     }
     expect(parsePingBody({ reason: "\ud83d\ude00", extra: "\ufffd" }).ok).toBe(true);
+  });
+
+  it("refuses a number a double would not keep anywhere it would be stored, extras named as sent", () => {
+    const { value, inexactNumbers } = parseJsonKeepingNumbers(
+      '{"status":"down","reason":1e400,"build":{"id":123456789012345678901234567890},"metadata":{"n":-0.0},"ok":1e3}',
+    );
+    const result = parsePingBody(value, inexactNumbers);
+    expect(result.ok ? [] : result.details.map((detail) => detail.field)).toEqual(["reason", "build.id", "metadata.n"]);
   });
 });

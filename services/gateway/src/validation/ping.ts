@@ -1,5 +1,6 @@
 import { findUnstorableText } from "@pulsegate/text";
 import { PING_STATUSES } from "@pulsegate/vocabulary";
+import { type InexactNumber, inexactNumberProblem } from "./exact-numbers.ts";
 import { checkOptionalEnum, checkOptionalString, isPlainObject } from "./fields.ts";
 import { checkMetadataShape, isValidMetadata } from "./metadata.ts";
 import {
@@ -12,6 +13,8 @@ import {
 } from "./types.ts";
 
 const KNOWN_FIELDS = new Set(["status", "reason", "group_key", "metadata"]);
+/** Fields that must be strings: a number there is refused as a wrong type already. */
+const TYPED_FIELDS = new Set(["status", "reason", "group_key"]);
 
 /**
  * Validates an already JSON.parse'd ping body; `undefined` means an empty body.
@@ -24,10 +27,14 @@ const KNOWN_FIELDS = new Set(["status", "reason", "group_key", "metadata"]);
  * - the explicit metadata AND the final merged metadata must both pass the metadata
  *   shape rules (<= 102400 bytes, <= 10 levels), so extras cannot bypass the limits;
  * - no string or key anywhere may hold text that cannot be stored (U+0000, unpaired
- *   surrogates); extras are named by their own path (`build.log`).
+ *   surrogates), and no number a double would not keep as sent (`inexactNumbers`, from
+ *   parseJsonBody); extras are named by their own path (`build.log`).
  * - `metadata` is present in the result only when something was put into it.
  */
-export function parsePingBody(value: unknown | undefined): ParseResult<PingBody> {
+export function parsePingBody(
+  value: unknown | undefined,
+  inexactNumbers: readonly InexactNumber[] = [],
+): ParseResult<PingBody> {
   if (value === undefined) return { ok: true, value: { status: "up" } };
   if (!isPlainObject(value)) {
     return {
@@ -44,6 +51,8 @@ export function parsePingBody(value: unknown | undefined): ParseResult<PingBody>
   const extras = Object.entries(value).filter(([key]) => !KNOWN_FIELDS.has(key));
   // Extras are named as sent (`build.log`), before they are folded into metadata.
   for (const [key, extra] of extras) details.push(...findUnstorableText({ [key]: extra }, ""));
+  // Everything but the typed fields ends up in the stored metadata: a number a double would change is refused.
+  for (const number of inexactNumbers) if (!TYPED_FIELDS.has(number.field)) details.push(inexactNumberProblem(number));
   if (details.length > 0) return { ok: false, details };
 
   const entries: Array<[string, unknown]> = [

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseJsonKeepingNumbers } from "./exact-numbers.ts";
 import { nestedObject, objectOfBytes } from "./test-helpers.ts";
 import { parseTriggerBody } from "./trigger.ts";
 
@@ -48,6 +49,12 @@ describe("parseTriggerBody", () => {
     expect(details({ title: 1 })).toEqual([{ field: "title", message: "title must be a string." }]);
     expect(details({ title: null })).toEqual([{ field: "title", message: "title must be a string." }]);
     expect(details({ title: "" })).toEqual([{ field: "title", message: "title must not be empty." }]);
+    for (const title of ["   ", "\t\n", "\u3000\u00a0", "\u200b\ufeff", "\u3164"]) {
+      expect(details({ title })).toEqual([
+        { field: "title", message: "title must have visible text, not only white space or invisible characters." },
+      ]);
+    }
+    expect(parseTriggerBody({ title: "  disk full  " })).toEqual({ ok: true, value: { title: "  disk full  " } });
   });
 
   it("limits title to 200 code points", () => {
@@ -200,5 +207,24 @@ describe("text that cannot be stored", () => {
     }
     const key = parseTriggerBody(JSON.parse('{"title":"t","metadata":{"\\u0000":1}}'));
     expect(key.ok).toBe(false);
+  });
+
+  it("refuses a metadata number a double would not keep, naming it, and ignores one in an ignored field", () => {
+    const { value, inexactNumbers } = parseJsonKeepingNumbers(
+      '{"title":"t","metadata":{"big":123456789012345678901234567890,"ok":1.50,"list":[-0]},"ignored":1e400,"metadata.x":1e400}',
+    );
+    const result = parseTriggerBody(value, inexactNumbers);
+    expect(result.ok ? [] : result.details).toEqual([
+      {
+        field: "metadata.big",
+        message: "metadata.big: the number 123456789012345678901234… cannot be stored exactly; send it as a string.",
+      },
+      {
+        field: "metadata.list[0]",
+        message: "metadata.list[0]: the number -0 cannot be stored exactly; send it as a string.",
+      },
+    ]);
+    const fine = parseJsonKeepingNumbers('{"title":"t","metadata":{"a":0.1,"b":1e3},"ignored":1e400}');
+    expect(parseTriggerBody(fine.value, fine.inexactNumbers).ok).toBe(true);
   });
 });

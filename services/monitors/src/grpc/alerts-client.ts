@@ -1,9 +1,9 @@
-import { InvalidError, NotFoundError } from "@pulsegate/errors";
-import { callUnary, type DeadlineClient, domainErrorFromGrpc } from "@pulsegate/grpc";
+import { NotFoundError } from "@pulsegate/errors";
+import { callUnary, type DeadlineClient, domainErrorFromGrpc, refusalOf } from "@pulsegate/grpc";
 import { alerts } from "@pulsegate/proto";
 import { traceparentOf } from "@pulsegate/telemetry";
 import { severityEnum } from "@pulsegate/vocabulary/proto";
-import type { AlertsPort, IncidentAlert, RaiseOutcome } from "../incidents/alerts-port.ts";
+import type { AlertsPort, IncidentAlert, RaiseOutcome, Refused } from "../incidents/alerts-port.ts";
 
 const RAISED: ReadonlyMap<number, string> = new Map([
   [alerts.TriggerOutcome.TRIGGER_OUTCOME_CREATED, "created"],
@@ -19,23 +19,28 @@ export function alertsOverGrpc(client: DeadlineClient<alerts.AlertsServiceClient
       try {
         response = await callUnary(client, client.triggerAlert, { items: [triggerItem(incident)] });
       } catch (error) {
-        if (domainErrorFromGrpc(error) instanceof InvalidError) return { kind: "refused" };
+        const reason = refusalOf(error);
+        if (reason !== undefined) return { kind: "refused", reason };
         throw error;
       }
       const result = response.results[0];
+      // Alerts' verdict on the item itself (text it cannot store, metadata that is not an object).
+      if (result?.outcome === alerts.TriggerOutcome.TRIGGER_OUTCOME_INVALID) {
+        return { kind: "refused", reason: "TRIGGER_OUTCOME_INVALID" };
+      }
       const raised = result ? RAISED.get(result.outcome) : undefined;
       if (!result || !raised) return { kind: "not_raised", outcome: `outcome_${result?.outcome ?? "none"}` };
       return { kind: "raised", outcome: raised, alertId: result.alertId };
     },
 
-    async resolve(alertId: string): Promise<"resolved" | "refused"> {
+    async resolve(alertId: string): Promise<"resolved" | Refused> {
       try {
         await callUnary(client, client.resolveAlert, { id: alertId });
       } catch (error) {
-        const refusal = domainErrorFromGrpc(error);
-        if (refusal instanceof InvalidError) return "refused";
+        const reason = refusalOf(error);
+        if (reason !== undefined) return { kind: "refused", reason };
         // Already gone is as good as resolved.
-        if (!(refusal instanceof NotFoundError)) throw error;
+        if (!(domainErrorFromGrpc(error) instanceof NotFoundError)) throw error;
       }
       return "resolved";
     },
@@ -57,5 +62,7 @@ function triggerItem(incident: IncidentAlert): alerts.TriggerAlertItem {
     repeatIntervalSeconds: incident.repeatIntervalSeconds ?? 0,
     // The caller's span (the incident action's): the alert's notifications continue its trace.
     traceparent: traceparentOf(),
+    idempotencyKey: "",
+    requestFingerprint: "",
   };
 }

@@ -115,6 +115,9 @@ function recordInputsFromProto(items: monitors.RecordPingItem[]): RecordInput[] 
       receivedAt: item.receivedAt ?? null,
       heartbeatQuotaMonthly: item.heartbeatQuotaMonthly,
       alertQuotaMonthly: item.alertQuotaMonthly,
+      idempotency: item.idempotencyKey
+        ? { teamId: item.teamId, key: item.idempotencyKey, fingerprint: item.requestFingerprint }
+        : null,
     };
   });
 }

@@ -5,6 +5,7 @@ import type { PingStatus } from "@pulsegate/vocabulary";
 import { monitorStatusEnum, pingStatusEnum, severityEnum } from "@pulsegate/vocabulary/proto";
 import type { MonitorView } from "../monitors/monitor-row.ts";
 import type { PingView } from "../monitors/select-ping-page.ts";
+import type { PingAnswer } from "../pings/ping-idempotency-keys.ts";
 import type { PreviewResult } from "../pings/preview-pings.ts";
 import type { RecordResult } from "../pings/record-pings.ts";
 import type { SpoolStatus } from "../spool/spool-durability.ts";
@@ -68,10 +69,13 @@ const OUTCOME_TO_PROTO: Record<RecordResult["outcome"], monitors.RecordOutcome> 
   monitor_not_found: monitors.RecordOutcome.RECORD_OUTCOME_MONITOR_NOT_FOUND,
   invalid: monitors.RecordOutcome.RECORD_OUTCOME_INVALID,
   not_stored: monitors.RecordOutcome.RECORD_OUTCOME_NOT_STORED,
+  // A repeat of a recorded ping's Idempotency-Key is answered as that ping was (`replayed` says so).
+  replayed: monitors.RecordOutcome.RECORD_OUTCOME_RECORDED,
+  idempotency_key_reused: monitors.RecordOutcome.RECORD_OUTCOME_IDEMPOTENCY_KEY_REUSED,
 };
 
 /** What a ping's answer needs of its monitor (the hot path encodes one per ping): the rest stays unset. */
-function monitorSummaryToProto(monitor: MonitorView): monitors.Monitor {
+function monitorSummaryToProto(monitor: PingAnswer): monitors.Monitor {
   return {
     ...EMPTY_MONITOR,
     id: monitor.id,
@@ -88,11 +92,12 @@ const EMPTY_MONITOR: monitors.Monitor = monitors.Monitor.create();
 const NO_PING = { pingId: "", violations: [] as monitors.FieldViolation[] };
 
 export function recordResultToProto(result: RecordResult): monitors.RecordPingResult {
-  const monitor = "monitor" in result && result.monitor ? monitorSummaryToProto(result.monitor) : undefined;
+  const summary = result.outcome === "replayed" ? result.answer : "monitor" in result ? result.monitor : null;
   return {
     outcome: OUTCOME_TO_PROTO[result.outcome],
-    monitor,
+    monitor: summary ? monitorSummaryToProto(summary) : undefined,
     ...outcomeFields(result, NO_PING),
+    replayed: result.outcome === "replayed",
   };
 }
 

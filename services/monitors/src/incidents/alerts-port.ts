@@ -20,8 +20,10 @@ export type RaiseOutcome =
   | { kind: "raised"; outcome: string; alertId: string }
   /** Alerts answered but holds no alert for it (the team's alert quota, say): nothing to retry. */
   | { kind: "not_raised"; outcome: string }
-  /** Alerts refused the incident itself: retrying cannot help. */
-  | { kind: "refused" };
+  | Refused;
+
+/** Alerts refused the action as invalid: retrying cannot help. `reason`: codes only (refusalOf). */
+export type Refused = { kind: "refused"; reason: string };
 
 /**
  * What the incident worker needs of the alerts service. Anything thrown means
@@ -29,6 +31,6 @@ export type RaiseOutcome =
  */
 export interface AlertsPort {
   raise(incident: IncidentAlert): Promise<RaiseOutcome>;
-  /** Resolves the alert ("resolved" too when it is already gone), or "refused": retrying cannot help. */
-  resolve(alertId: string): Promise<"resolved" | "refused">;
+  /** Resolves the alert ("resolved" too when it is already gone), or refuses it: retrying cannot help. */
+  resolve(alertId: string): Promise<"resolved" | Refused>;
 }

@@ -3,7 +3,7 @@ import type { Severity } from "@pulsegate/vocabulary";
 
 /**
  * The incident outbox as a queue (`monitors.incident_actions`): actions are leased by
- * `claimIncidentActions`, then either completed or put back for a retry. Only the oldest pending
+ * `claimIncidentActions`, then completed, put back for a retry, or set aside when alerts refuses it. Only the oldest pending
  * action of a monitor is claimable, so a monitor's raises and resolves leave in order, and SKIP
  * LOCKED lets replicas share the work.
  */
@@ -49,6 +49,11 @@ export const RETRY_INCIDENT_ACTION = `UPDATE monitors.incident_actions
               SET lease_until = NULL, next_attempt_at = now() + make_interval(secs => ?), last_error = ?
             WHERE id = ?`;
 
+/** Done without effect: alerts refused it as invalid (`?`: the reason, codes only). */
+export const SET_ASIDE_INCIDENT_ACTION = `UPDATE monitors.incident_actions
+              SET done_at = now(), lease_until = NULL, outcome = 'invalid', last_error = ?
+            WHERE id = ? AND done_at IS NULL`;
+
 export const COMPLETE_INCIDENT_ACTION =
   "UPDATE monitors.incident_actions SET done_at = now(), lease_until = NULL, outcome = ?, alert_ids = ?::text[] WHERE id = ?";
 
@@ -78,6 +83,11 @@ export async function retryIncidentAction(
   retry: { delaySeconds: number; error: string },
 ): Promise<void> {
   await em.execute(RETRY_INCIDENT_ACTION, [retry.delaySeconds, retry.error, actionId]);
+}
+
+/** Sets an action alerts refused aside: done, outcome `invalid`, the reason kept as its last error. */
+export async function setAsideIncidentAction(em: EntityManager, actionId: string, reason: string): Promise<void> {
+  await em.execute(SET_ASIDE_INCIDENT_ACTION, [reason, actionId]);
 }
 
 /** Marks the action done with its outcome and alerts, and updates its monitor's open alerts, in one transaction. */

@@ -1,5 +1,6 @@
 import { exponentialDelay } from "@pulsegate/backoff";
 import type { EntityManager, Orm } from "@pulsegate/db";
+import { reportSetAside } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { context, inBackgroundSpan } from "@pulsegate/telemetry";
 import { selectOpenAlertIds } from "../monitors/select-open-alert-ids.ts";
@@ -10,6 +11,7 @@ import {
   completeIncidentAction,
   isIncidentActionDone,
   retryIncidentAction,
+  setAsideIncidentAction,
 } from "./incident-action-queue.ts";
 
 const BATCH = 20;
@@ -121,7 +123,7 @@ export class IncidentWorker {
       reopenWindowSeconds: action.reopen_window_seconds,
       repeatIntervalSeconds: action.repeat_interval_seconds,
     });
-    if (raised.kind === "refused") return this.#setAside(action);
+    if (raised.kind === "refused") return this.#setAside(action, raised.reason);
     if (raised.kind === "not_raised") {
       // Quota exhausted (or an outcome a monitor cannot cause): nothing to retry.
       this.#log.warn({ actionId: action.id, outcome: raised.outcome }, "incident not raised by alerts");
@@ -133,14 +135,29 @@ export class IncidentWorker {
 
   async #resolve(action: ClaimedIncidentAction): Promise<void> {
     const ids = await selectOpenAlertIds(this.#em(), action.monitor_id);
-    for (const id of ids) if ((await this.#alerts.resolve(id)) === "refused") return this.#setAside(action);
+    for (const id of ids) {
+      const resolved = await this.#alerts.resolve(id);
+      if (resolved !== "resolved") return this.#setAside(action, resolved.reason);
+    }
     await this.#complete(action, "resolved", ids);
   }
 
-  /** Alerts refused the action itself: retrying cannot help, and would hold back the monitor's later actions. */
-  async #setAside(action: ClaimedIncidentAction): Promise<void> {
-    this.#log.warn({ actionId: action.id, kind: action.kind }, "incident action refused by alerts; set aside");
-    await this.#complete(action, "invalid", []).catch(() => undefined);
+  /**
+   * Alerts refused the action itself: retrying cannot help, and would hold back the monitor's
+   * later actions. Marked done (outcome `invalid`, the reason in last_error), counted, logged once.
+   */
+  async #setAside(action: ClaimedIncidentAction, reason: string): Promise<void> {
+    try {
+      await setAsideIncidentAction(this.#em(), action.id, reason);
+    } catch {
+      return; // The lease runs out and it is sent, and refused, again.
+    }
+    reportSetAside(
+      this.#log,
+      "incident_actions",
+      { actionId: action.id, monitorId: action.monitor_id, kind: action.kind },
+      reason,
+    );
   }
 
   /** Marks the action done and keeps the monitor's list of open incident alerts in step. */

@@ -4,6 +4,7 @@ import { Jsonb } from "./0003-jsonb.ts";
 import { SchedulesRunsBadges } from "./0004-schedules-runs-badges.ts";
 import { Reminders } from "./0005-reminders.ts";
 import { ReplayProtection } from "./0006-replay-protection.ts";
+import { IdempotencyKeys } from "./0007-idempotency-keys.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   { name: "0004-schedules-runs-badges", class: SchedulesRunsBadges },
   { name: "0005-reminders", class: Reminders },
   { name: "0006-replay-protection", class: ReplayProtection },
+  { name: "0007-idempotency-keys", class: IdempotencyKeys },
 ];

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager, Orm, PgPool } from "@pulsegate/db";
-import { pageSize } from "@pulsegate/page-cursor";
+import { decodeIdCursor, encodeIdCursor, pageSize } from "@pulsegate/page-cursor";
 import { newUrlToken } from "@pulsegate/text";
 import { isTransientError } from "@pulsegate/transient-error";
 import { monitorsErrors } from "../errors.ts";
@@ -117,12 +117,14 @@ export class MonitorService {
   async pings(monitorId: string, cursor: string, limit: number): Promise<{ pings: PingView[]; nextCursor: string }> {
     await this.get(monitorId);
     const size = pageSize(limit);
-    if (cursor && !/^[1-9][0-9]{0,18}$/.test(cursor)) throw monitorsErrors.invalidCursor();
-    const rows = await selectPingPage(this.#em(), { monitorId, after: cursor || null, limit: size + 1 });
+    const after = cursor ? decodeIdCursor(cursor) : null;
+    if (cursor && !after) throw monitorsErrors.invalidCursor();
+    const rows = await selectPingPage(this.#em(), { monitorId, after, limit: size + 1 });
     const page = rows.slice(0, size);
+    const last = page.at(-1);
     return {
       pings: page,
-      nextCursor: rows.length > size ? String(page.at(-1)?.id ?? "") : "",
+      nextCursor: rows.length > size && last ? encodeIdCursor(last.id) : "",
     };
   }
 

@@ -1,5 +1,6 @@
 import type { FieldProblem } from "@pulsegate/errors";
 import { MONITOR_LIMITS } from "@pulsegate/limits";
+import { nameProblem } from "@pulsegate/text";
 import type { Severity } from "@pulsegate/vocabulary";
 import { checkSchedule, DEFAULT_TIMEZONE, type Schedule } from "./schedule.ts";
 
@@ -33,12 +34,6 @@ export type MonitorSettings = {
   requireTimestamp: boolean;
 };
 
-function codePoints(value: string): number {
-  let count = 0;
-  for (const _ of value) count++;
-  return count;
-}
-
 function checkInt(
   value: number | undefined,
   field: string,
@@ -61,10 +56,8 @@ export function checkMonitorSettings(input: MonitorSettingsInput): {
 } {
   const errors: FieldProblem[] = [];
   const name = input.name.trim();
-  if (name === "") errors.push({ field: "name", message: "name is required." });
-  else if (codePoints(name) > MONITOR_LIMITS.nameMaxLength) {
-    errors.push({ field: "name", message: `name must be at most ${MONITOR_LIMITS.nameMaxLength} characters.` });
-  }
+  const problem = nameProblem(name, MONITOR_LIMITS.nameMaxLength);
+  if (problem) errors.push(problem);
   const expression = input.schedule?.trim() ?? "";
   const timezone = input.timezone?.trim() ?? "";
   let schedule: Schedule | null = null;

@@ -1,5 +1,6 @@
 import type { FieldProblem } from "@pulsegate/errors";
 import { Cron } from "croner";
+import { isIanaTimeZone } from "./iana-time-zone.ts";
 
 /** A monitor's cron schedule: a 5-field expression read in an IANA time zone. */
 export type Schedule = { expression: string; timezone: string };
@@ -26,19 +27,10 @@ export function nextRun(schedule: Schedule, after: Date): Date | null {
   return cronOf(schedule).nextRun(after);
 }
 
-function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Checks a schedule as an admin sends it: five fields (minute, hour, day of
  * month, month, day of week; names and steps allowed; no seconds or years,
- * so it means what crontab means), a time zone the runtime knows, and at
+ * so it means what crontab means), an IANA time zone name (iana-time-zone.ts), and at
  * least one future run. Returns the problems, named by field.
  */
 export function checkSchedule(expression: string, timezone: string): FieldProblem[] {
@@ -51,8 +43,14 @@ export function checkSchedule(expression: string, timezone: string): FieldProble
       },
     ];
   }
-  if (!isTimeZone(timezone)) {
-    return [{ field: "timezone", message: "timezone must be an IANA time zone name, such as Europe/Berlin or UTC." }];
+  if (!isIanaTimeZone(timezone)) {
+    return [
+      {
+        field: "timezone",
+        message:
+          "timezone must be an IANA time zone name spelled as the tz database spells it, such as Europe/Berlin or UTC (not an offset such as +02:00).",
+      },
+    ];
   }
   try {
     const cron = new Cron(expression, { timezone, paused: true, mode: "5-part" });

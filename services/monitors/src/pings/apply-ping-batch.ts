@@ -1,9 +1,10 @@
-import { inTransaction, type PgPool, run } from "@pulsegate/db";
+import { inTransaction, type PgClient, type PgPool, run } from "@pulsegate/db";
 import { quotaAllowsOneMore, quotaKey, quotaMonth } from "@pulsegate/quota";
 import { type IncidentActionRow, incidentActionRow } from "../incidents/incident-action-row.ts";
 import { type MonitorRow, type MonitorView, monitorFromRow } from "../monitors/monitor-row.ts";
 import { monitorAfterPing } from "./monitor-after-ping.ts";
 import { LOCK_BATCH, WRITE_PING_BATCH } from "./ping-batch-statements.ts";
+import { type PingAnswer, pingIdempotencyKeys } from "./ping-idempotency-keys.ts";
 import type { PingItem } from "./ping-item.ts";
 import { pingTransition } from "./ping-transition.ts";
 
@@ -14,7 +15,31 @@ export type ApplyResult =
   | { outcome: "duplicate"; monitor: MonitorView }
   | { outcome: "paused"; monitor: MonitorView }
   | { outcome: "quota_exhausted" }
-  | { outcome: "monitor_not_found" };
+  | { outcome: "monitor_not_found" }
+  /** The answer of the ping's Idempotency-Key's first ping, given again: nothing was stored now. */
+  | { outcome: "replayed"; answer: PingAnswer }
+  | { outcome: "idempotency_key_reused" };
+
+/**
+ * A ping's answers under an Idempotency-Key. A ping refused (quota, paused, unknown monitor) applied
+ * nothing, so its retry is checked again. A spooled ping was answered 200 already: one whose key
+ * holds another request is applied as if it had none (it must not be lost); a repeat of a ping that
+ * was applied is the same ping twice, applied once.
+ */
+const answersUnderKey = (spooled: boolean) => ({
+  keep: (result: ApplyResult): PingAnswer | null =>
+    result.outcome === "recorded"
+      ? {
+          id: result.monitor.id,
+          teamId: result.monitor.teamId,
+          name: result.monitor.name,
+          status: result.monitor.status,
+          monitoringActive: result.monitor.monitoringActive,
+        }
+      : null,
+  repeat: (answer: PingAnswer): ApplyResult => ({ outcome: "replayed", answer }),
+  reused: spooled ? ("apply" as const) : (): ApplyResult => ({ outcome: "idempotency_key_reused" }),
+});
 
 /**
  * Records a batch of pings and moves their monitors (DESIGN §5) in one
@@ -36,95 +61,110 @@ export async function applyPingBatch(
   options: { spooled: boolean; now: Date },
 ): Promise<ApplyResult[]> {
   if (items.length === 0) return [];
+  return inTransaction(pool, (client) =>
+    pingIdempotencyKeys.applyOnce(
+      client,
+      items,
+      items.map((item) => item.idempotency ?? null),
+      (claimed) => applyClaimed(client, claimed, options),
+      answersUnderKey(options.spooled),
+    ),
+  );
+}
+
+async function applyClaimed(
+  client: PgClient,
+  items: PingItem[],
+  options: { spooled: boolean; now: Date },
+): Promise<ApplyResult[]> {
+  if (items.length === 0) return [];
   // Only a team with a quota needs its usage row read and locked before the batch counts against it;
   // the others' usage is added by the write (which locks the row only from then to the commit), so two
   // batches of one unlimited team overlap until their writes (docs/performance.md, lanes).
   const limited = options.spooled ? [] : items.filter((item) => item.heartbeatQuotaMonthly > 0);
-  return inTransaction(pool, async (client) => {
-    const [locked] = await run<{
-      monitors: MonitorRow[];
-      usage: { team_id: string; month: string; used: number }[];
-      stored: string[];
-    }>(client, LOCK_BATCH, [
-      [...new Set(items.map((item) => item.monitorId))],
-      limited.map((item) => item.teamId),
-      limited.map((item) => quotaMonth(item.receivedAt)),
-      options.spooled ? items.map((item) => item.pingId) : [],
-    ]);
-    const monitors = new Map((locked?.monitors ?? []).map((row) => [row.id, monitorFromRow(row)]));
-    const stored = new Set(locked?.stored ?? []);
-    const used = new Map((locked?.usage ?? []).map((row) => [quotaKey(row.team_id, row.month), row.used]));
-    const counted = new Map<string, number>();
+  const [locked] = await run<{
+    monitors: MonitorRow[];
+    usage: { team_id: string; month: string; used: number }[];
+    stored: string[];
+  }>(client, LOCK_BATCH, [
+    [...new Set(items.map((item) => item.monitorId))],
+    limited.map((item) => item.teamId),
+    limited.map((item) => quotaMonth(item.receivedAt)),
+    options.spooled ? items.map((item) => item.pingId) : [],
+  ]);
+  const monitors = new Map((locked?.monitors ?? []).map((row) => [row.id, monitorFromRow(row)]));
+  const stored = new Set(locked?.stored ?? []);
+  const used = new Map((locked?.usage ?? []).map((row) => [quotaKey(row.team_id, row.month), row.used]));
+  const counted = new Map<string, number>();
 
-    const write = new BatchWrite(options);
-    const results: ApplyResult[] = [];
-    const actionOf: (number | null)[] = [];
-    for (const item of items) {
-      actionOf.push(null);
-      const monitor = monitors.get(item.monitorId);
-      if (!monitor || monitor.teamId !== item.teamId) {
-        results.push({ outcome: "monitor_not_found" });
-        continue;
-      }
-      if (stored.has(item.pingId)) {
-        results.push({ outcome: "duplicate", monitor });
-        continue;
-      }
-      if (monitor.status === "paused" && !options.spooled) {
-        results.push({ outcome: "paused", monitor });
-        continue;
-      }
-      const key = quotaKey(item.teamId, quotaMonth(item.receivedAt));
-      const count = (used.get(key) ?? 0) + (counted.get(key) ?? 0);
-      const limit = options.spooled ? 0 : item.heartbeatQuotaMonthly;
-      if (!quotaAllowsOneMore(limit, count)) {
-        results.push({ outcome: "quota_exhausted" });
-        continue;
-      }
-      counted.set(key, (counted.get(key) ?? 0) + 1);
-
-      const transition = pingTransition(monitor, {
-        status: item.status,
-        reason: item.reason,
-        receivedAt: item.receivedAt,
-      });
-      write.ping(item, transition.apply ? transition.durationMs : null);
-      if (!transition.apply) {
-        results.push({ outcome: "recorded", monitor, incidentActionId: null });
-        continue;
-      }
-      const moved = monitorAfterPing(monitor, item, transition, item.alertQuotaMonthly);
-      monitors.set(moved.id, moved);
-      write.monitor(moved);
-      if (transition.incident) {
-        actionOf[actionOf.length - 1] = write.action(
-          incidentActionRow(
-            transition.incident,
-            moved,
-            {
-              reason: transition.reason,
-              groupKey: item.groupKey,
-              metadata: item.metadataJson ? (JSON.parse(item.metadataJson) as Record<string, unknown>) : null,
-              lastPingAt: item.receivedAt,
-            },
-            options.now,
-          ),
-        );
-      }
-      results.push({ outcome: "recorded", monitor: moved, incidentActionId: null });
+  const write = new BatchWrite(options);
+  const results: ApplyResult[] = [];
+  const actionOf: (number | null)[] = [];
+  for (const item of items) {
+    actionOf.push(null);
+    const monitor = monitors.get(item.monitorId);
+    if (!monitor || monitor.teamId !== item.teamId) {
+      results.push({ outcome: "monitor_not_found" });
+      continue;
     }
-    for (const [key, pings] of counted) {
-      const [teamId, month] = key.split("\u0000") as [string, string];
-      write.usage(teamId, month, pings);
+    if (stored.has(item.pingId)) {
+      results.push({ outcome: "duplicate", monitor });
+      continue;
     }
+    if (monitor.status === "paused" && !options.spooled) {
+      results.push({ outcome: "paused", monitor });
+      continue;
+    }
+    const key = quotaKey(item.teamId, quotaMonth(item.receivedAt));
+    const count = (used.get(key) ?? 0) + (counted.get(key) ?? 0);
+    const limit = options.spooled ? 0 : item.heartbeatQuotaMonthly;
+    if (!quotaAllowsOneMore(limit, count)) {
+      results.push({ outcome: "quota_exhausted" });
+      continue;
+    }
+    counted.set(key, (counted.get(key) ?? 0) + 1);
 
-    const actionIds = write.empty ? [] : await write.run(client);
-    return results.map((result, index) => {
-      const action = actionOf[index];
-      return result.outcome === "recorded" && action !== null && action !== undefined
-        ? { ...result, incidentActionId: actionIds[action] ?? null }
-        : result;
+    const transition = pingTransition(monitor, {
+      status: item.status,
+      reason: item.reason,
+      receivedAt: item.receivedAt,
     });
+    write.ping(item, transition.apply ? transition.durationMs : null);
+    if (!transition.apply) {
+      results.push({ outcome: "recorded", monitor, incidentActionId: null });
+      continue;
+    }
+    const moved = monitorAfterPing(monitor, item, transition, item.alertQuotaMonthly);
+    monitors.set(moved.id, moved);
+    write.monitor(moved);
+    if (transition.incident) {
+      actionOf[actionOf.length - 1] = write.action(
+        incidentActionRow(
+          transition.incident,
+          moved,
+          {
+            reason: transition.reason,
+            groupKey: item.groupKey,
+            metadata: item.metadataJson ? (JSON.parse(item.metadataJson) as Record<string, unknown>) : null,
+            lastPingAt: item.receivedAt,
+          },
+          options.now,
+        ),
+      );
+    }
+    results.push({ outcome: "recorded", monitor: moved, incidentActionId: null });
+  }
+  for (const [key, pings] of counted) {
+    const [teamId, month] = key.split("\u0000") as [string, string];
+    write.usage(teamId, month, pings);
+  }
+
+  const actionIds = write.empty ? [] : await write.run(client);
+  return results.map((result, index) => {
+    const action = actionOf[index];
+    return result.outcome === "recorded" && action !== null && action !== undefined
+      ? { ...result, incidentActionId: actionIds[action] ?? null }
+      : result;
   });
 }
 

@@ -8,6 +8,7 @@ import type { LastKnownMonitors } from "../monitors/last-known-monitors.ts";
 import type { MonitorView } from "../monitors/monitor-row.ts";
 import type { PingSpool } from "../spool/ping-spool.ts";
 import { type ApplyResult, applyPingBatch } from "./apply-ping-batch.ts";
+import type { PingAnswer } from "./ping-idempotency-keys.ts";
 import type { PingItem } from "./ping-item.ts";
 import { type PreviewResult, previewPings } from "./preview-pings.ts";
 
@@ -22,7 +23,10 @@ export type RecordResult =
   | { outcome: "quota_exhausted" | "monitor_not_found" }
   | InvalidResult
   /** This ping alone failed to be written (not an outage): nothing stored, the caller may retry. */
-  | { outcome: "not_stored" };
+  | { outcome: "not_stored" }
+  /** The answer of its Idempotency-Key's first ping, given again: nothing was stored now. */
+  | { outcome: "replayed"; answer: PingAnswer }
+  | { outcome: "idempotency_key_reused" };
 
 /**
  * The ping path. A RecordPing batch is written to PostgreSQL in one
@@ -187,6 +191,8 @@ export class PingRecorder {
         return { outcome: "recorded", monitor: this.#lastKnown.remember(result.monitor), pingId: item.pingId };
       case "paused":
         return { outcome: "paused", monitor: this.#lastKnown.remember(result.monitor) };
+      case "replayed":
+        return result;
       default:
         return { outcome: result.outcome };
     }

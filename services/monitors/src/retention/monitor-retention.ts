@@ -31,6 +31,7 @@ export function monitorRetention(orm: Orm, log: Logger, options: RetentionOption
         {
           incidentActions: result.incidentActions,
           pings: result.pings,
+          idempotencyKeys: result.idempotencyKeys,
           pingRetentionDays,
           incidentActionRetentionDays,
           more: result.more,

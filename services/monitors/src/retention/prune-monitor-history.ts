@@ -1,4 +1,5 @@
-import { type BatchLimits, deleteInBatchesInOrder, type Orm } from "@pulsegate/db";
+import { type BatchLimits, deleteExpiredIdempotencyKeys, deleteInBatchesInOrder, type Orm } from "@pulsegate/db";
+import { IDEMPOTENCY_LIMITS } from "@pulsegate/limits";
 import { deleteDoneIncidentActions } from "./prune-incident-actions.ts";
 import { oldPingBatches, PINGS_KEPT_PER_MONITOR } from "./prune-pings.ts";
 
@@ -15,13 +16,14 @@ export type MonitorHistoryPruneResult = {
   skipped: boolean;
   incidentActions: number;
   pings: number;
+  idempotencyKeys: number;
   /** A cap was reached with rows left: run again soon. */
   more: boolean;
 };
 
 /**
  * One retention run: done incident actions, then old pings beyond each
- * monitor's newest. Monitors themselves are never pruned. Safe to run from
+ * monitor's newest, then idempotency keys older than a day. Monitors themselves are never pruned. Safe to run from
  * every replica: they take turns on an advisory lock, and a repeated delete
  * finds nothing.
  */
@@ -35,8 +37,15 @@ export async function pruneMonitorHistory(
     [
       (tx, batchSize) => deleteDoneIncidentActions(tx, batchSize, options.incidentActionRetentionDays),
       oldPingBatches(options.pingRetentionDays, options.pingsKeptPerMonitor ?? PINGS_KEPT_PER_MONITOR),
+      (tx, batchSize) => deleteExpiredIdempotencyKeys(tx, "monitors", batchSize, IDEMPOTENCY_LIMITS.keptHours),
     ],
     options,
   );
-  return { skipped, incidentActions: deleted[0] ?? 0, pings: deleted[1] ?? 0, more };
+  return {
+    skipped,
+    incidentActions: deleted[0] ?? 0,
+    pings: deleted[1] ?? 0,
+    idempotencyKeys: deleted[2] ?? 0,
+    more,
+  };
 }

@@ -1,4 +1,5 @@
 import type { PgPool } from "@pulsegate/db";
+import { reportSetAside, setAsideReason } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { inBackgroundSpan } from "@pulsegate/telemetry";
 import { isTransientError } from "@pulsegate/transient-error";
@@ -6,7 +7,7 @@ import { spoolDrained } from "../metrics/monitors-metrics.ts";
 import type { LastKnownMonitors } from "../monitors/last-known-monitors.ts";
 import { type ApplyResult, applyPingBatch } from "../pings/apply-ping-batch.ts";
 import type { PingRecorder } from "../pings/record-pings.ts";
-import type { PingSpool, SpoolEntry } from "./ping-spool.ts";
+import type { PingSpool, SpoolEntry, UnreadableSpoolEntry } from "./ping-spool.ts";
 
 const BATCH = 100;
 /** One lock holding drains at most this long, so the lock (30 s) never lapses mid-drain. */
@@ -56,9 +57,10 @@ async function drainBacklog(deps: DrainDeps): Promise<boolean> {
   const started = Date.now();
   await spool.withDrainLock(async () => {
     for (;;) {
-      const entries = await spool.oldest(BATCH);
-      if (entries.length === 0) return;
-      await applyEntries(deps, entries);
+      const { entries, unreadable } = await spool.oldest(BATCH);
+      if (entries.length === 0 && unreadable.length === 0) return;
+      for (const entry of unreadable) await setAside(deps, entry, "unreadable");
+      if (entries.length > 0) await applyEntries(deps, entries);
       if (Date.now() - started > MAX_DRAIN_MS) {
         more = true;
         return;
@@ -71,7 +73,7 @@ async function drainBacklog(deps: DrainDeps): Promise<boolean> {
 
 /** Applies `entries` in one transaction, or one by one when the batch fails for a reason of its own. */
 async function applyEntries(deps: DrainDeps, entries: SpoolEntry[]): Promise<void> {
-  const { pool, spool, log } = deps;
+  const { pool, spool } = deps;
   let applied: ApplyResult[];
   try {
     applied = await applyPingBatch(
@@ -85,22 +87,14 @@ async function applyEntries(deps: DrainDeps, entries: SpoolEntry[]): Promise<voi
       for (const entry of entries) await applyEntries(deps, [entry]);
       return;
     }
-    const [entry] = entries as [SpoolEntry];
-    log.error(
-      { err: error, entryId: entry.entryId },
-      "spooled ping cannot be applied; moved to the dead-letter stream",
-    );
-    await spool.deadLetter(entry, error instanceof Error ? error.name : "Error");
-    spoolDrained.add(1, { result: "dead_lettered" });
+    await setAside(deps, entries[0] as SpoolEntry, setAsideReason(error));
     return;
   }
   const done: string[] = [];
   for (const [index, result] of applied.entries()) {
     const entry = entries[index] as SpoolEntry;
     if (result.outcome === "monitor_not_found") {
-      log.error({ monitorId: entry.item.monitorId, entryId: entry.entryId }, "spooled ping for an unknown monitor");
-      await spool.deadLetter(entry, "monitor_not_found");
-      spoolDrained.add(1, { result: "dead_lettered" });
+      await setAside(deps, entry, "monitor_not_found");
       continue;
     }
     if ("monitor" in result) deps.lastKnown.remember(result.monitor);
@@ -109,4 +103,17 @@ async function applyEntries(deps: DrainDeps, entries: SpoolEntry[]): Promise<voi
   }
   await spool.remove(done);
   spoolDrained.add(done.length, { result: "applied" });
+}
+
+/**
+ * An entry that can never be applied (no ping, a ping the database refuses, a monitor that is
+ * gone) moves to the dead-letter stream with the reason, counted and logged once (ids only), so
+ * the pings behind it are applied.
+ */
+async function setAside(deps: DrainDeps, entry: SpoolEntry | UnreadableSpoolEntry, reason: string): Promise<void> {
+  await deps.spool.deadLetter(entry, reason);
+  spoolDrained.add(1, { result: "dead_lettered" });
+  const ids: Record<string, string> =
+    "item" in entry ? { monitorId: entry.item.monitorId, pingId: entry.item.pingId } : {};
+  reportSetAside(deps.log, "ping_spool", { entryId: entry.entryId, ...ids }, reason);
 }

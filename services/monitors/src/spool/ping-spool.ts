@@ -4,6 +4,9 @@ import { type PingItem, pingItemFromJson, pingItemToJson } from "../pings/ping-i
 
 export type SpoolEntry = { entryId: string; item: PingItem };
 
+/** An entry whose text is no ping (corrupted, or written by something else): only its text is kept. */
+export type UnreadableSpoolEntry = { entryId: string; text: string };
+
 const FIELD = "ping";
 const DRAIN_LOCK_MS = 30_000;
 
@@ -70,13 +73,22 @@ export class PingSpool {
     return { depth, oldestAgeSeconds: Number.isFinite(arrived) ? Math.max(0, (now - arrived) / 1000) : 0 };
   }
 
-  /** The oldest `count` entries, in arrival order. */
-  async oldest(count: number): Promise<SpoolEntry[]> {
-    const entries = (await this.#client().xrange(this.#key, "-", "+", "COUNT", count)) as [string, string[]][];
-    return entries.map(([entryId, fields]) => {
+  /**
+   * The oldest `count` entries, in arrival order, and apart from them those whose text is no ping:
+   * one unreadable entry must not stop the drain from reading the entries behind it.
+   */
+  async oldest(count: number): Promise<{ entries: SpoolEntry[]; unreadable: UnreadableSpoolEntry[] }> {
+    const read = (await this.#client().xrange(this.#key, "-", "+", "COUNT", count)) as [string, string[]][];
+    const entries: SpoolEntry[] = [];
+    const unreadable: UnreadableSpoolEntry[] = [];
+    for (const [entryId, fields] of read) {
       const index = fields.indexOf(FIELD);
-      return { entryId, item: pingItemFromJson(fields[index + 1] ?? "{}") };
-    });
+      const text = index === -1 ? "" : (fields[index + 1] ?? "");
+      const item = pingItemFromJson(text);
+      if (item) entries.push({ entryId, item });
+      else unreadable.push({ entryId, text });
+    }
+    return { entries, unreadable };
   }
 
   async remove(entryIds: string[]): Promise<void> {
@@ -84,10 +96,11 @@ export class PingSpool {
   }
 
   /** Moves an entry that can never be applied aside, with the reason, so the drain goes on. */
-  async deadLetter(entry: SpoolEntry, reason: string): Promise<void> {
+  async deadLetter(entry: SpoolEntry | UnreadableSpoolEntry, reason: string): Promise<void> {
+    const text = "item" in entry ? pingItemToJson(entry.item) : entry.text;
     await this.#client()
       .multi()
-      .xadd(`${this.#key}:dead`, "*", FIELD, pingItemToJson(entry.item), "reason", reason, "entry", entry.entryId)
+      .xadd(`${this.#key}:dead`, "*", FIELD, text, "reason", reason, "entry", entry.entryId)
       .xdel(this.#key, entry.entryId)
       .exec();
   }

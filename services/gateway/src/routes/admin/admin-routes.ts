@@ -1,9 +1,11 @@
 import { findUnstorableText } from "@pulsegate/text";
 import type { FastifyInstance } from "fastify";
 import type { AuditRecorder } from "../../audit/audit-recorder.ts";
-import { errors } from "../../errors.ts";
+import { errors, HttpError } from "../../errors.ts";
 import { adminErrorResponses } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
+import type { CredentialFailureThrottle } from "../../rate-limit/credential-failure-throttle.ts";
+import { secondsUntil } from "../../rate-limit/rate-limit-headers.ts";
 import type { MonitorLookup } from "../ping/monitor-lookup.ts";
 import { createAccessCheck } from "./access.ts";
 import { setActor } from "./actor.ts";
@@ -34,11 +36,16 @@ export type AdminRoutesOptions = {
   monitorLookup?: MonitorLookup | undefined;
   /** Called after a team's settings or secret changed here (cached verifications are forgotten). */
   onTeamChanged?: ((teamId: string) => void) | undefined;
+  /** Failed bearer tokens, counted per client address with failed dashboard sign-ins. */
+  credentialFailures: CredentialFailureThrottle;
+  /** Called once a key was revoked here (its dashboard sessions end). */
+  onApiKeyRevoked?: ((apiKeyId: string) => Promise<void>) | undefined;
 };
 
 /** The admin API (DESIGN §7), registered under /admin/v1. */
 export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOptions): Promise<void> {
   const resolveActor = createActorResolver(options.adminToken, options.apiKeys);
+  const failures = options.credentialFailures;
   const checkAccess = createAccessCheck(createResourceOwners(options.peers));
   const audit = createRecordAudit(options.auditRecorder);
 
@@ -75,7 +82,15 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
   app.addHook("onRequest", async (request, reply) => {
     // Some answers carry a secret; none of them is worth caching.
     reply.header("cache-control", "no-store");
-    setActor(request, await resolveActor(request.headers.authorization, request.method));
+    // An address that sent too many wrong tokens waits, before its token is even looked at.
+    const blockedMs = await failures.blockedForMs(request.ip);
+    if (blockedMs > 0) throw errors.tooManyFailures(secondsUntil(blockedMs));
+    try {
+      setActor(request, await resolveActor(request.headers.authorization, request.method));
+    } catch (error) {
+      if (error instanceof HttpError && error.code === "unauthorized") await failures.recordFailure(request.ip);
+      throw error;
+    }
   });
   // A POST without a body is an empty object, so the schemas report missing fields.
   app.addHook("preValidation", async (request) => {
@@ -85,7 +100,7 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
   const { peers } = options;
   await app.register(teamRoutes, { peers, audit, onTeamChanged: options.onTeamChanged });
   await app.register(usageRoutes, { peers });
-  await app.register(apiKeyRoutes, { peers, audit, apiKeys: options.apiKeys });
+  await app.register(apiKeyRoutes, { peers, audit, apiKeys: options.apiKeys, onRevoked: options.onApiKeyRevoked });
   await app.register(auditLogRoutes, { peers });
   await app.register(webhookRoutes, { peers, audit, publicBaseUrl: options.publicBaseUrl });
   await app.register(alertRoutes, { peers, audit });

@@ -11,7 +11,7 @@ import { createdEvent } from "./audit-events.ts";
 import { type OwnedCollection, ownedGetRoute } from "./collection-routes.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
-import { noBody } from "./schemas.ts";
+import { noBody, refuseCursor } from "./schemas.ts";
 
 /** An API key as shown to admins: never its token. */
 export function apiKeyJson(key: auth.ApiKey) {
@@ -43,7 +43,18 @@ const API_KEYS: OwnedCollection = { plural: "api-keys", kind: "api_key", key: "a
 /** Team API keys (auth): bearer tokens for the admin API, scoped to one team. */
 export async function apiKeyRoutes(
   app: FastifyInstance,
-  { peers, audit, apiKeys }: { peers: Peers; audit: RecordAudit; apiKeys: ApiKeyAuthenticator },
+  {
+    peers,
+    audit,
+    apiKeys,
+    onRevoked,
+  }: {
+    peers: Peers;
+    audit: RecordAudit;
+    apiKeys: ApiKeyAuthenticator;
+    /** Told once a key is revoked (the dashboard ends its sessions). */
+    onRevoked?: ((apiKeyId: string) => Promise<void>) | undefined;
+  },
 ): Promise<void> {
   const client = peers.auth;
 
@@ -100,6 +111,7 @@ export async function apiKeyRoutes(
       },
     },
     async (request) => {
+      refuseCursor(request.query);
       const response = await callUnary(client, client.listApiKeys, { teamId: request.params.teamId });
       return { apiKeys: response.apiKeys.map(apiKeyJson), nextCursor: null };
     },
@@ -118,7 +130,8 @@ export async function apiKeyRoutes(
       schema: {
         tags,
         summary: "Revoke an API key (idempotent)",
-        description: "A revoked key answers 401 at once on this gateway, within seconds on others.",
+        description:
+          "A revoked key answers 401 at once on this gateway, within seconds on others; its dashboard sessions end at once.",
         body: noBody,
         response: { 200: wrapped("apiKey", "ApiKey", "The key, revoked.") },
       },
@@ -127,6 +140,7 @@ export async function apiKeyRoutes(
       const response = await callUnary(client, client.revokeApiKey, { id: request.params.id });
       const apiKey = present(response.apiKey, "apiKey");
       apiKeys.forget(apiKey.id);
+      await onRevoked?.(apiKey.id);
       await audit(request, {
         action: "api_key.revoke",
         target: { kind: "api_key", id: apiKey.id },

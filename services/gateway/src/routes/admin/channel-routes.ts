@@ -12,6 +12,7 @@ import { type OwnedCollection, ownedUpdateRoute, teamCreateRoute, teamListRoute 
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { requireTeam } from "./require-team.ts";
+import { refuseCursor } from "./schemas.ts";
 
 type TeamParams = { teamId: string };
 type CreateChannelBody = { kind: ChannelKind; name: string; url: string; enabled?: boolean; key?: string };
@@ -176,6 +177,7 @@ export async function channelRoutes(
       },
     },
     async (request) => {
+      refuseCursor(request.query);
       const response = await callUnary(client, client.listDeliveries, { alertId: request.params.id });
       return { deliveries: response.deliveries.map(deliveryJson), nextCursor: null };
     },

@@ -7,7 +7,7 @@ import { createdEvent, updatedEvent } from "./audit-events.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { requireTeam } from "./require-team.ts";
 import type { OwnedResource } from "./resource-owners.ts";
-import { type PageQuery, pageOnlyQuery, pageRequest } from "./schemas.ts";
+import { type PageQuery, pageOnlyQuery, pageRequest, refuseCursor } from "./schemas.ts";
 
 /*
  * The routes every collection has: list and create under a team (webhooks, monitors, silences,
@@ -58,6 +58,7 @@ export function teamListRoute(
       },
     },
     async (request) => {
+      refuseCursor(request.query);
       const { teamId } = request.params;
       const [, items] = await Promise.all([requireTeam(peers, teamId), route.list(teamId, request)]);
       return { [plural]: items, nextCursor: null };

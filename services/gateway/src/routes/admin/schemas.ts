@@ -1,6 +1,8 @@
 import { TEAM_LIMITS, WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { PAGE_LIMITS } from "@pulsegate/page-cursor";
 import { ALERT_STATUSES, SEVERITIES } from "@pulsegate/vocabulary";
+import { errors } from "../../errors.ts";
+import { boundedJson } from "../../validation/json-bounds-keyword.ts";
 
 /** JSON schemas of admin request bodies and queries (no coercion, no unknown fields). */
 
@@ -17,7 +19,7 @@ const filterRule = {
     field: { type: "string", minLength: 1, maxLength: WEBHOOK_LIMITS.filterFieldMaxLength },
     // The operators are checked by the alerts service, their one home.
     op: { type: "string", minLength: 1, maxLength: WEBHOOK_LIMITS.filterOpMaxLength },
-    value: {},
+    value: boundedJson({ maxDepth: WEBHOOK_LIMITS.filterValueMaxDepth, maxBytes: WEBHOOK_LIMITS.filterValueMaxBytes }),
   },
 } as const;
 
@@ -60,7 +62,7 @@ export const updateTeamBody = {
   properties: {
     name: name(TEAM_LIMITS.nameMaxLength),
     // null clears the expiry: the subscription never expires.
-    subscriptionExpiresAt: { anyOf: [timestamp, { type: "null" }] },
+    subscriptionExpiresAt: { ...timestamp, type: ["string", "null"] },
     alertQuotaMonthly: quota,
     heartbeatQuotaMonthly: quota,
   },
@@ -108,6 +110,15 @@ export const pageRequest = (query: PageQuery) => ({
   cursor: query.cursor ?? "",
   limit: query.limit === undefined ? 0 : Number(query.limit),
 });
+
+/**
+ * A list answered in one page (`nextCursor: null`) makes no cursor, so a cursor sent to it is
+ * none of ours: refused as every list refuses one, rather than ignored.
+ */
+export function refuseCursor(query: unknown): void {
+  const cursor = (query as { cursor?: unknown } | undefined)?.cursor;
+  if (cursor !== undefined && cursor !== "") throw errors.invalidCursor();
+}
 
 export const pageOnlyQuery = {
   type: "object",

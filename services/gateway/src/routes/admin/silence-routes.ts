@@ -3,6 +3,7 @@ import { SILENCE_LIMITS } from "@pulsegate/limits";
 import type { alerts } from "@pulsegate/proto";
 import type { FastifyInstance } from "fastify";
 import type { Peers } from "../../peers/connect-peers.ts";
+import { boundedJson } from "../../validation/json-bounds-keyword.ts";
 import { iso, orNull } from "./absent-as-null.ts";
 import { TEAM } from "./access.ts";
 import { type Collection, teamCreateRoute, teamListRoute } from "./collection-routes.ts";
@@ -65,7 +66,20 @@ export const createSilenceBody = {
           items: { type: "string", maxLength: SILENCE_LIMITS.sourceIdMaxLength },
         },
         groupKeyPrefix: { type: "string", maxLength: SILENCE_LIMITS.groupKeyPrefixMaxLength },
-        metadata: { type: "object", description: "Top-level metadata keys and the values they must equal." },
+        metadata: boundedJson(
+          { maxDepth: SILENCE_LIMITS.metadataMaxDepth, maxBytes: SILENCE_LIMITS.metadataMaxBytes },
+          {
+            type: "object",
+            maxProperties: SILENCE_LIMITS.metadataMaxKeys,
+            propertyNames: { maxLength: SILENCE_LIMITS.metadataKeyMaxLength },
+            description:
+              `Top-level metadata keys and the values they must equal. At most ${SILENCE_LIMITS.metadataMaxBytes} bytes ` +
+              `as JSON, ${SILENCE_LIMITS.metadataMaxDepth} levels deep, ${SILENCE_LIMITS.metadataMaxKeys} keys of at most ` +
+              `${SILENCE_LIMITS.metadataKeyMaxLength} characters, each value at most ` +
+              `${SILENCE_LIMITS.metadataValueMaxBytes} bytes as JSON; a team's matchers at most ` +
+              `${SILENCE_LIMITS.matchersMaxBytesPerTeam} bytes in all.`,
+          },
+        ),
       },
     },
   },

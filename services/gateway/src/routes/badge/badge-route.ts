@@ -7,6 +7,7 @@ import { errorResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { createLookupCache } from "../../pipeline/lookup-cache.ts";
 import { isUrlToken } from "../../pipeline/url-token.ts";
+import { BADGE_SECURITY_HEADERS } from "../../security-headers.ts";
 import { badgeSvg } from "./badge-svg.ts";
 
 const badgeNotFound = () => new HttpError("badge_not_found");
@@ -54,7 +55,7 @@ export async function badgeRoute(app: FastifyInstance, options: { peers: Peers; 
       return reply
         .header("content-type", "image/svg+xml; charset=utf-8")
         .header("cache-control", "no-cache, max-age=0")
-        .header("x-content-type-options", "nosniff")
+        .headers(BADGE_SECURITY_HEADERS)
         .send(badgeSvg(monitor.name, monitorStatusJson(monitor.status) ?? "unknown"));
     },
   );

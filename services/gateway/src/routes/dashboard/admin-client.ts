@@ -41,6 +41,9 @@ export function createAdminCall(app: FastifyInstance, request: FastifyRequest, s
     const response = await app.inject({
       method: method as "GET",
       url: `/admin/v1${path}`,
+      // The browser's connection as it came in (with the forwarded headers above): the admin API
+      // sees the same client address (failed credentials are counted per client) and protocol.
+      remoteAddress: request.socket.remoteAddress ?? request.ip,
       headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
     });

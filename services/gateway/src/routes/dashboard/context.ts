@@ -14,14 +14,28 @@ export type PageContext = {
   canWrite: boolean;
 };
 
-const sessions = new WeakMap<FastifyRequest, Session>();
+/** The request's session, and its flash as loaded: a page that changed it has it written back. */
+const sessions = new WeakMap<FastifyRequest, { session: Session; flashAsLoaded: string }>();
+
+const flashText = (session: Session) => JSON.stringify(session.flash ?? null);
 
 export function setSession(request: FastifyRequest, session: Session): void {
-  sessions.set(request, session);
+  sessions.set(request, { session, flashAsLoaded: flashText(session) });
+}
+
+/** The signed-in session of this request, loaded before its handler (undefined on public pages). */
+export function sessionOf(request: FastifyRequest): Session | undefined {
+  return sessions.get(request)?.session;
+}
+
+/** The request's session when a page set or took its flash: the store must keep the change. */
+export function changedSessionOf(request: FastifyRequest): Session | undefined {
+  const loaded = sessions.get(request);
+  return loaded && flashText(loaded.session) !== loaded.flashAsLoaded ? loaded.session : undefined;
 }
 
 export function contextOf(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): PageContext {
-  const session = sessions.get(request);
+  const session = sessionOf(request);
   if (!session) throw new Error("dashboard page without a session");
   const actor = session.actor;
   return {

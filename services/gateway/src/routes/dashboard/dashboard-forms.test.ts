@@ -1,8 +1,7 @@
-import { describe, expect, it, onTestFinished, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { booleanField, defined, endOfDayField, integerField } from "./form-values.ts";
 import { html, renderDocument } from "./html.ts";
 import { rulesFromForm } from "./rule-editor.ts";
-import { createSessionStore } from "./session-store.ts";
 import { pingSnippets, triggerSnippets } from "./snippets.ts";
 
 describe("rule editor rows", () => {
@@ -58,32 +57,6 @@ describe("rendering", () => {
     expect(page).not.toContain("<script>");
     expect(page).toContain("&lt;script>");
     expect(page).toContain('title="&lt;script>alert(&quot;x&quot;)&lt;/script>\'&amp;"');
-  });
-});
-
-describe("sessions", () => {
-  it("end after the idle timeout and on sign-out, and never hold more than the bound", () => {
-    // A fake clock: the idle timeout is crossed by advancing time, not by sleeping past it.
-    vi.useFakeTimers();
-    onTestFinished(() => {
-      vi.useRealTimers();
-    });
-    const store = createSessionStore({ idleMs: 50, maxSessions: 2 });
-    const first = store.create("token-1", { kind: "admin" });
-    expect(store.get(first.id)?.token).toBe("token-1");
-    expect(first.id).not.toBe(first.csrfToken);
-    store.destroy(first.id);
-    expect(store.get(first.id)).toBeUndefined();
-
-    const [a, b, c] = [1, 2, 3].map((n) => store.create(`t${n}`, { kind: "admin" }));
-    expect(store.get(a?.id)).toBeUndefined();
-    expect(store.get(b?.id)).toBeDefined();
-    expect(store.get(c?.id)).toBeDefined();
-    // Each use starts the idle time again; 50 ms without one ends the session.
-    vi.advanceTimersByTime(49);
-    expect(store.get(c?.id)).toBeDefined();
-    vi.advanceTimersByTime(50);
-    expect(store.get(c?.id)).toBeUndefined();
   });
 });
 

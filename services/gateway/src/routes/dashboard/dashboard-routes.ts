@@ -1,11 +1,15 @@
 import { timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { toHttpError } from "../../error-handler.ts";
 import { HttpError } from "../../errors.ts";
+import type { CredentialFailureThrottle } from "../../rate-limit/credential-failure-throttle.ts";
+import { secondsUntil } from "../../rate-limit/rate-limit-headers.ts";
+import { DASHBOARD_SECURITY_HEADERS } from "../../security-headers.ts";
 import type { ApiKeyAuthenticator } from "../admin/api-key-authenticator.ts";
 import { createActorResolver } from "../admin/resolve-actor.ts";
 import { type ApiError, SignedOut } from "./admin-client.ts";
 import { serveAssets } from "./assets.ts";
-import { seeOther, sendPage, setSession } from "./context.ts";
+import { changedSessionOf, seeOther, sendPage, sessionOf, setSession } from "./context.ts";
 import { html, renderDocument } from "./html.ts";
 import { errorBlock, layout } from "./layout.ts";
 import { accessPages } from "./pages/access-pages.ts";
@@ -16,27 +20,24 @@ import { monitorPages } from "./pages/monitor-pages.ts";
 import { teamPages } from "./pages/team-pages.ts";
 import { webhookPages } from "./pages/webhook-pages.ts";
 import { clearSessionCookie, secureFor, sessionIdOf, setSessionCookie } from "./session-cookie.ts";
-import { createSessionStore, type SessionStore } from "./session-store.ts";
+import { SessionLimitReached, type SessionStore } from "./session-store.ts";
 
 export type DashboardOptions = {
   /** The whole gateway: pages call its admin API in process (inject). */
   gateway: FastifyInstance;
   adminToken: string;
   apiKeys: ApiKeyAuthenticator;
-  /** A session ends after this long without a request (default 12 h). */
-  idleMs?: number | undefined;
+  /** Shared with the admin API, which ends a revoked key's sessions. */
+  sessions: SessionStore;
+  /** Failed sign-ins count with the admin API's failed bearer tokens, per client address. */
+  credentialFailures: CredentialFailureThrottle;
 };
 
 /** Pages anyone may load: the sign-in form and the static files. */
 const isPublic = (url: string) => url === "/dashboard/login" || url.startsWith("/dashboard/assets/");
 
-const SECURITY_HEADERS = {
-  "cache-control": "no-store",
-  "content-security-policy":
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  "referrer-policy": "same-origin",
-  "x-content-type-options": "nosniff",
-};
+// Pages show secrets once and carry CSRF tokens: never kept by a cache.
+const PAGE_HEADERS = { "cache-control": "no-store", ...DASHBOARD_SECURITY_HEADERS };
 
 /** Same-origin POSTs only: a browser sends Origin on every POST; when present it must be this host. */
 function sameOrigin(request: FastifyRequest): boolean {
@@ -50,8 +51,8 @@ function tokensMatch(expected: string, presented: string | null): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function errorPage(reply: FastifyReply, status: number, error: ApiError, store: SessionStore, request: FastifyRequest) {
-  const session = store.get(sessionIdOf(request));
+function errorPage(reply: FastifyReply, status: number, error: ApiError, request: FastifyRequest) {
+  const session = sessionOf(request);
   return sendPage(
     reply,
     renderDocument(
@@ -72,7 +73,8 @@ function errorPage(reply: FastifyReply, status: number, error: ApiError, store: 
  * renderer), htmx for live lists, a session cookie in front of the admin API (docs/dashboard.md).
  */
 export async function dashboardRoutes(app: FastifyInstance, options: DashboardOptions): Promise<void> {
-  const store = createSessionStore({ idleMs: options.idleMs ?? 12 * 3_600_000 });
+  const store = options.sessions;
+  const failures = options.credentialFailures;
   const resolveActor = createActorResolver(options.adminToken, options.apiKeys);
   const gateway = options.gateway;
 
@@ -87,9 +89,9 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
   );
 
   app.addHook("onRequest", async (request, reply) => {
-    reply.headers(SECURITY_HEADERS);
+    reply.headers(PAGE_HEADERS);
     if (isPublic(request.url.split("?", 1)[0] ?? "")) return;
-    const session = store.get(sessionIdOf(request));
+    const session = await store.get(sessionIdOf(request));
     if (!session) {
       // htmx follows HX-Redirect instead of swapping the sign-in page into a live region.
       if (request.headers["hx-request"]) return reply.header("hx-redirect", "/dashboard/login").code(200).send();
@@ -101,65 +103,71 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     if (request.method !== "POST") return;
     if (!sameOrigin(request)) throw new HttpError("cross_origin");
     if (isPublic(request.url)) return;
-    const session = store.get(sessionIdOf(request));
+    const session = sessionOf(request);
     const form = request.body instanceof URLSearchParams ? request.body : undefined;
     if (!session || !tokensMatch(session.csrfToken, form?.get("_csrf") ?? null)) {
       throw new HttpError("csrf");
     }
   });
 
+  // A page that set or showed the one-time message: the session keeps that, on every replica.
+  app.addHook("onSend", async (request, _reply, payload) => {
+    const changed = changedSessionOf(request);
+    if (changed) await store.save(changed);
+    return payload;
+  });
+
   app.setErrorHandler(async (error: Error, request, reply) => {
     if (error instanceof SignedOut) {
-      store.destroy(sessionIdOf(request));
+      await store.destroy(sessionIdOf(request));
       clearSessionCookie(request, reply);
       if (request.headers["hx-request"]) return reply.header("hx-redirect", "/dashboard/login").code(200).send();
       return seeOther(reply, "/dashboard/login");
     }
     const apiError = (error as { dashboardError?: ApiError }).dashboardError;
-    if (apiError) return errorPage(reply, apiError.status, apiError, store, request);
+    if (apiError) return errorPage(reply, apiError.status, apiError, request);
     if (error instanceof HttpError) {
-      return errorPage(
-        reply,
-        error.status,
-        { status: error.status, error: error.message, code: error.code },
-        store,
-        request,
-      );
+      return errorPage(reply, error.status, { status: error.status, error: error.message, code: error.code }, request);
     }
     const status = (error as { statusCode?: number }).statusCode;
     if (status !== undefined && status >= 400 && status < 500) {
-      return errorPage(reply, status, { status, error: error.message, code: "invalid_request" }, store, request);
+      return errorPage(reply, status, { status, error: error.message, code: "invalid_request" }, request);
     }
     request.log.error({ err: error }, "dashboard page failed");
-    return errorPage(
-      reply,
-      500,
-      { status: 500, error: "The page could not be built.", code: "internal" },
-      store,
-      request,
-    );
+    return errorPage(reply, 500, { status: 500, error: "The page could not be built.", code: "internal" }, request);
   });
 
   serveAssets(app);
 
   app.get("/dashboard", async (request, reply) => {
-    const session = store.get(sessionIdOf(request));
-    const actor = session?.actor;
+    const actor = sessionOf(request)?.actor;
     if (actor?.kind === "api_key")
       return seeOther(reply, `/dashboard/teams/${encodeURIComponent(actor.teamId)}/alerts`);
     return seeOther(reply, "/dashboard/teams");
   });
 
   app.get("/dashboard/login", async (request, reply) => {
-    if (store.get(sessionIdOf(request))) return seeOther(reply, "/dashboard");
+    if (await store.get(sessionIdOf(request))) return seeOther(reply, "/dashboard");
     return sendPage(reply, loginPage());
   });
 
   app.post("/dashboard/login", async (request, reply) => {
+    // Before the token is looked at: an address that failed too often is told to wait, right or wrong.
+    const blockedMs = await failures.blockedForMs(request.ip);
+    if (blockedMs > 0) {
+      const seconds = secondsUntil(blockedMs);
+      reply.header("retry-after", String(seconds));
+      return sendPage(reply, loginPage(`Too many failed sign-ins from this address: try again in ${seconds} s.`), 429);
+    }
     const form = request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
     const token = (form.get("token") ?? "").trim();
-    const actor = await resolveActor(`Bearer ${token}`, "GET").catch(() => undefined);
+    const actor = await resolveActor(`Bearer ${token}`, "GET").catch((error: unknown) => {
+      // Only a refused credential counts as a failure; auth being away is answered as what it is.
+      if (error instanceof HttpError && error.code === "unauthorized") return undefined;
+      throw toHttpError(error) ?? error;
+    });
     if (!actor || token === "") {
+      await failures.recordFailure(request.ip);
       return sendPage(reply, loginPage("That is not a valid admin token or team API key."), 401);
     }
     if (secureFor(request) && request.protocol !== "https") {
@@ -172,14 +180,26 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
         400,
       );
     }
-    store.destroy(sessionIdOf(request));
-    const session = store.create(token, actor);
+    await store.destroy(sessionIdOf(request));
+    const session = await store.create(token, actor).catch((error: unknown) => {
+      if (error instanceof SessionLimitReached) return undefined;
+      throw error;
+    });
+    if (!session) {
+      return sendPage(
+        reply,
+        loginPage(
+          "This gateway holds as many dashboard sessions as it may (it has no Redis): sign out elsewhere, or try again once idle sessions have ended.",
+        ),
+        503,
+      );
+    }
     setSessionCookie(request, reply, session.id);
     return seeOther(reply, "/dashboard");
   });
 
   app.post("/dashboard/logout", async (request, reply) => {
-    store.destroy(sessionIdOf(request));
+    await store.destroy(sessionIdOf(request));
     clearSessionCookie(request, reply);
     return seeOther(reply, "/dashboard/login");
   });

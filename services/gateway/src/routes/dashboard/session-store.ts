@@ -7,7 +7,7 @@ export type Flash =
   | { kind: "error"; text: string }
   | { kind: "secret"; title: string; secret: string; note: string };
 
-/** A signed-in dashboard user. The token stays in this process: the browser holds only the session id. */
+/** A signed-in dashboard user. The token stays on the server: the browser holds only the session id. */
 export type Session = {
   id: string;
   /** The admin token or team API key the user signed in with; sent as the bearer of admin API calls. */
@@ -15,56 +15,50 @@ export type Session = {
   actor: Actor;
   /** Sent back in every form (`_csrf`); checked on every POST. */
   csrfToken: string;
-  expiresAt: number;
+  /** Changed by a page, then written back with `save`. */
   flash?: Flash | undefined;
 };
 
 export type SessionStore = {
-  create: (token: string, actor: Actor) => Session;
+  /** A new session; throws SessionLimitReached when an in-process store is full. */
+  create: (token: string, actor: Actor) => Promise<Session>;
   /** The live session with that id, its idle deadline pushed back; undefined when unknown or expired. */
-  get: (id: string | undefined) => Session | undefined;
-  destroy: (id: string | undefined) => void;
+  get: (id: string | undefined) => Promise<Session | undefined>;
+  /** Writes a session's changed flash back; a session ended meanwhile stays ended. */
+  save: (session: Session) => Promise<void>;
+  destroy: (id: string | undefined) => Promise<void>;
+  /** Ends every session of a principal at once (a revoked API key). */
+  destroyPrincipal: (principal: string) => Promise<void>;
 };
 
-/**
- * Sessions in memory, with an idle timeout and a bound on their number (the oldest goes first).
- * A restart signs everyone out, and each gateway replica has its own sessions (docs/dashboard.md).
- */
-export function createSessionStore(options: { idleMs: number; maxSessions?: number }): SessionStore {
-  const { idleMs, maxSessions = 10_000 } = options;
-  const sessions = new Map<string, Session>();
+/** The in-process store holds as many sessions as it may, and this principal has none to give up. */
+export class SessionLimitReached extends Error {
+  override name = "SessionLimitReached";
+}
+
+/** A session ends after this long without a request. */
+export const SESSION_IDLE_MS = 12 * 3_600_000;
+
+export const ADMIN_PRINCIPAL = "admin";
+
+export const keyPrincipal = (apiKeyId: string) => `key:${apiKeyId}`;
+
+/** Whose sessions a session counts among: the admin token is one principal, each API key another. */
+export function principalOf(actor: Actor): string {
+  return actor.kind === "admin" ? ADMIN_PRINCIPAL : keyPrincipal(actor.id);
+}
+
+/** Team the session counts against (its bound per team), if any: the admin token has none. */
+export function teamOf(actor: Actor): string | undefined {
+  return actor.kind === "api_key" ? actor.teamId : undefined;
+}
+
+/** A new session: a random id (the cookie, 256 bits) and a random CSRF token, never derived from the token. */
+export function newSession(token: string, actor: Actor): Session {
   return {
-    create: (token, actor) => {
-      if (sessions.size >= maxSessions) {
-        const oldest = sessions.keys().next().value;
-        if (oldest !== undefined) sessions.delete(oldest);
-      }
-      const session: Session = {
-        id: randomBytes(32).toString("base64url"),
-        token,
-        actor,
-        csrfToken: randomBytes(32).toString("base64url"),
-        expiresAt: Date.now() + idleMs,
-      };
-      sessions.set(session.id, session);
-      return session;
-    },
-    get: (id) => {
-      if (id === undefined) return undefined;
-      const session = sessions.get(id);
-      if (!session) return undefined;
-      if (session.expiresAt <= Date.now()) {
-        sessions.delete(id);
-        return undefined;
-      }
-      session.expiresAt = Date.now() + idleMs;
-      // Most recently used last, so the bound drops the least recently used.
-      sessions.delete(id);
-      sessions.set(id, session);
-      return session;
-    },
-    destroy: (id) => {
-      if (id !== undefined) sessions.delete(id);
-    },
+    id: randomBytes(32).toString("base64url"),
+    token,
+    actor,
+    csrfToken: randomBytes(32).toString("base64url"),
   };
 }

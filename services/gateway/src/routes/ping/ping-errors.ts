@@ -14,10 +14,6 @@ export const pingErrors = {
       "unsupported_media_type",
       "A ping body must be JSON sent with Content-Type: application/json (curl -d sends application/x-www-form-urlencoded; add -H 'Content-Type: application/json'), or send no body at all.",
     ),
-  queryNotAllowed: () =>
-    new HttpError("invalid_request", "The ping URL takes no query parameters but dryRun; send a JSON body instead.", {
-      details: [{ field: "query", message: "Query parameters are not covered by the signature and are not accepted." }],
-    }),
   notAStart: () =>
     new HttpError("invalid_request", "A ping to /start is a start signal; see details.", {
       details: [{ field: "status", message: "status, if given on the /start path, must be start." }],

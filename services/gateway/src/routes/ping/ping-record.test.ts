@@ -47,6 +47,8 @@ describe("toRecordPingItem", () => {
       metadataJson: '{"group_key":"g"}',
       method: "GET",
       receivedAt: at,
+      idempotencyKey: "",
+      requestFingerprint: "",
       heartbeatQuotaMonthly: 9,
       alertQuotaMonthly: 7,
     });
@@ -60,6 +62,7 @@ describe("pingResponse", () => {
       monitor: { ...monitor, status: monitors.MonitorStatus.MONITOR_STATUS_DOWN, monitoringActive: true },
       pingId: "p",
       violations: [],
+      replayed: false,
     };
     expect(pingResponse(result, monitor, { status: "down" })).toEqual({
       message: "Ping received",
@@ -74,6 +77,7 @@ describe("pingResponse", () => {
       monitor: undefined,
       pingId: "p",
       violations: [],
+      replayed: false,
     };
     expect(pingResponse(result, monitor, { status: "up" })).toEqual({
       message: "Ping received",
@@ -83,7 +87,7 @@ describe("pingResponse", () => {
   });
 
   it("maps the refusals", () => {
-    const base = { monitor: undefined, pingId: "", violations: [] };
+    const base = { monitor: undefined, pingId: "", violations: [], replayed: false };
     const quota = thrownHttpError(() =>
       pingResponse(
         { ...base, outcome: monitors.RecordOutcome.RECORD_OUTCOME_QUOTA_EXHAUSTED },

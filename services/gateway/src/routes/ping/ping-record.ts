@@ -3,6 +3,7 @@ import { secondsUntilNextQuotaMonth } from "@pulsegate/quota";
 import { errors } from "../../errors.ts";
 import { monitorStatusJson, pingStatusToProto } from "../../json-vocabulary.ts";
 import { DRY_RUN_MESSAGE } from "../../pipeline/dry-run.ts";
+import { idempotencyKeyReused } from "../../pipeline/idempotency-key.ts";
 import type { PingBody } from "../../validation/index.ts";
 import { pingErrors } from "./ping-errors.ts";
 
@@ -16,6 +17,10 @@ export function toRecordPingItem(
   body: PingBody,
   method: string,
   receivedAt: Date,
+  idempotency: Pick<monitors.RecordPingItem, "idempotencyKey" | "requestFingerprint"> = {
+    idempotencyKey: "",
+    requestFingerprint: "",
+  },
 ): monitors.RecordPingItem {
   return {
     monitorId: monitor.id,
@@ -28,6 +33,7 @@ export function toRecordPingItem(
     receivedAt,
     heartbeatQuotaMonthly: access.heartbeatQuotaMonthly,
     alertQuotaMonthly: access.alertQuotaMonthly,
+    ...idempotency,
   };
 }
 
@@ -72,6 +78,8 @@ export function pingResponse(
       throw errors.invalidRequest(result.violations);
     case monitors.RecordOutcome.RECORD_OUTCOME_NOT_STORED:
       throw errors.serviceUnavailable();
+    case monitors.RecordOutcome.RECORD_OUTCOME_IDEMPOTENCY_KEY_REUSED:
+      throw idempotencyKeyReused();
     default:
       throw new Error(`RecordPing returned outcome ${String(result?.outcome)}`);
   }

@@ -16,8 +16,10 @@ import { batchPerTurn } from "../../peers/batch-per-turn.ts";
 import type { CoalescedCalls } from "../../peers/coalesced-calls.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { readDryRun } from "../../pipeline/dry-run.ts";
+import { idempotencyFields, markReplayed, readIdempotencyKey } from "../../pipeline/idempotency-key.ts";
 import { isJsonContentType, parseJsonBody } from "../../pipeline/json-body.ts";
 import { contentTypeOf, rawBodyOf } from "../../pipeline/raw-body.ts";
+import { replayClaimOf, replayedRequest } from "../../pipeline/replay-guard.ts";
 import { requireSignature } from "../../pipeline/require-signature.ts";
 import { signedPayload } from "../../pipeline/timestamped-payload.ts";
 import { requireActiveSubscription, verifySignature } from "../../pipeline/verify-signature.ts";
@@ -43,8 +45,8 @@ export type PingRouteOptions = {
 function readPingBody(request: FastifyRequest, payload: Buffer, start: boolean): PingBody {
   if (payload.length === 0) return { status: start ? "start" : "up" };
   if (!isJsonContentType(contentTypeOf(request))) throw pingErrors.notJson();
-  const raw = parseJsonBody(contentTypeOf(request), payload);
-  const body = parsePingBody(raw);
+  const { value: raw, inexactNumbers } = parseJsonBody(contentTypeOf(request), payload);
+  const body = parsePingBody(raw, inexactNumbers);
   if (!body.ok) throw errors.invalidRequest(body.details);
   if (!start) return body.value;
   const given = (raw as { status?: unknown }).status;
@@ -80,9 +82,10 @@ export async function pingRoute(app: FastifyInstance, options: PingRouteOptions)
     if (!monitor || monitor.status === monitors.MonitorStatus.MONITOR_STATUS_PAUSED) throw errors.monitorNotFound();
 
     const payload = rawBodyOf(request);
+    const signed = signedPayload(request, payload, monitor.requireTimestamp);
     const access = await verifySignature(
       calls,
-      { teamId: monitor.teamId, payload: signedPayload(request, payload, monitor.requireTimestamp), signature },
+      { teamId: monitor.teamId, payload: signed.bytes, signature },
       errors.monitorNotFound,
     );
 
@@ -92,15 +95,22 @@ export async function pingRoute(app: FastifyInstance, options: PingRouteOptions)
     // whatever its body, and only an acceptable ping is logged in the window (one atomic step).
     let body: PingBody | HttpError;
     let dryRun = false;
+    let idempotencyKey = "";
     try {
-      dryRun = readDryRun(request.query, { othersAllowed: false, otherwise: pingErrors.queryNotAllowed });
+      dryRun = readDryRun(request.query);
       body = readPingBody(request, payload, start);
+      if (!dryRun) idempotencyKey = readIdempotencyKey(request);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       body = error;
     }
     // A dry run is checked against the window but not logged in it: only accepted pings count.
-    const decision = await limiter.consume(pingUrl, !(body instanceof HttpError) && !dryRun);
+    // A timestamped ping to be logged is taken once, in the same step (replay-guard.ts).
+    const acceptable = !(body instanceof HttpError) && !dryRun;
+    const claim =
+      acceptable && signed.timestamp !== null ? replayClaimOf(monitor.id, signature, signed.timestamp, "") : undefined;
+    const decision = await limiter.consume(pingUrl, acceptable, claim);
+    if (decision.replayed) throw replayedRequest();
     const limitHeaders = rateLimitHeaders(decision);
     reply.headers(limitHeaders);
     if (!decision.allowed) throw pingErrors.rateLimited(limitHeaders);
@@ -111,18 +121,22 @@ export async function pingRoute(app: FastifyInstance, options: PingRouteOptions)
       return reply.code(200).send(dryRunPingResponse(preview.results[0], monitor, body));
     }
 
+    const idempotency = idempotencyFields(idempotencyKey, start ? "start" : "ping", monitor.id, payload);
     let result: monitors.RecordPingResult | undefined;
     try {
-      result = await recordPing(toRecordPingItem(monitor, access, body, request.method, receivedAt));
+      result = await recordPing(toRecordPingItem(monitor, access, body, request.method, receivedAt, idempotency));
     } catch (error) {
       await decision.release();
       throw error;
     }
     const recorded =
-      result?.outcome === monitors.RecordOutcome.RECORD_OUTCOME_RECORDED ||
-      result?.outcome === monitors.RecordOutcome.RECORD_OUTCOME_SPOOLED;
-    // Only accepted pings count: one the monitors service did not take leaves the window again.
+      (result?.outcome === monitors.RecordOutcome.RECORD_OUTCOME_RECORDED ||
+        result?.outcome === monitors.RecordOutcome.RECORD_OUTCOME_SPOOLED) &&
+      !result.replayed;
+    // Only accepted pings count: one the monitors service did not take (or answered from its key's
+    // first ping) leaves the window again.
     if (!recorded) await decision.release();
+    markReplayed(reply, result?.replayed);
     if (
       result?.outcome === monitors.RecordOutcome.RECORD_OUTCOME_PAUSED ||
       result?.outcome === monitors.RecordOutcome.RECORD_OUTCOME_MONITOR_NOT_FOUND

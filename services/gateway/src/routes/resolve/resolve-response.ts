@@ -1,6 +1,7 @@
 import { alerts } from "@pulsegate/proto";
 import { errors } from "../../errors.ts";
 import { DRY_RUN_MESSAGE } from "../../pipeline/dry-run.ts";
+import { idempotencyKeyReused } from "../../pipeline/idempotency-key.ts";
 
 export const RESOLVE_MESSAGES = {
   resolved: "Alert resolved and notifications triggered",
@@ -35,6 +36,8 @@ export function resolveResponse(
       throw errors.webhookNotFound();
     case alerts.ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_INVALID:
       throw errors.invalidRequest(result.violations);
+    case alerts.ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_IDEMPOTENCY_KEY_REUSED:
+      throw idempotencyKeyReused();
     default:
       throw new Error(`ResolveAlertsByKey returned outcome ${String(result?.outcome)}`);
   }

@@ -7,9 +7,11 @@ import { batchPerTurn } from "../../peers/batch-per-turn.ts";
 import type { CoalescedCalls } from "../../peers/coalesced-calls.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { readDryRun } from "../../pipeline/dry-run.ts";
+import { idempotencyFields, markReplayed, readIdempotencyKey } from "../../pipeline/idempotency-key.ts";
 import { parseJsonBody } from "../../pipeline/json-body.ts";
 import type { LookupCache } from "../../pipeline/lookup-cache.ts";
 import { contentTypeOf } from "../../pipeline/raw-body.ts";
+import { type ReplayGuard, takeOnce } from "../../pipeline/replay-guard.ts";
 import type { RateLimiter } from "../../rate-limit/webhook-rate-limiter.ts";
 import { parseResolveBody } from "../../validation/index.ts";
 import { checkWebhookRequest } from "../trigger/webhook-request-checks.ts";
@@ -19,6 +21,7 @@ export type ResolveRouteOptions = {
   peers: Peers;
   calls: CoalescedCalls;
   rateLimiter: RateLimiter;
+  replayGuard: ReplayGuard;
   /** The trigger route's webhook look-ups (one cache for both). */
   webhooks: LookupCache<alerts.Webhook | undefined>;
 };
@@ -30,7 +33,7 @@ export type ResolveRouteOptions = {
  * share one ResolveAlertsByKey call, as triggers do; dry runs ask alone.
  */
 export function resolveRoute(app: FastifyInstance, options: ResolveRouteOptions): void {
-  const { peers, calls, rateLimiter, webhooks } = options;
+  const { peers, calls, rateLimiter, replayGuard, webhooks } = options;
   const call = (items: alerts.ResolveByKeyItem[], dryRun: boolean) =>
     callUnary(peers.alerts, peers.alerts.resolveAlertsByKey, { items, dryRun });
   const resolve = batchPerTurn(async (items: alerts.ResolveByKeyItem[]) => (await call(items, false)).results, {
@@ -41,17 +44,23 @@ export function resolveRoute(app: FastifyInstance, options: ResolveRouteOptions)
     "/api/alerts/resolve/:webhookUrl",
     { schema: resolveRouteSchema, validatorCompiler: documentationOnly },
     async (request, reply) => {
-      const { webhook, payload } = await checkWebhookRequest(request, reply, { calls, rateLimiter, webhooks });
+      const checked = await checkWebhookRequest(request, reply, { calls, rateLimiter, webhooks });
+      const { webhook, payload } = checked;
       const dryRun = readDryRun(request.query);
-      const body = parseResolveBody(parseJsonBody(contentTypeOf(request), payload));
+      // A resolve stores no number: only its group_key is read.
+      const body = parseResolveBody(parseJsonBody(contentTypeOf(request), payload).value);
       if (!body.ok) throw errors.invalidRequest(body.details);
+      const idempotencyKey = dryRun ? "" : readIdempotencyKey(request);
       const item: alerts.ResolveByKeyItem = {
         teamId: webhook.teamId,
         source: alerts.AlertSource.ALERT_SOURCE_WEBHOOK,
         sourceId: webhook.id,
         groupKey: body.value.group_key,
+        ...idempotencyFields(idempotencyKey, "resolve", webhook.id, payload),
       };
+      if (!dryRun) await takeOnce(replayGuard, { sourceId: webhook.id, ...checked, idempotencyKey });
       const result = dryRun ? (await call([item], true)).results[0] : await resolve(item);
+      markReplayed(reply, result?.replayed);
       if (result?.outcome === alerts.ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_SOURCE_NOT_FOUND) {
         webhooks.invalidate(request.params.webhookUrl);
       }

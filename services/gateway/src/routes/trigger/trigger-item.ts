@@ -7,6 +7,10 @@ export function toTriggerItem(
   webhook: alerts.Webhook,
   access: auth.TeamAccess,
   body: TriggerBody,
+  idempotency: Pick<alerts.TriggerAlertItem, "idempotencyKey" | "requestFingerprint"> = {
+    idempotencyKey: "",
+    requestFingerprint: "",
+  },
 ): alerts.TriggerAlertItem {
   return {
     teamId: webhook.teamId,
@@ -24,5 +28,6 @@ export function toTriggerItem(
     repeatIntervalSeconds: 0,
     // Set from the request's trace context when the item is sent (coalesced-calls.ts).
     traceparent: "",
+    ...idempotency,
   };
 }

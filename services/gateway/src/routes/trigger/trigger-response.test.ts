@@ -12,6 +12,7 @@ const result = (
   occurrenceCount: 0,
   reason: "",
   violations: [],
+  replayed: false,
   ...extra,
 });
 

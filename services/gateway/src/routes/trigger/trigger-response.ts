@@ -2,6 +2,7 @@ import { alerts } from "@pulsegate/proto";
 import { secondsUntilNextQuotaMonth } from "@pulsegate/quota";
 import { errors } from "../../errors.ts";
 import { DRY_RUN_MESSAGE } from "../../pipeline/dry-run.ts";
+import { idempotencyKeyReused } from "../../pipeline/idempotency-key.ts";
 
 /** Texts of the spec (exact). */
 export const TRIGGER_MESSAGES = {
@@ -47,6 +48,8 @@ export function triggerResponse(
       throw errors.webhookNotFound();
     case alerts.TriggerOutcome.TRIGGER_OUTCOME_INVALID:
       throw errors.invalidRequest(result?.violations ?? []);
+    case alerts.TriggerOutcome.TRIGGER_OUTCOME_IDEMPOTENCY_KEY_REUSED:
+      throw idempotencyKeyReused();
     default:
       throw new Error(`TriggerAlert returned outcome ${String(outcome)}`);
   }

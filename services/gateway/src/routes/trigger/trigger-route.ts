@@ -7,9 +7,11 @@ import { documentationOnly, triggerRouteSchema } from "../../openapi/public-rout
 import type { CoalescedCalls } from "../../peers/coalesced-calls.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { readDryRun } from "../../pipeline/dry-run.ts";
+import { idempotencyFields, markReplayed, readIdempotencyKey } from "../../pipeline/idempotency-key.ts";
 import { parseJsonBody } from "../../pipeline/json-body.ts";
 import { createLookupCache } from "../../pipeline/lookup-cache.ts";
 import { contentTypeOf } from "../../pipeline/raw-body.ts";
+import { type ReplayGuard, takeOnce } from "../../pipeline/replay-guard.ts";
 import { isUrlToken } from "../../pipeline/url-token.ts";
 import type { RateLimiter } from "../../rate-limit/webhook-rate-limiter.ts";
 import { parseTriggerBody } from "../../validation/index.ts";
@@ -22,12 +24,13 @@ export type TriggerRouteOptions = {
   peers: Peers;
   calls: CoalescedCalls;
   rateLimiter: RateLimiter;
+  replayGuard: ReplayGuard;
   webhookCacheMs: number;
 };
 
 /** POST /api/alerts/trigger/:webhookUrl — DESIGN §2 steps 1–7, in that order. */
 export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOptions): Promise<void> {
-  const { peers, calls, rateLimiter } = options;
+  const { peers, calls, rateLimiter, replayGuard } = options;
   const webhooks = createLookupCache<alerts.Webhook | undefined>({
     ttlMs: options.webhookCacheMs,
     load: async (webhookUrl) =>
@@ -41,18 +44,29 @@ export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOp
     // Documented, not validated by Fastify: the body is checked at step 6, after the signature.
     { schema: triggerRouteSchema, validatorCompiler: documentationOnly },
     async (request, reply) => {
-      const { webhook, access, payload } = await checkWebhookRequest(request, reply, { calls, rateLimiter, webhooks });
+      const checked = await checkWebhookRequest(request, reply, { calls, rateLimiter, webhooks });
+      const { webhook, access, payload } = checked;
 
       const dryRun = readDryRun(request.query);
-      const body = parseTriggerBody(parseJsonBody(contentTypeOf(request), payload));
+      const { value, inexactNumbers } = parseJsonBody(contentTypeOf(request), payload);
+      const body = parseTriggerBody(value, inexactNumbers);
       if (!body.ok) throw errors.invalidRequest(body.details);
 
-      const item = toTriggerItem(webhook, access, body.value);
+      const idempotencyKey = readIdempotencyKey(request);
       if (dryRun) {
-        const preview = await callUnary(peers.alerts, peers.alerts.previewTriggers, { items: [item] });
+        const items = [toTriggerItem(webhook, access, body.value)];
+        const preview = await callUnary(peers.alerts, peers.alerts.previewTriggers, { items });
         return reply.code(200).send(dryRunTriggerResponse(preview.results[0], body.value.group_key ?? null));
       }
+      const item = toTriggerItem(
+        webhook,
+        access,
+        body.value,
+        idempotencyFields(idempotencyKey, "trigger", webhook.id, payload),
+      );
+      await takeOnce(replayGuard, { sourceId: webhook.id, ...checked, idempotencyKey });
       const result = await calls.triggerAlert(item);
+      markReplayed(reply, result.replayed);
       if (result.outcome === alerts.TriggerOutcome.TRIGGER_OUTCOME_SOURCE_NOT_FOUND) {
         webhooks.invalidate(request.params.webhookUrl);
       }
@@ -61,5 +75,5 @@ export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOp
       return reply.code(answer.status).send(answer.body);
     },
   );
-  resolveRoute(app, { peers, calls, rateLimiter, webhooks });
+  resolveRoute(app, { peers, calls, rateLimiter, replayGuard, webhooks });
 }

@@ -17,7 +17,14 @@ export type WebhookRequestDeps = {
   webhooks: LookupCache<alerts.Webhook | undefined>;
 };
 
-export type CheckedWebhookRequest = { webhook: alerts.Webhook; access: auth.TeamAccess; payload: Buffer };
+export type CheckedWebhookRequest = {
+  webhook: alerts.Webhook;
+  access: auth.TeamAccess;
+  payload: Buffer;
+  /** The signature as sent, and its signed timestamp (null unless the webhook requires one): see takeOnce. */
+  signature: string;
+  timestamp: number | null;
+};
 
 /**
  * DESIGN §2 steps 1–5 for a request to a webhook URL, in that order: a signature is present, the webhook is
@@ -36,9 +43,10 @@ export async function checkWebhookRequest(
   if (!webhook?.enabled) throw errors.webhookNotFound();
 
   const payload = rawBodyOf(request);
+  const signed = signedPayload(request, payload, webhook.requireTimestamp);
   const access = await verifySignature(
     deps.calls,
-    { teamId: webhook.teamId, payload: signedPayload(request, payload, webhook.requireTimestamp), signature },
+    { teamId: webhook.teamId, payload: signed.bytes, signature },
     errors.webhookNotFound,
   );
 
@@ -51,5 +59,5 @@ export async function checkWebhookRequest(
   reply.headers(limitHeaders);
   if (!decision.allowed) throw errors.rateLimited(limitHeaders);
 
-  return { webhook, access, payload };
+  return { webhook, access, payload, signature, timestamp: signed.timestamp };
 }

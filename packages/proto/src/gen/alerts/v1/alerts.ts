@@ -210,6 +210,8 @@ export const TriggerOutcome = {
    * metadata that is not a JSON object; see violations. Other items are unaffected.
    */
   TRIGGER_OUTCOME_INVALID: 7,
+  /** TRIGGER_OUTCOME_IDEMPOTENCY_KEY_REUSED - The item's idempotency key was used for another request: nothing was applied. */
+  TRIGGER_OUTCOME_IDEMPOTENCY_KEY_REUSED: 8,
   UNRECOGNIZED: -1,
 } as const;
 
@@ -224,6 +226,7 @@ export namespace TriggerOutcome {
   export type TRIGGER_OUTCOME_QUOTA_EXHAUSTED = typeof TriggerOutcome.TRIGGER_OUTCOME_QUOTA_EXHAUSTED;
   export type TRIGGER_OUTCOME_SOURCE_NOT_FOUND = typeof TriggerOutcome.TRIGGER_OUTCOME_SOURCE_NOT_FOUND;
   export type TRIGGER_OUTCOME_INVALID = typeof TriggerOutcome.TRIGGER_OUTCOME_INVALID;
+  export type TRIGGER_OUTCOME_IDEMPOTENCY_KEY_REUSED = typeof TriggerOutcome.TRIGGER_OUTCOME_IDEMPOTENCY_KEY_REUSED;
   export type UNRECOGNIZED = typeof TriggerOutcome.UNRECOGNIZED;
 }
 
@@ -253,6 +256,9 @@ export function triggerOutcomeFromJSON(object: any): TriggerOutcome {
     case 7:
     case "TRIGGER_OUTCOME_INVALID":
       return TriggerOutcome.TRIGGER_OUTCOME_INVALID;
+    case 8:
+    case "TRIGGER_OUTCOME_IDEMPOTENCY_KEY_REUSED":
+      return TriggerOutcome.TRIGGER_OUTCOME_IDEMPOTENCY_KEY_REUSED;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -278,6 +284,8 @@ export function triggerOutcomeToJSON(object: TriggerOutcome): string {
       return "TRIGGER_OUTCOME_SOURCE_NOT_FOUND";
     case TriggerOutcome.TRIGGER_OUTCOME_INVALID:
       return "TRIGGER_OUTCOME_INVALID";
+    case TriggerOutcome.TRIGGER_OUTCOME_IDEMPOTENCY_KEY_REUSED:
+      return "TRIGGER_OUTCOME_IDEMPOTENCY_KEY_REUSED";
     case TriggerOutcome.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -505,6 +513,8 @@ export const ResolveByKeyOutcome = {
   RESOLVE_BY_KEY_OUTCOME_SOURCE_NOT_FOUND: 4,
   /** RESOLVE_BY_KEY_OUTCOME_INVALID - The key holds text that cannot be stored; see violations. */
   RESOLVE_BY_KEY_OUTCOME_INVALID: 5,
+  /** RESOLVE_BY_KEY_OUTCOME_IDEMPOTENCY_KEY_REUSED - The item's idempotency key was used for another request: nothing was changed. */
+  RESOLVE_BY_KEY_OUTCOME_IDEMPOTENCY_KEY_REUSED: 6,
   UNRECOGNIZED: -1,
 } as const;
 
@@ -519,6 +529,8 @@ export namespace ResolveByKeyOutcome {
   export type RESOLVE_BY_KEY_OUTCOME_SOURCE_NOT_FOUND =
     typeof ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_SOURCE_NOT_FOUND;
   export type RESOLVE_BY_KEY_OUTCOME_INVALID = typeof ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_INVALID;
+  export type RESOLVE_BY_KEY_OUTCOME_IDEMPOTENCY_KEY_REUSED =
+    typeof ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_IDEMPOTENCY_KEY_REUSED;
   export type UNRECOGNIZED = typeof ResolveByKeyOutcome.UNRECOGNIZED;
 }
 
@@ -542,6 +554,9 @@ export function resolveByKeyOutcomeFromJSON(object: any): ResolveByKeyOutcome {
     case 5:
     case "RESOLVE_BY_KEY_OUTCOME_INVALID":
       return ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_INVALID;
+    case 6:
+    case "RESOLVE_BY_KEY_OUTCOME_IDEMPOTENCY_KEY_REUSED":
+      return ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_IDEMPOTENCY_KEY_REUSED;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -563,6 +578,8 @@ export function resolveByKeyOutcomeToJSON(object: ResolveByKeyOutcome): string {
       return "RESOLVE_BY_KEY_OUTCOME_SOURCE_NOT_FOUND";
     case ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_INVALID:
       return "RESOLVE_BY_KEY_OUTCOME_INVALID";
+    case ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_IDEMPOTENCY_KEY_REUSED:
+      return "RESOLVE_BY_KEY_OUTCOME_IDEMPOTENCY_KEY_REUSED";
     case ResolveByKeyOutcome.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -697,6 +714,14 @@ export interface TriggerAlertItem {
   traceparent: string;
   /** For monitor sources, which have no webhook row: the reminder interval (0: none). */
   repeatIntervalSeconds: number;
+  /**
+   * The request's Idempotency-Key ("" for none), scoped to the team, and a digest of the
+   * request (its endpoint, source and body). A key seen within 24 hours with the same digest is
+   * answered from what its first request did (replayed), and nothing is applied again; with
+   * another digest it is IDEMPOTENCY_KEY_REUSED.
+   */
+  idempotencyKey: string;
+  requestFingerprint: string;
 }
 
 export interface TriggerAlertRequest {
@@ -717,6 +742,8 @@ export interface TriggerAlertResult {
   reason: string;
   /** For INVALID: what is wrong with the item. */
   violations: FieldViolation[];
+  /** The answer of the idempotency key's first request, given again: nothing was applied now. */
+  replayed: boolean;
 }
 
 export interface TriggerAlertResponse {
@@ -987,6 +1014,14 @@ export interface ResolveByKeyItem {
   /** The webhook's id (it must exist, be enabled and belong to the team). */
   sourceId: string;
   groupKey: string;
+  /**
+   * The request's Idempotency-Key ("" for none), scoped to the team, and a digest of the
+   * request (its endpoint, source and body). A key seen within 24 hours with the same digest is
+   * answered from what its first request did (replayed), and nothing is applied again; with
+   * another digest it is IDEMPOTENCY_KEY_REUSED.
+   */
+  idempotencyKey: string;
+  requestFingerprint: string;
 }
 
 export interface ResolveAlertsByKeyRequest {
@@ -1001,6 +1036,8 @@ export interface ResolveByKeyResult {
   alertId: string;
   occurrenceCount: number;
   violations: FieldViolation[];
+  /** The answer of the idempotency key's first request, given again: nothing was changed now. */
+  replayed: boolean;
 }
 
 export interface ResolveAlertsByKeyResponse {
@@ -2577,6 +2614,8 @@ function createBaseTriggerAlertItem(): TriggerAlertItem {
     reopenWindowSeconds: 0,
     traceparent: "",
     repeatIntervalSeconds: 0,
+    idempotencyKey: "",
+    requestFingerprint: "",
   };
 }
 
@@ -2617,6 +2656,12 @@ export const TriggerAlertItem: MessageFns<TriggerAlertItem> = {
     }
     if (message.repeatIntervalSeconds !== 0) {
       writer.uint32(96).int32(message.repeatIntervalSeconds);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(106).string(message.idempotencyKey);
+    }
+    if (message.requestFingerprint !== "") {
+      writer.uint32(114).string(message.requestFingerprint);
     }
     return writer;
   },
@@ -2730,6 +2775,22 @@ export const TriggerAlertItem: MessageFns<TriggerAlertItem> = {
             message.repeatIntervalSeconds = reader.int32();
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.requestFingerprint = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2784,6 +2845,16 @@ export const TriggerAlertItem: MessageFns<TriggerAlertItem> = {
         : isSet(object.repeat_interval_seconds)
         ? globalThis.Number(object.repeat_interval_seconds)
         : 0,
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+      requestFingerprint: isSet(object.requestFingerprint)
+        ? globalThis.String(object.requestFingerprint)
+        : isSet(object.request_fingerprint)
+        ? globalThis.String(object.request_fingerprint)
+        : "",
     };
   },
 
@@ -2825,6 +2896,12 @@ export const TriggerAlertItem: MessageFns<TriggerAlertItem> = {
     if (message.repeatIntervalSeconds !== 0) {
       obj.repeatIntervalSeconds = Math.round(message.repeatIntervalSeconds);
     }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    if (message.requestFingerprint !== "") {
+      obj.requestFingerprint = message.requestFingerprint;
+    }
     return obj;
   },
 
@@ -2845,6 +2922,8 @@ export const TriggerAlertItem: MessageFns<TriggerAlertItem> = {
     message.reopenWindowSeconds = object.reopenWindowSeconds ?? 0;
     message.traceparent = object.traceparent ?? "";
     message.repeatIntervalSeconds = object.repeatIntervalSeconds ?? 0;
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    message.requestFingerprint = object.requestFingerprint ?? "";
     return message;
   },
 };
@@ -3004,7 +3083,7 @@ export const FieldViolation: MessageFns<FieldViolation> = {
 };
 
 function createBaseTriggerAlertResult(): TriggerAlertResult {
-  return { outcome: 0, alertId: "", occurrenceCount: 0, reason: "", violations: [] };
+  return { outcome: 0, alertId: "", occurrenceCount: 0, reason: "", violations: [], replayed: false };
 }
 
 export const TriggerAlertResult: MessageFns<TriggerAlertResult> = {
@@ -3023,6 +3102,9 @@ export const TriggerAlertResult: MessageFns<TriggerAlertResult> = {
     }
     for (const v of message.violations) {
       FieldViolation.encode(v!, writer.uint32(42).fork()).join();
+    }
+    if (message.replayed !== false) {
+      writer.uint32(48).bool(message.replayed);
     }
     return writer;
   },
@@ -3080,6 +3162,14 @@ export const TriggerAlertResult: MessageFns<TriggerAlertResult> = {
             message.violations.push(FieldViolation.decode(reader, reader.uint32()));
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.replayed = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3109,6 +3199,7 @@ export const TriggerAlertResult: MessageFns<TriggerAlertResult> = {
       violations: globalThis.Array.isArray(object?.violations)
         ? object.violations.map((e: any) => FieldViolation.fromJSON(e))
         : [],
+      replayed: isSet(object.replayed) ? globalThis.Boolean(object.replayed) : false,
     };
   },
 
@@ -3129,6 +3220,9 @@ export const TriggerAlertResult: MessageFns<TriggerAlertResult> = {
     if (message.violations?.length) {
       obj.violations = message.violations.map((e) => FieldViolation.toJSON(e));
     }
+    if (message.replayed !== false) {
+      obj.replayed = message.replayed;
+    }
     return obj;
   },
 
@@ -3142,6 +3236,7 @@ export const TriggerAlertResult: MessageFns<TriggerAlertResult> = {
     message.occurrenceCount = object.occurrenceCount ?? 0;
     message.reason = object.reason ?? "";
     message.violations = object.violations?.map((e) => FieldViolation.fromPartial(e)) || [];
+    message.replayed = object.replayed ?? false;
     return message;
   },
 };
@@ -7211,7 +7306,7 @@ export const RetryDeliveryResponse: MessageFns<RetryDeliveryResponse> = {
 };
 
 function createBaseResolveByKeyItem(): ResolveByKeyItem {
-  return { teamId: "", source: 0, sourceId: "", groupKey: "" };
+  return { teamId: "", source: 0, sourceId: "", groupKey: "", idempotencyKey: "", requestFingerprint: "" };
 }
 
 export const ResolveByKeyItem: MessageFns<ResolveByKeyItem> = {
@@ -7227,6 +7322,12 @@ export const ResolveByKeyItem: MessageFns<ResolveByKeyItem> = {
     }
     if (message.groupKey !== "") {
       writer.uint32(34).string(message.groupKey);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(42).string(message.idempotencyKey);
+    }
+    if (message.requestFingerprint !== "") {
+      writer.uint32(50).string(message.requestFingerprint);
     }
     return writer;
   },
@@ -7276,6 +7377,22 @@ export const ResolveByKeyItem: MessageFns<ResolveByKeyItem> = {
             message.groupKey = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.requestFingerprint = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7306,6 +7423,16 @@ export const ResolveByKeyItem: MessageFns<ResolveByKeyItem> = {
         : isSet(object.group_key)
         ? globalThis.String(object.group_key)
         : "",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+      requestFingerprint: isSet(object.requestFingerprint)
+        ? globalThis.String(object.requestFingerprint)
+        : isSet(object.request_fingerprint)
+        ? globalThis.String(object.request_fingerprint)
+        : "",
     };
   },
 
@@ -7323,6 +7450,12 @@ export const ResolveByKeyItem: MessageFns<ResolveByKeyItem> = {
     if (message.groupKey !== "") {
       obj.groupKey = message.groupKey;
     }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    if (message.requestFingerprint !== "") {
+      obj.requestFingerprint = message.requestFingerprint;
+    }
     return obj;
   },
 
@@ -7335,6 +7468,8 @@ export const ResolveByKeyItem: MessageFns<ResolveByKeyItem> = {
     message.source = object.source ?? 0;
     message.sourceId = object.sourceId ?? "";
     message.groupKey = object.groupKey ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    message.requestFingerprint = object.requestFingerprint ?? "";
     return message;
   },
 };
@@ -7429,7 +7564,7 @@ export const ResolveAlertsByKeyRequest: MessageFns<ResolveAlertsByKeyRequest> = 
 };
 
 function createBaseResolveByKeyResult(): ResolveByKeyResult {
-  return { outcome: 0, alertId: "", occurrenceCount: 0, violations: [] };
+  return { outcome: 0, alertId: "", occurrenceCount: 0, violations: [], replayed: false };
 }
 
 export const ResolveByKeyResult: MessageFns<ResolveByKeyResult> = {
@@ -7445,6 +7580,9 @@ export const ResolveByKeyResult: MessageFns<ResolveByKeyResult> = {
     }
     for (const v of message.violations) {
       FieldViolation.encode(v!, writer.uint32(34).fork()).join();
+    }
+    if (message.replayed !== false) {
+      writer.uint32(40).bool(message.replayed);
     }
     return writer;
   },
@@ -7494,6 +7632,14 @@ export const ResolveByKeyResult: MessageFns<ResolveByKeyResult> = {
             message.violations.push(FieldViolation.decode(reader, reader.uint32()));
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.replayed = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7522,6 +7668,7 @@ export const ResolveByKeyResult: MessageFns<ResolveByKeyResult> = {
       violations: globalThis.Array.isArray(object?.violations)
         ? object.violations.map((e: any) => FieldViolation.fromJSON(e))
         : [],
+      replayed: isSet(object.replayed) ? globalThis.Boolean(object.replayed) : false,
     };
   },
 
@@ -7539,6 +7686,9 @@ export const ResolveByKeyResult: MessageFns<ResolveByKeyResult> = {
     if (message.violations?.length) {
       obj.violations = message.violations.map((e) => FieldViolation.toJSON(e));
     }
+    if (message.replayed !== false) {
+      obj.replayed = message.replayed;
+    }
     return obj;
   },
 
@@ -7551,6 +7701,7 @@ export const ResolveByKeyResult: MessageFns<ResolveByKeyResult> = {
     message.alertId = object.alertId ?? "";
     message.occurrenceCount = object.occurrenceCount ?? 0;
     message.violations = object.violations?.map((e) => FieldViolation.fromPartial(e)) || [];
+    message.replayed = object.replayed ?? false;
     return message;
   },
 };

@@ -158,6 +158,8 @@ export const RecordOutcome = {
   RECORD_OUTCOME_INVALID: 6,
   /** RECORD_OUTCOME_NOT_STORED - This ping alone could not be written (not an outage); nothing was stored, retry it. */
   RECORD_OUTCOME_NOT_STORED: 7,
+  /** RECORD_OUTCOME_IDEMPOTENCY_KEY_REUSED - The item's idempotency key was used for another request: nothing was stored. */
+  RECORD_OUTCOME_IDEMPOTENCY_KEY_REUSED: 8,
   UNRECOGNIZED: -1,
 } as const;
 
@@ -172,6 +174,7 @@ export namespace RecordOutcome {
   export type RECORD_OUTCOME_PAUSED = typeof RecordOutcome.RECORD_OUTCOME_PAUSED;
   export type RECORD_OUTCOME_INVALID = typeof RecordOutcome.RECORD_OUTCOME_INVALID;
   export type RECORD_OUTCOME_NOT_STORED = typeof RecordOutcome.RECORD_OUTCOME_NOT_STORED;
+  export type RECORD_OUTCOME_IDEMPOTENCY_KEY_REUSED = typeof RecordOutcome.RECORD_OUTCOME_IDEMPOTENCY_KEY_REUSED;
   export type UNRECOGNIZED = typeof RecordOutcome.UNRECOGNIZED;
 }
 
@@ -201,6 +204,9 @@ export function recordOutcomeFromJSON(object: any): RecordOutcome {
     case 7:
     case "RECORD_OUTCOME_NOT_STORED":
       return RecordOutcome.RECORD_OUTCOME_NOT_STORED;
+    case 8:
+    case "RECORD_OUTCOME_IDEMPOTENCY_KEY_REUSED":
+      return RecordOutcome.RECORD_OUTCOME_IDEMPOTENCY_KEY_REUSED;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -226,6 +232,8 @@ export function recordOutcomeToJSON(object: RecordOutcome): string {
       return "RECORD_OUTCOME_INVALID";
     case RecordOutcome.RECORD_OUTCOME_NOT_STORED:
       return "RECORD_OUTCOME_NOT_STORED";
+    case RecordOutcome.RECORD_OUTCOME_IDEMPOTENCY_KEY_REUSED:
+      return "RECORD_OUTCOME_IDEMPOTENCY_KEY_REUSED";
     case RecordOutcome.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -488,6 +496,14 @@ export interface RecordPingItem {
    * to TriggerAlert when the ping raises an incident.
    */
   alertQuotaMonthly: number;
+  /**
+   * The request's Idempotency-Key ("" for none), scoped to the team, and a digest of the
+   * request (its endpoint, source and body). A key seen within 24 hours with the same digest is
+   * answered from what its first request did (replayed), and nothing is applied again; with
+   * another digest it is IDEMPOTENCY_KEY_REUSED.
+   */
+  idempotencyKey: string;
+  requestFingerprint: string;
 }
 
 export interface RecordPingRequest {
@@ -515,6 +531,8 @@ export interface RecordPingResult {
   pingId: string;
   /** For INVALID: what is wrong with the item. */
   violations: FieldViolation[];
+  /** The answer of the idempotency key's first ping, given again: nothing was stored now. */
+  replayed: boolean;
 }
 
 export interface RecordPingResponse {
@@ -2754,6 +2772,8 @@ function createBaseRecordPingItem(): RecordPingItem {
     receivedAt: undefined,
     heartbeatQuotaMonthly: 0,
     alertQuotaMonthly: 0,
+    idempotencyKey: "",
+    requestFingerprint: "",
   };
 }
 
@@ -2788,6 +2808,12 @@ export const RecordPingItem: MessageFns<RecordPingItem> = {
     }
     if (message.alertQuotaMonthly !== 0) {
       writer.uint32(80).int32(message.alertQuotaMonthly);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(90).string(message.idempotencyKey);
+    }
+    if (message.requestFingerprint !== "") {
+      writer.uint32(98).string(message.requestFingerprint);
     }
     return writer;
   },
@@ -2885,6 +2911,22 @@ export const RecordPingItem: MessageFns<RecordPingItem> = {
             message.alertQuotaMonthly = reader.int32();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.requestFingerprint = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2937,6 +2979,16 @@ export const RecordPingItem: MessageFns<RecordPingItem> = {
         : isSet(object.alert_quota_monthly)
         ? globalThis.Number(object.alert_quota_monthly)
         : 0,
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+      requestFingerprint: isSet(object.requestFingerprint)
+        ? globalThis.String(object.requestFingerprint)
+        : isSet(object.request_fingerprint)
+        ? globalThis.String(object.request_fingerprint)
+        : "",
     };
   },
 
@@ -2972,6 +3024,12 @@ export const RecordPingItem: MessageFns<RecordPingItem> = {
     if (message.alertQuotaMonthly !== 0) {
       obj.alertQuotaMonthly = Math.round(message.alertQuotaMonthly);
     }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    if (message.requestFingerprint !== "") {
+      obj.requestFingerprint = message.requestFingerprint;
+    }
     return obj;
   },
 
@@ -2990,6 +3048,8 @@ export const RecordPingItem: MessageFns<RecordPingItem> = {
     message.receivedAt = object.receivedAt ?? undefined;
     message.heartbeatQuotaMonthly = object.heartbeatQuotaMonthly ?? 0;
     message.alertQuotaMonthly = object.alertQuotaMonthly ?? 0;
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    message.requestFingerprint = object.requestFingerprint ?? "";
     return message;
   },
 };
@@ -3149,7 +3209,7 @@ export const FieldViolation: MessageFns<FieldViolation> = {
 };
 
 function createBaseRecordPingResult(): RecordPingResult {
-  return { outcome: 0, monitor: undefined, pingId: "", violations: [] };
+  return { outcome: 0, monitor: undefined, pingId: "", violations: [], replayed: false };
 }
 
 export const RecordPingResult: MessageFns<RecordPingResult> = {
@@ -3165,6 +3225,9 @@ export const RecordPingResult: MessageFns<RecordPingResult> = {
     }
     for (const v of message.violations) {
       FieldViolation.encode(v!, writer.uint32(34).fork()).join();
+    }
+    if (message.replayed !== false) {
+      writer.uint32(40).bool(message.replayed);
     }
     return writer;
   },
@@ -3214,6 +3277,14 @@ export const RecordPingResult: MessageFns<RecordPingResult> = {
             message.violations.push(FieldViolation.decode(reader, reader.uint32()));
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.replayed = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3238,6 +3309,7 @@ export const RecordPingResult: MessageFns<RecordPingResult> = {
       violations: globalThis.Array.isArray(object?.violations)
         ? object.violations.map((e: any) => FieldViolation.fromJSON(e))
         : [],
+      replayed: isSet(object.replayed) ? globalThis.Boolean(object.replayed) : false,
     };
   },
 
@@ -3255,6 +3327,9 @@ export const RecordPingResult: MessageFns<RecordPingResult> = {
     if (message.violations?.length) {
       obj.violations = message.violations.map((e) => FieldViolation.toJSON(e));
     }
+    if (message.replayed !== false) {
+      obj.replayed = message.replayed;
+    }
     return obj;
   },
 
@@ -3269,6 +3344,7 @@ export const RecordPingResult: MessageFns<RecordPingResult> = {
       : undefined;
     message.pingId = object.pingId ?? "";
     message.violations = object.violations?.map((e) => FieldViolation.fromPartial(e)) || [];
+    message.replayed = object.replayed ?? false;
     return message;
   },
 };

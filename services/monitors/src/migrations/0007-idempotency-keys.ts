@@ -1,0 +1,8 @@
+import { createIdempotencyKeysSql, Migration } from "@pulsegate/db";
+
+/** Idempotency-Key on pings: each key's first answer, kept 24 hours. */
+export class IdempotencyKeys extends Migration {
+  override async up(): Promise<void> {
+    for (const sql of createIdempotencyKeysSql("monitors")) this.addSql(sql);
+  }
+}

@@ -1,0 +1,10 @@
+import { IdempotencyKeys } from "@pulsegate/db";
+import { IDEMPOTENCY_LIMITS } from "@pulsegate/limits";
+import type { MonitorStatus } from "@pulsegate/vocabulary";
+import type { MonitorView } from "../monitors/monitor-row.ts";
+
+/** What a recorded ping answered (its monitor after it): given again for a repeat of its key. */
+export type PingAnswer = Pick<MonitorView, "id" | "teamId" | "name" | "monitoringActive"> & { status: MonitorStatus };
+
+/** The owner of monitors.idempotency_keys. */
+export const pingIdempotencyKeys = new IdempotencyKeys<PingAnswer>("monitors", IDEMPOTENCY_LIMITS.keptHours);
