@@ -6,10 +6,15 @@
 // monitors and the gateway; then a signed trigger, a signed ping, the dashboard, every /metrics
 // endpoint and a trace, all through the containers; then a SIGTERM to each, as a rollout sends.
 //
+// Like pods, the containers share a network of their own (a podman bridge, made for the run) on
+// which each workload answers to its Service's name (auth:50051, …); nothing is published on this
+// machine's ports, so runs side by side and a local `npm start` do not collide. PostgreSQL, Redis
+// and the OTLP collector of the ConfigMap are reached on the bridge's address on this machine.
+//
 // Usage: node scripts/image/smoke-test.ts IMAGE   (scripts/check-image.sh runs it)
 // Environment: SMOKE_OVERLAY (default deploy/k8s/overlays/production), TEST_DATABASE_SERVER,
 // TEST_REDIS_URL; podman reads CONTAINERS_CONF (check-image.sh sets it).
-import { type SpawnSyncReturns, spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,8 +22,8 @@ import { join } from "node:path";
 import { sign } from "@pulsegate/sdk";
 import pg from "pg";
 import { parseAllDocuments } from "yaml";
-import { freePort } from "../../test/support/free-port.ts";
 import { OtlpReceiver } from "../../test/support/otlp-receiver.ts";
+import { hostPortOf, TcpProxy } from "../../test/support/tcp-proxy.ts";
 import { type Container, type PodSpec, podmanRunArgs, resolveEnv } from "./workload-args.ts";
 
 const image = process.argv[2] ?? "";
@@ -26,19 +31,30 @@ if (!image) throw new Error("usage: smoke-test.ts IMAGE");
 const overlay = process.env.SMOKE_OVERLAY ?? "deploy/k8s/overlays/production";
 const databaseServer = process.env.TEST_DATABASE_SERVER ?? "postgres://postgres@127.0.0.1:5432";
 const redisServer = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-/** How a container reaches this machine's loopback (slirp4netns with allow_host_loopback). */
-const HOST_LOOPBACK = "10.0.2.2";
 const PREFIX = `pulsegate-smoke-${process.pid}`;
+const NETWORK = PREFIX;
 
 type K8sObject = { kind: string; metadata: { name: string }; data?: Record<string, string>; spec?: unknown };
 type Workload = { name: string; kind: "Job" | "Deployment"; pod: PodSpec; graceSeconds: number };
 
-function podman(args: string[], options: { allowFailure?: boolean } = {}): SpawnSyncReturns<string> {
-  const result = spawnSync("podman", args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  if (result.status !== 0 && !options.allowFailure) {
-    throw new Error(`podman ${args.slice(0, 2).join(" ")} failed (${result.status}): ${result.stderr.slice(-2000)}`);
-  }
-  return result;
+type Ran = { status: number | null; stdout: string; stderr: string };
+
+/** podman, without blocking this process: it serves the containers' PostgreSQL and Redis proxies meanwhile. */
+function podman(args: string[], options: { allowFailure?: boolean } = {}): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("podman", args, { stdio: ["ignore", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+    child.on("error", reject);
+    child.on("close", (status) => {
+      const ran = { status, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() };
+      if (status !== 0 && !options.allowFailure) {
+        reject(new Error(`podman ${args.slice(0, 2).join(" ")} failed (${status}): ${ran.stderr.slice(-2000)}`));
+      } else resolve(ran);
+    });
+  });
 }
 
 function step(message: string): void {
@@ -126,77 +142,107 @@ async function main(): Promise<void> {
   await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   await admin.query(`CREATE DATABASE ${database}`);
 
-  // The Secret the quick start tells an operator to create (deploy/k8s/README.md), with throwaway values.
-  const toHost = (url: string) => {
-    const parsed = new URL(url);
-    parsed.hostname = HOST_LOOPBACK;
-    return parsed;
-  };
-  const databaseUrl = toHost(databaseServer);
-  databaseUrl.pathname = `/${database}`;
-  const secrets: Record<string, string> = {
-    DATABASE_URL: databaseUrl.toString(),
-    REDIS_URL: toHost(redisServer).toString(),
-    ADMIN_TOKEN: randomBytes(24).toString("base64url"),
-    SECRET_KEK: randomBytes(32).toString("base64"),
-  };
-
   const work = mkdtempSync(join(tmpdir(), "pulsegate-smoke-"));
   chmodSync(work, 0o700);
-  // OTEL_EXPORTER_OTLP_ENDPOINT of the ConfigMap names port 4318 of a collector: this stands in for it.
-  const otlp = await OtlpReceiver.start(4318);
   const started = new Map<string, string>();
+  const closers: (() => Promise<unknown>)[] = [];
   let failed = false;
   try {
-    // Every workload publishes its gRPC ports on this machine's loopback under their own numbers,
-    // where the others dial them (auth:50051, …, resolved to the loopback); HTTP and metrics
-    // ports go to free ports here.
-    const ports = new Map<string, Map<number, number>>();
-    for (const workload of workloads) {
-      const published = new Map<number, number>();
-      for (const port of containerOf(workload).ports ?? []) {
-        published.set(port.containerPort, port.name?.startsWith("grpc") ? port.containerPort : await freePort());
-      }
-      ports.set(workload.name, published);
-    }
-    const hosts = ["auth", "alerts", "monitors", "otel-collector.observability.svc"].map(
-      (h) => `${h}:${HOST_LOOPBACK}`,
+    // The network, brought up by a container that holds it (a bridge exists once a container uses it).
+    await podman(["network", "create", NETWORK]);
+    closers.push(async () => podman(["network", "rm", "--force", NETWORK], { allowFailure: true }));
+    const holder = `${PREFIX}-network`;
+    started.set("network", holder);
+    await podman([
+      "run",
+      "--detach",
+      "--name",
+      holder,
+      "--network",
+      NETWORK,
+      "--entrypoint",
+      "sleep",
+      image,
+      "infinity",
+    ]);
+    const inspected = await podman([
+      "network",
+      "inspect",
+      NETWORK,
+      "--format",
+      "{{range .Subnets}}{{.Gateway}}{{end}}",
+    ]);
+    const bridge = inspected.stdout.trim();
+    if (!bridge) throw new Error(`network ${NETWORK} has no gateway address`);
+    // This machine's PostgreSQL and Redis, and a stand-in for the ConfigMap's OTLP collector (port 4318), on the bridge.
+    const pgProxy = await TcpProxy.start(hostPortOf(databaseServer, 5432), bridge);
+    const redisProxy = await TcpProxy.start(hostPortOf(redisServer, 6379), bridge);
+    const otlp = await OtlpReceiver.start(4318, bridge);
+    closers.push(
+      () => pgProxy.close(),
+      () => redisProxy.close(),
+      () => otlp.close(),
     );
-    const run = (workload: Workload, name: string, detach: boolean) => {
+    const databaseUrl = new URL(databaseServer);
+    databaseUrl.host = `${bridge}:${pgProxy.port}`;
+    databaseUrl.pathname = `/${database}`;
+    const redisUrl = new URL(redisServer);
+    redisUrl.host = `${bridge}:${redisProxy.port}`;
+    // The Secret the quick start tells an operator to create (deploy/k8s/README.md), with throwaway values.
+    const secrets: Record<string, string> = {
+      DATABASE_URL: databaseUrl.toString(),
+      REDIS_URL: redisUrl.toString(),
+      ADMIN_TOKEN: randomBytes(24).toString("base64url"),
+      SECRET_KEK: randomBytes(32).toString("base64"),
+    };
+
+    const run = async (workload: Workload, name: string, detach: boolean) => {
       const container = containerOf(workload);
       const resolved = resolveEnv(container, configMaps, secrets, { podName: name, namespace: "pulsegate" });
       const envFile = join(work, `${name}.env`);
       writeFileSync(envFile, resolved.envFile, { mode: 0o600 });
       started.set(workload.name, name);
-      return podman(
+      return await podman(
         podmanRunArgs({
           name,
           image,
           pod: workload.pod,
           container,
           envFile,
-          publish: ports.get(workload.name) ?? new Map(),
-          network: "slirp4netns:allow_host_loopback=true",
-          hosts,
+          network: NETWORK,
+          // Its Service's name (each Service is named after its workload).
+          aliases: [workload.name],
+          hosts: [`otel-collector.observability.svc:${bridge}`],
           detach,
         }),
         { allowFailure: true },
       );
     };
+    const addressOf = async (workload: string) =>
+      (
+        await podman([
+          "inspect",
+          "--format",
+          "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}",
+          started.get(workload) as string,
+        ])
+      ).stdout.trim();
 
     const [migrate, ...services] = workloads as [Workload, ...Workload[]];
     for (const attempt of [1, 2]) {
-      const result = run(migrate, `${PREFIX}-migrate-${attempt}`, false);
+      const result = await run(migrate, `${PREFIX}-migrate-${attempt}`, false);
       if (result.status !== 0) throw new Error(`migrate (run ${attempt}) exited ${result.status}: ${result.stderr}`);
       check(true, `the migrate Job ran to completion (run ${attempt} of 2)`);
     }
     for (const workload of services) {
-      const result = run(workload, `${PREFIX}-${workload.name}`, true);
+      const result = await run(workload, `${PREFIX}-${workload.name}`, true);
       if (result.status !== 0) throw new Error(`${workload.name} did not start: ${result.stderr}`);
     }
-    const gatewayPort = ports.get("gateway")?.get(8080);
-    if (!gatewayPort) throw new Error("the gateway declares no containerPort 8080");
-    const base = `http://127.0.0.1:${gatewayPort}`;
+    const gatewayPort = containerOf(workloads.find((w) => w.name === "gateway") as Workload).ports?.find(
+      (port) => port.name === "http",
+    )?.containerPort;
+    if (!gatewayPort) throw new Error("the gateway declares no port named http");
+    const base = `http://${await addressOf("gateway")}:${gatewayPort}`;
     // The startupProbe's budget (2 s × 60).
     await until("the gateway ready with auth, alerts and monitors up", 120_000, async () => {
       const ready = await http(`${base}/readyz`);
@@ -252,8 +298,10 @@ async function main(): Promise<void> {
       `the dashboard's sign-in page is served (${dashboard.status})`,
     );
     for (const workload of services) {
-      const metricsPort = ports.get(workload.name)?.get(9464);
-      const scraped = metricsPort ? await http(`http://127.0.0.1:${metricsPort}/metrics`) : undefined;
+      const metricsPort = containerOf(workload).ports?.find((port) => port.name === "metrics")?.containerPort;
+      const scraped = metricsPort
+        ? await http(`http://${await addressOf(workload.name)}:${metricsPort}/metrics`)
+        : undefined;
       check(
         scraped?.status === 200 && scraped.text.includes("# TYPE"),
         `${workload.name} serves /metrics on its port "metrics" (${scraped?.status ?? "no port"})`,
@@ -269,8 +317,8 @@ async function main(): Promise<void> {
     for (const workload of [...services].reverse()) {
       const name = started.get(workload.name) as string;
       const begun = Date.now();
-      podman(["stop", "--time", String(workload.graceSeconds), name]);
-      const code = podman(["inspect", "--format", "{{.State.ExitCode}}", name]).stdout.trim();
+      await podman(["stop", "--time", String(workload.graceSeconds), name]);
+      const code = (await podman(["inspect", "--format", "{{.State.ExitCode}}", name])).stdout.trim();
       check(
         code === "0",
         `${workload.name} stopped on SIGTERM with exit code ${code} after ${Date.now() - begun} ms (grace ${workload.graceSeconds} s)`,
@@ -279,13 +327,13 @@ async function main(): Promise<void> {
   } catch (error) {
     failed = true;
     for (const name of started.values()) {
-      const logs = podman(["logs", "--tail", "40", name], { allowFailure: true });
+      const logs = await podman(["logs", "--tail", "40", name], { allowFailure: true });
       process.stderr.write(`\n--- ${name} (last lines) ---\n${logs.stdout}${logs.stderr}`);
     }
     throw error;
   } finally {
-    for (const name of started.values()) podman(["rm", "--force", "--time", "0", name], { allowFailure: true });
-    await otlp.close();
+    for (const name of started.values()) await podman(["rm", "--force", "--time", "0", name], { allowFailure: true });
+    for (const close of closers.reverse()) await close().catch(() => undefined);
     await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
     await admin.end();
     rmSync(work, { recursive: true, force: true });

@@ -136,10 +136,10 @@ export type RunOptions = {
   pod: PodSpec;
   container: Container;
   envFile: string;
-  /** Container port → host port on 127.0.0.1. */
-  publish: Map<number, number>;
   network: string;
-  /** name:address entries for /etc/hosts (the cluster's Service names). */
+  /** Names it answers to on the network (its Service's). */
+  aliases: string[];
+  /** name:address entries for /etc/hosts (names outside the network). */
   hosts: string[];
   detach: boolean;
 };
@@ -150,6 +150,7 @@ export function podmanRunArgs(options: RunOptions): string[] {
   const security = { ...pod.securityContext, ...container.securityContext };
   const args = ["run", "--name", options.name, "--network", options.network, "--env-file", options.envFile];
   if (options.detach) args.push("--detach");
+  for (const alias of options.aliases) args.push("--network-alias", alias);
   for (const host of options.hosts) args.push("--add-host", host);
   if (security.runAsUser !== undefined) args.push("--user", `${security.runAsUser}:${security.runAsGroup ?? 0}`);
   if (security.fsGroup !== undefined) args.push("--group-add", String(security.fsGroup));
@@ -170,8 +171,6 @@ export function podmanRunArgs(options: RunOptions): string[] {
   const limits = container.resources?.limits ?? {};
   if (limits.memory) args.push("--memory", podmanSize(limits.memory));
   if (limits.cpu) args.push("--cpus", podmanCpus(limits.cpu));
-  for (const [containerPort, hostPort] of options.publish)
-    args.push("--publish", `127.0.0.1:${hostPort}:${containerPort}`);
   if (container.command) args.push("--entrypoint", JSON.stringify(container.command));
   args.push(options.image, ...(container.args ?? []));
   return args;

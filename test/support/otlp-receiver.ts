@@ -60,8 +60,8 @@ export class OtlpReceiver {
     this.#server = server;
   }
 
-  /** On `port` of 127.0.0.1 (default: a free one). */
-  static async start(port = 0): Promise<OtlpReceiver> {
+  /** On `port` (default: a free one) of `host` (default 127.0.0.1). */
+  static async start(port = 0, host = "127.0.0.1"): Promise<OtlpReceiver> {
     let receiver: OtlpReceiver | undefined;
     const server = createServer((request, response) => {
       const chunks: Buffer[] = [];
@@ -74,7 +74,7 @@ export class OtlpReceiver {
     receiver = new OtlpReceiver(server);
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
-      server.listen(port, "127.0.0.1", resolve);
+      server.listen(port, host, resolve);
     });
     return receiver;
   }

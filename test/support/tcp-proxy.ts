@@ -9,18 +9,22 @@ import { freePort } from "./free-port.ts";
  */
 export class TcpProxy {
   readonly port: number;
+  /** The address it listens on (127.0.0.1 unless started on another). */
+  readonly host: string;
   readonly #target: { host: string; port: number };
   readonly #sockets = new Set<Socket>();
   #server: Server | undefined;
 
-  private constructor(port: number, target: { host: string; port: number }) {
+  private constructor(host: string, port: number, target: { host: string; port: number }) {
+    this.host = host;
     this.port = port;
     this.#target = target;
   }
 
-  static async start(target: { host: string; port: number }): Promise<TcpProxy> {
-    const port = await freePort();
-    const proxy = new TcpProxy(port, target);
+  /** Listening on `host` (default 127.0.0.1), a free port of it. */
+  static async start(target: { host: string; port: number }, host = "127.0.0.1"): Promise<TcpProxy> {
+    const port = await freePort(host);
+    const proxy = new TcpProxy(host, port, target);
     await proxy.restore();
     return proxy;
   }
@@ -45,7 +49,7 @@ export class TcpProxy {
     });
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
-      server.listen(this.port, "127.0.0.1", () => resolve());
+      server.listen(this.port, this.host, () => resolve());
     });
     this.#server = server;
   }
