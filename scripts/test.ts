@@ -23,13 +23,14 @@ try {
   const summary = JSON.parse(readFileSync(report, "utf8")) as {
     numPassedTests: number;
     numFailedTests: number;
-    numFailedTestSuites: number;
     numPendingTests: number;
     numTodoTests: number;
+    testResults: { status: string }[];
   };
   const skipped = summary.numPendingTests + summary.numTodoTests;
   // A file that fails before its tests run (a missing browser, a stack that would not start) fails no test.
-  const files = summary.numFailedTestSuites ? `, ${summary.numFailedTestSuites} file(s) failed` : "";
+  const failedFiles = summary.testResults.filter((file) => file.status === "failed").length;
+  const files = failedFiles ? `, ${failedFiles} file(s) failed` : "";
   process.stdout.write(
     `\ntests: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ""}${files}\n`,
   );
