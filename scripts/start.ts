@@ -31,7 +31,8 @@ async function chooseDatabase(): Promise<{ url: string; close?: () => Promise<vo
   }
   const dataDir = resolve(root, process.env.PULSEGATE_DATA_DIR ?? ".data/pglite");
   mkdirSync(dataDir, { recursive: true });
-  const { startEmbeddedPostgres } = await import("@pulsegate/db/embedded");
+  // Loaded only here: PGlite is a devDependency of the repository, never in a service's tree.
+  const { startEmbeddedPostgres } = await import("./lib/embedded-postgres.ts");
   const embedded = await startEmbeddedPostgres(dataDir, Number(process.env.EMBEDDED_PG_PORT ?? 54329));
   const why = forceEmbedded ? "--embedded" : "none reachable";
   say(`PostgreSQL: ${why}, using EMBEDDED PGlite at ${embedded.url} (data in ${dataDir})`);

@@ -4,6 +4,7 @@
 // Usage: node scripts/image/image-contents.ts IMAGE   (scripts/check-image.sh runs it)
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
+import { productionPackages } from "./production-tree.ts";
 
 const image = process.argv[2] ?? "";
 if (!image) throw new Error("usage: image-contents.ts IMAGE");
@@ -21,24 +22,12 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-// What `npm ci --omit=dev` installs for this lockfile: the production tree, transitive packages included.
-const root = join(import.meta.dirname, "../..");
-const listed = spawnSync("npm", ["ls", "--omit=dev", "--all", "--json"], {
-  cwd: root,
-  encoding: "utf8",
-  maxBuffer: 64 * 1024 * 1024,
-});
-if (listed.status !== 0) fail(`npm ls --omit=dev is not clean: ${listed.stderr.slice(0, 2000)}`);
-type Tree = { dependencies?: Record<string, Tree> };
-const production = new Set<string>();
-const walk = (tree: Tree) => {
-  // A package met again is listed "deduped", without its own dependencies: walk every listing.
-  for (const [name, child] of Object.entries(tree.dependencies ?? {})) {
-    production.add(name);
-    walk(child);
-  }
-};
-walk(JSON.parse(listed.stdout) as Tree);
+let production: Set<string>;
+try {
+  production = productionPackages(join(import.meta.dirname, "../.."));
+} catch (error) {
+  fail((error as Error).message);
+}
 
 const uid = inImage("id -u").trim();
 if (uid !== "1000") fail(`runs as uid ${uid}, not 1000`);

@@ -10,7 +10,7 @@ import { Stack } from "../support/stack.ts";
 
 let stack: Stack;
 let collector: Server;
-/** Every OTLP/HTTP JSON export body, as received: spans (/v1/traces), log records and metrics. */
+/** Every OTLP/HTTP JSON export body, as received, whatever its path (only spans are expected). */
 const exports: { path: string; body: string }[] = [];
 
 beforeAll(async () => {
@@ -92,10 +92,10 @@ describe("log and trace hygiene", () => {
     await eventually(async () => (spansOf().includes("db.query.text") ? true : undefined), {
       what: "exported pg spans",
     });
-    // Awaited, not slept: stopping flushes every process's remaining spans and log records to the
-    // collector, and its output to the end, so the search below covers everything.
+    // Awaited, not slept: stopping flushes every process's remaining spans to the collector, and its
+    // output to the end, so the search below covers everything.
     await stack.stopAll();
-    // Everything printed, and every log record exported over OTLP, is a log line.
+    // Everything printed, and anything else exported, is searched as a log line.
     const output = [
       stack.output(),
       ...exports.filter((sent) => !sent.path.startsWith("/v1/traces")).map((sent) => sent.body),
@@ -123,5 +123,7 @@ describe("log and trace hygiene", () => {
       ...[webhookUrl, monitor.pingUrl].map((token) => around("spans", spans, token)),
     ].filter((leak) => leak !== "");
     expect(leaks.join("\n\n")).toBe("");
+    // Log lines go to stdout alone: nothing but spans leaves a process over OTLP (no log records, no metrics).
+    expect([...new Set(exports.map((sent) => sent.path))]).toEqual(["/v1/traces"]);
   });
 });

@@ -3,6 +3,7 @@
 // counters included.
 
 import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, sign } from "../support/client.ts";
 import { freePort } from "../support/free-port.ts";
@@ -27,6 +28,8 @@ beforeAll(async () => {
     },
     serviceEnv: (name) => ({
       OTEL_SERVICE_NAME: `pulsegate-${name}`,
+      // As the Kubernetes downward API sets it (deploy/k8s/base/<workload>.yaml).
+      OTEL_RESOURCE_ATTRIBUTES: `k8s.pod.name=${name}-0,k8s.namespace.name=pulsegate`,
       ...(name === "gateway" ? { METRICS_PORT: String(metricsPort) } : {}),
     }),
   });
@@ -66,6 +69,28 @@ describe("distributed tracing", () => {
     expect([...reached().services].sort()).toEqual(["pulsegate-alerts", "pulsegate-auth", "pulsegate-gateway"]);
     // The database work of the trigger is in its batch's trace, linked from the request.
     expect(reached().all.some((span) => span.scope === "@opentelemetry/instrumentation-pg")).toBe(true);
+  });
+
+  it("describes each process by its resource: name, version, Kubernetes attributes, host and process", async () => {
+    const client = new Client(stack.info);
+    await client.setup();
+    const spans = await receiver.waitFor(
+      (all) => all.some((span) => span.service === "pulsegate-gateway"),
+      "a span of the gateway",
+      10_000,
+    );
+    const resource = spans.find((span) => span.service === "pulsegate-gateway")?.resource ?? {};
+    expect(resource).toMatchObject({
+      "service.name": "pulsegate-gateway",
+      // The service package's version, as no PULSEGATE_VERSION is set.
+      "service.version": "0.1.0",
+      "k8s.pod.name": "gateway-0",
+      "k8s.namespace.name": "pulsegate",
+      "host.name": hostname(),
+      "process.runtime.name": "nodejs",
+      "telemetry.sdk.language": "nodejs",
+    });
+    expect(resource["process.pid"]).toEqual(expect.any(Number));
   });
 
   it("counts trigger outcomes and error codes on the gateway's Prometheus endpoint", async () => {

@@ -6,8 +6,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPgPool, inTransaction, type PgPool, run, statement } from "@pulsegate/db";
-import { type EmbeddedPostgres, startEmbeddedPostgres } from "@pulsegate/db/embedded";
 import { afterAll, describe, expect, it } from "vitest";
+import { type EmbeddedPostgres, startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres.ts";
 import { TEST_DATABASE_SERVER } from "../support/database.ts";
 
 const ADD = statement("it-pool-add", "SELECT $1::int + 1 AS n, pg_backend_pid() AS pid");

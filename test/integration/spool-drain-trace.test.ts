@@ -1,4 +1,4 @@
-import { node, tracing } from "@opentelemetry/sdk-node";
+import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-node";
 import { createPgPool, type PgPool } from "@pulsegate/db";
 import { createLogger } from "@pulsegate/logger";
 import { trace } from "@pulsegate/telemetry";
@@ -14,8 +14,8 @@ import { Client } from "../support/client.ts";
 
 const stack = inject("stack");
 const client = new Client(stack);
-const exporter = new tracing.InMemorySpanExporter();
-const provider = new node.NodeTracerProvider({ spanProcessors: [new tracing.SimpleSpanProcessor(exporter)] });
+const exporter = new InMemorySpanExporter();
+const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 /** The drain's log lines, as written. */
 const lines: string[] = [];
 const log = createLogger("spool-drain-trace-test", "info", { write: (line: string) => void lines.push(line) });

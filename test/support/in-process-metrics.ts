@@ -3,12 +3,12 @@
 // of that moment, so this provider must be registered before them.
 import { metrics } from "@opentelemetry/api";
 import { PrometheusExporter, PrometheusSerializer } from "@opentelemetry/exporter-prometheus";
-import { metrics as sdkMetrics } from "@opentelemetry/sdk-node";
+import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import { afterAll } from "vitest";
 import { sampleSum } from "./prometheus.ts";
 
 const reader = new PrometheusExporter({ preventServerStart: true });
-const provider = new sdkMetrics.MeterProvider({ readers: [reader] });
+const provider = new MeterProvider({ readers: [reader] });
 if (!metrics.setGlobalMeterProvider(provider)) {
   throw new Error("a global meter provider was already registered: import in-process-metrics.ts first");
 }

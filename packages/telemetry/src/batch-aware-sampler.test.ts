@@ -1,5 +1,5 @@
 import { ROOT_CONTEXT, SpanKind, TraceFlags, trace } from "@opentelemetry/api";
-import { tracing } from "@opentelemetry/sdk-node";
+import { type Sampler, SamplingDecision } from "@opentelemetry/sdk-trace-node";
 import { describe, expect, it } from "vitest";
 import { BatchAwareSampler, samplerFromEnv } from "./batch-aware-sampler.ts";
 
@@ -7,7 +7,7 @@ const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
 const link = (flags: number) => ({
   context: { traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "b7ad6b7169203331", traceFlags: flags },
 });
-const decide = (sampler: tracing.Sampler, links: ReturnType<typeof link>[], parentFlags?: number) => {
+const decide = (sampler: Sampler, links: ReturnType<typeof link>[], parentFlags?: number) => {
   const ctx =
     parentFlags === undefined
       ? ROOT_CONTEXT
@@ -21,20 +21,18 @@ describe("BatchAwareSampler", () => {
   );
 
   it("samples a batch when any request it carries is sampled, whatever the ratio", () => {
-    expect(decide(never, [link(TraceFlags.NONE), link(TraceFlags.SAMPLED)])).toBe(
-      tracing.SamplingDecision.RECORD_AND_SAMPLED,
-    );
+    expect(decide(never, [link(TraceFlags.NONE), link(TraceFlags.SAMPLED)])).toBe(SamplingDecision.RECORD_AND_SAMPLED);
   });
 
   it("records no batch of unsampled requests, even where the ratio would keep a new trace", () => {
     const always = new BatchAwareSampler(samplerFromEnv({ OTEL_TRACES_SAMPLER: "always_on" }));
-    expect(decide(always, [link(TraceFlags.NONE), link(TraceFlags.NONE)])).toBe(tracing.SamplingDecision.NOT_RECORD);
+    expect(decide(always, [link(TraceFlags.NONE), link(TraceFlags.NONE)])).toBe(SamplingDecision.NOT_RECORD);
   });
 
   it("leaves spans with a parent, and roots without links, to the configured sampler", () => {
-    expect(decide(never, [], TraceFlags.SAMPLED)).toBe(tracing.SamplingDecision.RECORD_AND_SAMPLED);
-    expect(decide(never, [link(TraceFlags.SAMPLED)], TraceFlags.NONE)).toBe(tracing.SamplingDecision.NOT_RECORD);
-    expect(decide(never, [])).toBe(tracing.SamplingDecision.NOT_RECORD);
+    expect(decide(never, [], TraceFlags.SAMPLED)).toBe(SamplingDecision.RECORD_AND_SAMPLED);
+    expect(decide(never, [link(TraceFlags.SAMPLED)], TraceFlags.NONE)).toBe(SamplingDecision.NOT_RECORD);
+    expect(decide(never, [])).toBe(SamplingDecision.NOT_RECORD);
   });
 });
 

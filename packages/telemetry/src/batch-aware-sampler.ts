@@ -1,5 +1,13 @@
 import { type Attributes, type Context, type Link, type SpanKind, TraceFlags, trace } from "@opentelemetry/api";
-import { tracing } from "@opentelemetry/sdk-node";
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  ParentBasedSampler,
+  type Sampler,
+  SamplingDecision,
+  type SamplingResult,
+  TraceIdRatioBasedSampler,
+} from "@opentelemetry/sdk-trace-node";
 
 /**
  * The sampler OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG name (the SDK's
@@ -12,10 +20,10 @@ import { tracing } from "@opentelemetry/sdk-node";
  * requests would make traces nobody asked for. Everything else is decided by
  * the configured sampler.
  */
-export class BatchAwareSampler implements tracing.Sampler {
-  readonly #delegate: tracing.Sampler;
+export class BatchAwareSampler implements Sampler {
+  readonly #delegate: Sampler;
 
-  constructor(delegate: tracing.Sampler) {
+  constructor(delegate: Sampler) {
     this.#delegate = delegate;
   }
 
@@ -26,12 +34,12 @@ export class BatchAwareSampler implements tracing.Sampler {
     kind: SpanKind,
     attributes: Attributes,
     links: Link[],
-  ): tracing.SamplingResult {
+  ): SamplingResult {
     const parent = trace.getSpanContext(ctx);
     const isRoot = !parent || !trace.isSpanContextValid(parent);
     if (isRoot && links.length > 0) {
       const sampled = links.some((link) => (link.context.traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED);
-      return { decision: sampled ? tracing.SamplingDecision.RECORD_AND_SAMPLED : tracing.SamplingDecision.NOT_RECORD };
+      return { decision: sampled ? SamplingDecision.RECORD_AND_SAMPLED : SamplingDecision.NOT_RECORD };
     }
     return this.#delegate.shouldSample(ctx, traceId, name, kind, attributes, links);
   }
@@ -42,7 +50,7 @@ export class BatchAwareSampler implements tracing.Sampler {
 }
 
 /** The standard OTEL_TRACES_SAMPLER values (those the SDK reads from the environment). */
-export function samplerFromEnv(env: NodeJS.ProcessEnv): tracing.Sampler {
+export function samplerFromEnv(env: NodeJS.ProcessEnv): Sampler {
   const name = env.OTEL_TRACES_SAMPLER?.trim() || "parentbased_always_on";
   const ratio = () => {
     const value = Number(env.OTEL_TRACES_SAMPLER_ARG);
@@ -50,17 +58,17 @@ export function samplerFromEnv(env: NodeJS.ProcessEnv): tracing.Sampler {
   };
   switch (name) {
     case "always_on":
-      return new tracing.AlwaysOnSampler();
+      return new AlwaysOnSampler();
     case "always_off":
-      return new tracing.AlwaysOffSampler();
+      return new AlwaysOffSampler();
     case "traceidratio":
-      return new tracing.TraceIdRatioBasedSampler(ratio());
+      return new TraceIdRatioBasedSampler(ratio());
     case "parentbased_always_off":
-      return new tracing.ParentBasedSampler({ root: new tracing.AlwaysOffSampler() });
+      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
     case "parentbased_traceidratio":
-      return new tracing.ParentBasedSampler({ root: new tracing.TraceIdRatioBasedSampler(ratio()) });
+      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio()) });
     case "parentbased_always_on":
-      return new tracing.ParentBasedSampler({ root: new tracing.AlwaysOnSampler() });
+      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
     default:
       throw new Error(
         `Invalid configuration:\n  OTEL_TRACES_SAMPLER: unknown sampler "${name}" (always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off, parentbased_traceidratio)`,

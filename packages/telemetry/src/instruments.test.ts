@@ -1,5 +1,5 @@
 import { PrometheusExporter, PrometheusSerializer } from "@opentelemetry/exporter-prometheus";
-import { metrics as sdkMetrics } from "@opentelemetry/sdk-node";
+import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   type CounterName,
@@ -13,7 +13,7 @@ import { METRIC_CATALOGUE } from "./metric-catalogue.ts";
 import { metricViews } from "./metric-views.ts";
 
 const reader = new PrometheusExporter({ preventServerStart: true });
-const provider = new sdkMetrics.MeterProvider({ views: metricViews(), readers: [reader] });
+const provider = new MeterProvider({ views: metricViews(), readers: [reader] });
 const meter = provider.getMeter("instruments-test");
 afterAll(() => provider.shutdown());
 

@@ -1,8 +1,6 @@
-import { metrics as sdkMetrics } from "@opentelemetry/sdk-node";
+import { AggregationType, type ViewOptions } from "@opentelemetry/sdk-metrics";
 import { METRIC_DEFINITIONS } from "./metric-catalogue.ts";
 import { nameWithUnit } from "./prometheus-name.ts";
-
-type ViewOptions = sdkMetrics.ViewOptions;
 
 /**
  * The runtime instruments exported but not catalogued (no dashboard or alert
@@ -50,8 +48,6 @@ function renamed(): ViewOptions[] {
 export function metricViews(): ViewOptions[] {
   return [
     ...renamed(),
-    ...DROPPED.map(
-      (instrumentName): ViewOptions => ({ instrumentName, aggregation: { type: sdkMetrics.AggregationType.DROP } }),
-    ),
+    ...DROPPED.map((instrumentName): ViewOptions => ({ instrumentName, aggregation: { type: AggregationType.DROP } })),
   ];
 }

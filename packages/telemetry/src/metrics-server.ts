@@ -7,14 +7,14 @@ let metrics: { exporter: PrometheusExporter; port: number } | undefined;
  * without its server: serveMetrics() binds it, so that a port that cannot be
  * bound stops the service instead of leaving it without metrics in silence.
  */
-export function prometheusReaders(env: NodeJS.ProcessEnv): { metricReaders?: PrometheusExporter[] } {
+export function prometheusReaders(env: NodeJS.ProcessEnv): PrometheusExporter[] {
   const port = Number(env.METRICS_PORT || 0);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new Error(`Invalid configuration:\n  METRICS_PORT: must be a port number, got "${env.METRICS_PORT}"`);
   }
-  if (port === 0) return {};
+  if (port === 0) return [];
   metrics = { exporter: new PrometheusExporter({ port, preventServerStart: true }), port };
-  return { metricReaders: [metrics.exporter] };
+  return [metrics.exporter];
 }
 
 /**

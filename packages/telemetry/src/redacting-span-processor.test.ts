@@ -1,13 +1,13 @@
 import { SpanKind } from "@opentelemetry/api";
-import { tracing } from "@opentelemetry/sdk-node";
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-node";
 import { describe, expect, it } from "vitest";
 import { RedactingSpanProcessor } from "./redacting-span-processor.ts";
 
 /** A real tracer provider whose spans pass the processor into memory. */
 function record() {
-  const exporter = new tracing.InMemorySpanExporter();
-  const provider = new tracing.BasicTracerProvider({
-    spanProcessors: [new RedactingSpanProcessor(new tracing.SimpleSpanProcessor(exporter))],
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({
+    spanProcessors: [new RedactingSpanProcessor(new SimpleSpanProcessor(exporter))],
   });
   return { exporter, tracer: (scope: string) => provider.getTracer(scope) };
 }

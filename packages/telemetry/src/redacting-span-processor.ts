@@ -1,9 +1,9 @@
 import type { Context } from "@opentelemetry/api";
-import type { tracing } from "@opentelemetry/sdk-node";
+import type { ReadableSpan, SpanProcessor } from "@opentelemetry/sdk-trace-node";
 import { applyRpcConventions } from "./rpc-span-conventions.ts";
 import { sanitizeSql } from "./sanitize-sql.ts";
 
-type Span = Parameters<NonNullable<tracing.SpanProcessor["onEnding"]>>[0];
+type Span = Parameters<NonNullable<SpanProcessor["onEnding"]>>[0];
 
 const SQL_ATTRIBUTES = ["db.query.text", "db.statement"];
 const URL_ATTRIBUTES = ["url.path", "http.target", "url.full", "http.url"];
@@ -20,10 +20,10 @@ const OUTBOUND_SCOPES = new Set(["@opentelemetry/instrumentation-undici"]);
  * One choke point for every instrumentation, so no span leaves the process
  * with a channel URL, a title, metadata or a token in it.
  */
-export class RedactingSpanProcessor implements tracing.SpanProcessor {
-  readonly #next: tracing.SpanProcessor;
+export class RedactingSpanProcessor implements SpanProcessor {
+  readonly #next: SpanProcessor;
 
-  constructor(next: tracing.SpanProcessor) {
+  constructor(next: SpanProcessor) {
     this.#next = next;
   }
 
@@ -48,7 +48,7 @@ export class RedactingSpanProcessor implements tracing.SpanProcessor {
     this.#next.onEnding?.(span);
   }
 
-  onEnd(span: tracing.ReadableSpan): void {
+  onEnd(span: ReadableSpan): void {
     this.#next.onEnd(span);
   }
 

@@ -1,16 +1,16 @@
 import { context, type Span, trace } from "@opentelemetry/api";
-import { node, tracing } from "@opentelemetry/sdk-node";
+import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-node";
 import { BatchAwareSampler, samplerFromEnv } from "@pulsegate/telemetry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { batchPerTurn } from "./batch-per-turn.ts";
 
 // A real SDK tracer provider, registered globally for this file (vitest isolates files).
-const exporter = new tracing.InMemorySpanExporter();
-const provider = new node.NodeTracerProvider({
+const exporter = new InMemorySpanExporter();
+const provider = new NodeTracerProvider({
   sampler: new BatchAwareSampler(
     samplerFromEnv({ OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: "0" }),
   ),
-  spanProcessors: [new tracing.SimpleSpanProcessor(exporter)],
+  spanProcessors: [new SimpleSpanProcessor(exporter)],
   spanLimits: { linkCountLimit: 512 },
 });
 beforeAll(() => {
