@@ -38,9 +38,11 @@ describe("starting from a database that does not exist", () => {
     }
   });
 
-  it("npm start reaches ready and stops cleanly, ten starts in a row from a dropped database", async () => {
+  // The race itself is the test above (eight callers, five rounds); these starts show npm start
+  // creates the database once and every service comes up on it. Three, not ten: each costs ~13 s.
+  it("npm start reaches ready and stops cleanly, three starts in a row from a dropped database", async () => {
     const durations: number[] = [];
-    for (let attempt = 0; attempt < 10; attempt++) {
+    for (let attempt = 0; attempt < 3; attempt++) {
       expect(await dropDatabase(databaseName)).toBe(true);
       const started = Date.now();
       current = await StartProcess.spawn({
@@ -55,6 +57,6 @@ describe("starting from a database that does not exist", () => {
       expect({ attempt, ...exit }).toEqual({ attempt, code: 0, signal: null });
       expect(current.output()).not.toMatch(/stopped uncleanly|exited \(/);
     }
-    console.info(`ten starts and stops: ${durations.map((ms) => (ms / 1000).toFixed(1)).join(" s, ")} s`);
+    console.info(`three starts and stops: ${durations.map((ms) => (ms / 1000).toFixed(1)).join(" s, ")} s`);
   }, 300_000);
 });
