@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
-import { probePostgres, probeRedis } from "./lib/probe.ts";
+import { probePostgres, probeRedis, probeTcp } from "./lib/probe.ts";
 import { stackReadiness } from "./lib/stack-ready.ts";
 import { replicaAddresses, replicasFrom, startAddresses } from "./lib/start-addresses.ts";
 import { superviseServices } from "./lib/supervise.ts";
@@ -174,18 +174,31 @@ const services = Array.from({ length: replicas }, (_, replica) => {
 }).flat();
 
 if (metrics) {
-  const list = services.map((service) => `${service.name} :${service.env.METRICS_PORT}`);
-  say(`metrics: /metrics on ${list.join(", ")}`);
+  const byPort = [...services].sort((a, b) => Number(a.env.METRICS_PORT) - Number(b.env.METRICS_PORT));
+  say(`metrics: /metrics on ${byPort.map((service) => `${service.name} :${service.env.METRICS_PORT}`).join(", ")}`);
 }
 
 const supervisor = superviseServices({
   root,
-  services,
+  services: services.filter((service) => service.service !== "gateway"),
   say,
   // The gRPC services outlast the gateway's drain; then each closes in a few seconds at most.
   stopTimeoutMs: (Number(shared.GRPC_DRAIN_MS) || gatewayDrainMs) + 20_000,
   afterStop: () => database.close?.() ?? Promise.resolve(),
 });
+
+// The gateways start once every gRPC replica listens: a client whose first connection to a replica
+// failed waits out a growing back-off before trying that replica again, and would leave it idle.
+const grpcListeners = Array.from({ length: replicas }, (_, replica) =>
+  Object.values(replicaGrpc.listen(replica)),
+).flat();
+const listenDeadline = Date.now() + 60_000;
+while (!supervisor.stopping && Date.now() < listenDeadline) {
+  const listening = await Promise.all(grpcListeners.map((address) => probeTcp(address)));
+  if (listening.every(Boolean)) break;
+  await new Promise((done) => setTimeout(done, 100));
+}
+supervisor.add(services.filter((service) => service.service === "gateway"));
 
 const bases = gatewayPorts.map((gatewayPort) => `http://${reachAt}:${gatewayPort}`);
 const base = bases[0] as string;

@@ -38,7 +38,12 @@ const RESTART_RESET_MS = 60_000;
  * as a Deployment would restart its pod, while the others keep serving. The
  * exit code says whether every service stopped cleanly.
  */
-export function superviseServices(options: SupervisorOptions): { readonly stopping: boolean; started(): void } {
+export function superviseServices(options: SupervisorOptions): {
+  readonly stopping: boolean;
+  /** Starts more processes under the same rules (the gateways, once the gRPC services listen). */
+  add(services: ServiceProcess[]): void;
+  started(): void;
+} {
   const { say } = options;
   const running = new Map<string, ChildProcess>();
   const pendingRestarts = new Set<NodeJS.Timeout>();
@@ -124,6 +129,9 @@ export function superviseServices(options: SupervisorOptions): { readonly stoppi
   return {
     get stopping() {
       return stopping;
+    },
+    add(services) {
+      if (!stopping) for (const service of services) run(service, 0);
     },
     started() {
       started = true;

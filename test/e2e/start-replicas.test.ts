@@ -57,7 +57,7 @@ function servicePids(startPid: number): { pid: number; service: string; grpc: st
 /** TriggerAlert calls one alerts process has served (its rpc server histogram's count). */
 async function triggerCalls(metricsPort: number): Promise<number> {
   return sampleSum(await scrape(metricsPort), "rpc_server_call_duration_seconds_count", {
-    rpc_method: "TriggerAlert",
+    rpc_method: "alerts.v1.AlertsService/TriggerAlert",
   });
 }
 
