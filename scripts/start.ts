@@ -5,9 +5,9 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
-import { probePostgres, probeRedis } from "./lib/probe.ts";
+import { probePostgres, probeRedis, probeTcp } from "./lib/probe.ts";
 import { stackReadiness } from "./lib/stack-ready.ts";
-import { startAddresses } from "./lib/start-addresses.ts";
+import { replicaAddresses, replicasFrom, startAddresses } from "./lib/start-addresses.ts";
 import { superviseServices } from "./lib/supervise.ts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -17,6 +17,13 @@ const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/pulsegate";
 const LOCAL_REDIS = "redis://127.0.0.1:6379";
 // `npm start -- --embedded` skips the local servers, as on a machine without them.
 const forceEmbedded = process.argv.includes("--embedded");
+// `npm start -- --replicas N`: N processes of every service, as on the cluster.
+const replicaCount = replicasFrom(process.argv.slice(2));
+if ("error" in replicaCount) {
+  say(replicaCount.error);
+  process.exit(1);
+}
+const { replicas } = replicaCount;
 
 async function chooseDatabase(): Promise<{ url: string; close?: () => Promise<void> }> {
   if (process.env.DATABASE_URL) {
@@ -71,16 +78,21 @@ async function chooseRedis(): Promise<string> {
   return "";
 }
 
-/** METRICS_PORT=N: the gateway N, auth N+1, alerts N+2, monitors N+3 (DESIGN §9). */
-function metricsPorts(): Record<string, number> | undefined {
+/**
+ * METRICS_PORT=N: the gateway N, auth N+1, alerts N+2, monitors N+3 (DESIGN §9); replica i (from 0)
+ * of each 4·i above that.
+ */
+function metricsPorts(): ((service: string, replica: number) => number) | undefined {
   const raw = process.env.METRICS_PORT;
   if (!raw) return undefined;
   const base = Number(raw);
-  if (!Number.isInteger(base) || base < 1 || base > 65_532) {
-    say(`METRICS_PORT must be a port number from 1 to 65532 (four ports from it are used), got "${raw}".`);
+  const last = 65_536 - 4 * replicas;
+  if (!Number.isInteger(base) || base < 1 || base > last) {
+    say(`METRICS_PORT must be a port number from 1 to ${last} (${4 * replicas} ports from it are used), got "${raw}".`);
     process.exit(1);
   }
-  return { gateway: base, auth: base + 1, alerts: base + 2, monitors: base + 3 };
+  const offsets: Record<string, number> = { gateway: 0, auth: 1, alerts: 2, monitors: 3 };
+  return (service, replica) => base + 4 * replica + (offsets[service] ?? 0);
 }
 
 function redactUrl(url: string): string {
@@ -127,52 +139,94 @@ const shared: NodeJS.ProcessEnv = {
 
 // This machine only unless HOST or *_GRPC_ADDR say otherwise: the admin token is printed below.
 // One address per gRPC listener: its service listens there and the others dial it.
-const { host, reachAt, grpc: addresses } = startAddresses(process.env);
-Object.assign(shared, addresses);
+const { host, reachAt, grpc } = startAddresses(process.env);
+let replicaGrpc: ReturnType<typeof replicaAddresses>;
+try {
+  replicaGrpc = replicaAddresses(grpc, replicas);
+} catch (error) {
+  say((error as Error).message);
+  process.exit(1);
+}
+// Every client dials every replica of what it calls (round_robin over the list).
+Object.assign(shared, replicaGrpc.dial);
+const gatewayPorts = Array.from({ length: replicas }, (_, replica) => port + replica);
 
-const services = [
-  {
-    name: "auth",
-    env: { GRPC_LISTEN_ADDR: addresses.AUTH_GRPC_ADDR, SIGNING_GRPC_LISTEN_ADDR: addresses.AUTH_SIGNING_GRPC_ADDR },
-  },
-  { name: "alerts", env: { GRPC_LISTEN_ADDR: addresses.ALERTS_GRPC_ADDR } },
-  { name: "monitors", env: { GRPC_LISTEN_ADDR: addresses.MONITORS_GRPC_ADDR } },
-  { name: "gateway", env: { PORT: String(port), HOST: host } },
-].map((service) => ({
-  name: service.name,
-  env: {
-    ...shared,
-    OTEL_SERVICE_NAME: `pulsegate-${service.name}`,
-    ...(metrics ? { METRICS_PORT: String(metrics[service.name]) } : {}),
-    ...service.env,
-  },
-}));
+const services = Array.from({ length: replicas }, (_, replica) => {
+  const listen = replicaGrpc.listen(replica);
+  return [
+    {
+      service: "auth",
+      env: { GRPC_LISTEN_ADDR: listen.AUTH_GRPC_ADDR, SIGNING_GRPC_LISTEN_ADDR: listen.AUTH_SIGNING_GRPC_ADDR },
+    },
+    { service: "alerts", env: { GRPC_LISTEN_ADDR: listen.ALERTS_GRPC_ADDR } },
+    { service: "monitors", env: { GRPC_LISTEN_ADDR: listen.MONITORS_GRPC_ADDR } },
+    { service: "gateway", env: { PORT: String(gatewayPorts[replica]), HOST: host } },
+  ].map(({ service, env }) => ({
+    name: replicas === 1 ? service : `${service}-${replica + 1}`,
+    service,
+    env: {
+      ...shared,
+      OTEL_SERVICE_NAME: `pulsegate-${service}`,
+      ...(metrics ? { METRICS_PORT: String(metrics(service, replica)) } : {}),
+      ...env,
+    },
+  }));
+}).flat();
 
 if (metrics) {
-  const list = Object.entries(metrics).map(([name, metricsPort]) => `${name} :${metricsPort}`);
-  say(`metrics: /metrics on ${list.join(", ")}`);
+  const byPort = [...services].sort((a, b) => Number(a.env.METRICS_PORT) - Number(b.env.METRICS_PORT));
+  say(`metrics: /metrics on ${byPort.map((service) => `${service.name} :${service.env.METRICS_PORT}`).join(", ")}`);
 }
 
 const supervisor = superviseServices({
   root,
-  services,
+  services: services.filter((service) => service.service !== "gateway"),
   say,
   // The gRPC services outlast the gateway's drain; then each closes in a few seconds at most.
   stopTimeoutMs: (Number(shared.GRPC_DRAIN_MS) || gatewayDrainMs) + 20_000,
   afterStop: () => database.close?.() ?? Promise.resolve(),
 });
 
-const base = `http://${reachAt}:${port}`;
+// The gateways start once every gRPC replica listens: a client whose first connection to a replica
+// failed waits out a growing back-off before trying that replica again, and would leave it idle.
+const grpcListeners = Array.from({ length: replicas }, (_, replica) =>
+  Object.values(replicaGrpc.listen(replica)),
+).flat();
+const listenDeadline = Date.now() + 60_000;
+while (!supervisor.stopping && Date.now() < listenDeadline) {
+  const listening = await Promise.all(grpcListeners.map((address) => probeTcp(address)));
+  if (listening.every(Boolean)) break;
+  await new Promise((done) => setTimeout(done, 100));
+}
+supervisor.add(services.filter((service) => service.service === "gateway"));
+
+const bases = gatewayPorts.map((gatewayPort) => `http://${reachAt}:${gatewayPort}`);
+const base = bases[0] as string;
+/** Ready when every gateway is, each with every peer up; the first one not ready is the one reported. */
+const everyGateway = async () => {
+  for (const url of bases) {
+    const readiness = await stackReadiness(url);
+    if (!readiness.ready) return readiness;
+  }
+  return stackReadiness(base);
+};
 const deadline = Date.now() + 120_000;
-let readiness = await stackReadiness(base);
+let readiness = await everyGateway();
 while (!readiness.ready && !supervisor.stopping && Date.now() < deadline) {
   await new Promise((done) => setTimeout(done, 200));
-  readiness = await stackReadiness(base);
+  readiness = await everyGateway();
 }
 if (readiness.ready && !supervisor.stopping) {
+  // From now on a process that exits is started again (with back-off), as a Deployment would.
+  supervisor.started();
   say(`ready: gateway at ${base}`);
+  if (replicas > 1) {
+    say(
+      `replicas: ${replicas} of every service; gateways at ${bases.join(", ")}; each gRPC client balances over every replica`,
+    );
+  }
   const reach = process.env.HOST ? "(HOST)" : "(this machine only; HOST=0.0.0.0 listens on every interface)";
-  say(`gateway listening on ${host}:${port} ${reach}`);
+  say(`gateway listening on ${host}:${gatewayPorts.join(", ")} ${reach}`);
   say(`dashboard: ${base}/dashboard (sign in with the admin token or a team API key)`);
   if (readiness.spoolDurability && readiness.spoolDurability !== "durable" && readiness.spoolDurability !== "none") {
     // Fine on a laptop; in production spooled pings must survive a Redis restart (docs/monitors.md).

@@ -59,6 +59,7 @@ function hardened(): Manifest[] {
       kind: "Service",
       metadata: { name: "monitors" },
       spec: {
+        clusterIP: "None",
         selector: { app: "monitors" },
         ports: [
           { name: "grpc", port: 50053, targetPort: "grpc" },
@@ -206,6 +207,14 @@ describe("checkPolicy", () => {
         message: "targetPort grpcc is not a named container port of the selected pods",
       },
       { where: "base HorizontalPodAutoscaler/monitors", message: "scaleTargetRef Deployment/gone is not rendered" },
+    ]);
+  });
+
+  it("rejects a gRPC Service with a virtual IP (each client connection would stick to one pod)", () => {
+    const objects = hardened();
+    delete objects[2].spec.clusterIP;
+    expect(messages(objects)).toEqual([
+      "a Service with a gRPC port must be headless (clusterIP: None) so clients balance over its pods",
     ]);
   });
 

@@ -324,6 +324,11 @@ export function checkPolicy(
       );
       if (!named) error(where, `targetPort ${p.targetPort} is not a named container port of the selected pods`);
     }
+    // A virtual IP pins each gRPC client connection to one pod; headless lets clients balance per call.
+    const grpcPort = list(s.spec?.ports).some((p) => p.name === "grpc" || p.appProtocol === "grpc");
+    if (grpcPort && s.spec?.clusterIP !== "None") {
+      error(where, "a Service with a gRPC port must be headless (clusterIP: None) so clients balance over its pods");
+    }
   }
 
   for (const i of byKind("Ingress")) {

@@ -31,3 +31,20 @@ export function probeRedis(url: string, timeoutMs = 1_000): Promise<boolean> {
     socket.once("data", (data) => done(data.toString().startsWith("+PONG")));
   });
 }
+
+/** True when something accepts a TCP connection at host:port ("0.0.0.0" and "::" are probed on loopback). */
+export function probeTcp(address: string, timeoutMs = 1_000): Promise<boolean> {
+  const separator = address.lastIndexOf(":");
+  const rawHost = address.slice(0, separator).replace(/^\[|\]$/g, "");
+  const host = rawHost === "0.0.0.0" || rawHost === "::" ? "127.0.0.1" : rawHost;
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once("error", () => done(false));
+    socket.connect(Number(address.slice(separator + 1)), host, () => done(true));
+  });
+}

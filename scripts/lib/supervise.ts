@@ -1,6 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { exponentialDelay } from "@pulsegate/backoff";
 
-export type ServiceProcess = { name: string; env: NodeJS.ProcessEnv };
+export type ServiceProcess = {
+  /** The process's name in messages: `alerts`, or `alerts-2` for a second replica. */
+  name: string;
+  /** The service it runs (services/<service>/src/main.ts). */
+  service: string;
+  env: NodeJS.ProcessEnv;
+};
 
 export type SupervisorOptions = {
   root: string;
@@ -12,6 +19,11 @@ export type SupervisorOptions = {
   afterStop: () => Promise<void>;
 };
 
+/** Restarts of a crashed process wait 1 s, 2 s, 4 s … up to 30 s, as a Deployment's back-off does. */
+const RESTART_BACKOFF = { base: 1_000, max: 30_000 };
+/** A process that ran this long before exiting is restarted at the first step again. */
+const RESTART_RESET_MS = 60_000;
+
 /**
  * Runs each service as a child process in this process group and stops them
  * together. The first SIGINT/SIGTERM is forwarded as one SIGTERM per
@@ -19,13 +31,24 @@ export type SupervisorOptions = {
  * -TERM -PGID, a supervisor) each service has had one already, and a service
  * takes a second as "still draining" but a third as "force". A second
  * signal here is only acknowledged; a third kills every service.
- * Any service that exits on its own stops the rest, and the exit code says
- * whether every service stopped cleanly.
+ *
+ * Until `started()` is called (the stack answered ready once), a service that
+ * exits stops the rest: a port in use or a bad setting is not worth retrying.
+ * After it, a process that exits is started again with back-off and said so,
+ * as a Deployment would restart its pod, while the others keep serving. The
+ * exit code says whether every service stopped cleanly.
  */
-export function superviseServices(options: SupervisorOptions): { readonly stopping: boolean } {
+export function superviseServices(options: SupervisorOptions): {
+  readonly stopping: boolean;
+  /** Starts more processes under the same rules (the gateways, once the gRPC services listen). */
+  add(services: ServiceProcess[]): void;
+  started(): void;
+} {
   const { say } = options;
   const running = new Map<string, ChildProcess>();
+  const pendingRestarts = new Set<NodeJS.Timeout>();
   let stopping = false;
+  let started = false;
   let failed = false;
   let finish: ((code: number) => void) | undefined;
 
@@ -33,6 +56,8 @@ export function superviseServices(options: SupervisorOptions): { readonly stoppi
     if (stopping) return;
     stopping = true;
     if (code !== 0) failed = true;
+    for (const timer of pendingRestarts) clearTimeout(timer);
+    pendingRestarts.clear();
     for (const child of running.values()) child.kill("SIGTERM");
     const timer = setTimeout(() => {
       say(`still running after ${options.stopTimeoutMs} ms: ${[...running.keys()].join(", ")}; killing them.`);
@@ -51,25 +76,39 @@ export function superviseServices(options: SupervisorOptions): { readonly stoppi
     for (const child of running.values()) child.kill("SIGKILL");
   };
 
-  for (const service of options.services) {
+  const run = (service: ServiceProcess, restarts: number) => {
     const child = spawn(
       process.execPath,
-      ["--import", "@pulsegate/telemetry/register", `services/${service.name}/src/main.ts`],
+      ["--import", "@pulsegate/telemetry/register", `services/${service.service}/src/main.ts`],
       { cwd: options.root, env: service.env, stdio: ["ignore", "inherit", "inherit"] },
     );
+    const since = Date.now();
     running.set(service.name, child);
     child.once("exit", (code, signal) => {
       running.delete(service.name);
-      if (!stopping) {
-        say(`${service.name} exited (${signal ?? code}); stopping everything.`);
+      const how = signal ?? code;
+      if (stopping) {
+        if (code !== 0) {
+          say(`${service.name} stopped uncleanly (${how}).`);
+          failed = true;
+        }
+        if (running.size === 0) finish?.(failed ? 1 : 0);
+      } else if (!started) {
+        say(`${service.name} exited (${how}); stopping everything (the stack was not ready yet).`);
         stopAll(1);
-      } else if (code !== 0) {
-        say(`${service.name} stopped uncleanly (${signal ?? code}).`);
-        failed = true;
+      } else {
+        const attempt = Date.now() - since >= RESTART_RESET_MS ? 1 : restarts + 1;
+        const delayMs = exponentialDelay(attempt, RESTART_BACKOFF);
+        say(`${service.name} exited (${how}); starting it again in ${delayMs / 1000} s (restart ${attempt}).`);
+        const timer = setTimeout(() => {
+          pendingRestarts.delete(timer);
+          if (!stopping) run(service, attempt);
+        }, delayMs);
+        pendingRestarts.add(timer);
       }
-      if (stopping && running.size === 0) finish?.(failed ? 1 : 0);
     });
-  }
+  };
+  for (const service of options.services) run(service, 0);
 
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -90,6 +129,12 @@ export function superviseServices(options: SupervisorOptions): { readonly stoppi
   return {
     get stopping() {
       return stopping;
+    },
+    add(services) {
+      if (!stopping) for (const service of services) run(service, 0);
+    },
+    started() {
+      started = true;
     },
   };
 }

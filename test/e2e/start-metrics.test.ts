@@ -91,7 +91,7 @@ describe("npm start with METRICS_PORT", () => {
     expect(exit.code).toBe(1);
     const output = start.output();
     expect(output).toContain(`METRICS_PORT ${base + 2}: cannot serve Prometheus metrics there (EADDRINUSE)`);
-    expect(output).toContain("alerts exited (1); stopping everything.");
+    expect(output).toContain("alerts exited (1); stopping everything (the stack was not ready yet).");
     expect(output).not.toContain("ready: gateway at");
   }, 90_000);
 });

@@ -150,6 +150,15 @@ describe("trigger errors (spec §7)", () => {
     expect(response.body.code).toBe("payload_too_large");
   });
 
+  it("413 read by a caller still sending a 6 MiB body (the gateway reads the rest before answering)", async () => {
+    const { secret, webhookUrl } = await client.setup();
+    const body = JSON.stringify({ title: "x", metadata: { blob: "b".repeat(6 * 1024 * 1024) } });
+    for (let i = 0; i < 3; i++) {
+      const response = await client.trigger(webhookUrl, body, { secret });
+      expect([response.status, response.body.code]).toEqual([413, "payload_too_large"]);
+    }
+  });
+
   it("429 rate_limited after exactly the per-webhook limit, with Retry-After and RateLimit headers", async () => {
     const { secret, webhookUrl } = await client.setup({}, { rateLimitPerMinute: 5 });
     const responses = [];

@@ -19,9 +19,18 @@ export const env = {
       .transform((value) => value === "true" || value === "1"),
   nodeEnv: () => z.enum(["development", "test", "production"]).default("development"),
   logLevel: () => z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /**
+   * A gRPC target: `host:port` (resolved through DNS, every address used), `dns:///host:port` (the
+   * same, spelled out), or `ipv4:host:port,host:port…` (a fixed list, as `npm start -- --replicas`).
+   */
   grpcAddress: (fallback: string) =>
     z
       .string()
-      .regex(/^[^\s:]+:\d{1,5}$/, "must be host:port")
+      .regex(
+        /^(?:(?:dns:\/\/\/)?[^\s:/,]+:\d{1,5}|ipv4:[0-9.]+:\d{1,5}(?:,[0-9.]+:\d{1,5})*)$/,
+        "must be host:port, dns:///host:port or ipv4:host:port[,host:port…]",
+      )
       .default(fallback),
+  /** Server side of the same balancing: how long a client connection lives (unset: create-server.ts's default). */
+  grpcMaxConnectionAgeMs: () => z.coerce.number().int().min(1_000).max(86_400_000).optional(),
 };

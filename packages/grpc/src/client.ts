@@ -22,6 +22,15 @@ export type DeadlineClient<C extends Client = Client> = C & {
 };
 
 /**
+ * Every call goes to the next ready address of the target in turn (`round_robin`), not all of them to
+ * the first that answered (grpc-js's default `pick_first`): a target that names several replicas — a
+ * headless Kubernetes Service, whose DNS name resolves to every ready pod, or `ipv4:a:p,b:p` as
+ * `npm start -- --replicas` gives — gets the load spread over them. Servers age connections out
+ * (create-server.ts), which makes the client resolve the name again and find new replicas.
+ */
+const ROUND_ROBIN = JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] });
+
+/**
  * One long-lived channel per peer (grpc-js reconnects by itself), whose calls
  * through `callUnary` each get `deadlineMs` (from the caller's configuration).
  */
@@ -35,6 +44,7 @@ export function connectClient<C extends Client>(
     "grpc.keepalive_timeout_ms": 10_000,
     "grpc.max_receive_message_length": 8 * 1024 * 1024,
     "grpc.max_send_message_length": 8 * 1024 * 1024,
+    "grpc.service_config": ROUND_ROBIN,
   });
   return Object.assign(client, { deadlineMs: options.deadlineMs });
 }

@@ -17,10 +17,27 @@ export type GrpcServer = {
   close: (graceMs?: number) => Promise<void>;
 };
 
-export function createGrpcServer(services: ServiceBinding[]): GrpcServer {
+/**
+ * How long a client connection may live before the server asks the client to reconnect (GOAWAY), and
+ * how long calls already under way then have to finish. Clients balance per call over every address
+ * of a service (client.ts), but only over the addresses they know: re-connecting makes them resolve
+ * the Service again, so replicas started since (a rollout, the autoscaler) get calls within minutes.
+ * The grace outlasts the longest deadline of any call (the KEK re-seal's 120 s).
+ */
+export const MAX_CONNECTION_AGE_MS = 5 * 60_000;
+export const MAX_CONNECTION_AGE_GRACE_MS = 150_000;
+
+export type GrpcServerOptions = {
+  /** Overrides MAX_CONNECTION_AGE_MS (GRPC_MAX_CONNECTION_AGE_MS in every service's configuration). */
+  maxConnectionAgeMs?: number;
+};
+
+export function createGrpcServer(services: ServiceBinding[], options: GrpcServerOptions = {}): GrpcServer {
   const server = new Server({
     "grpc.keepalive_permit_without_calls": 1,
     "grpc.max_receive_message_length": 8 * 1024 * 1024,
+    "grpc.max_connection_age_ms": options.maxConnectionAgeMs ?? MAX_CONNECTION_AGE_MS,
+    "grpc.max_connection_age_grace_ms": MAX_CONNECTION_AGE_GRACE_MS,
   });
   const health = new HealthImplementation({ "": "NOT_SERVING" });
   for (const service of services) {

@@ -115,23 +115,26 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
     onOutboxWritten: () => dispatcher.nudge(),
   });
 
-  const grpc = createGrpcServer([
-    alertsServiceBinding(
-      log,
-      pool,
-      webhooks,
-      alertService,
-      {
-        channels,
-        policies,
-        deliveries,
-        onOutboxWritten: () => dispatcher.nudge(),
-        resealChannels: async () => ({ ...(await resealChannels(pool, sealer)), kekId: sealer.currentKekId }),
-        maxAttempts: config.NOTIFY_MAX_ATTEMPTS,
-      },
-      silences,
-    ),
-  ]);
+  const grpc = createGrpcServer(
+    [
+      alertsServiceBinding(
+        log,
+        pool,
+        webhooks,
+        alertService,
+        {
+          channels,
+          policies,
+          deliveries,
+          onOutboxWritten: () => dispatcher.nudge(),
+          resealChannels: async () => ({ ...(await resealChannels(pool, sealer)), kekId: sealer.currentKekId }),
+          maxAttempts: config.NOTIFY_MAX_ATTEMPTS,
+        },
+        silences,
+      ),
+    ],
+    { maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS },
+  );
   /** Stops the dispatcher (attempts under way finish), then its HTTP pool and auth channel. */
   const stopNotifications = async () => {
     await dispatcher.stop();

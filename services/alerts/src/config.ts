@@ -6,6 +6,7 @@ export function loadAlertsConfig(source: NodeJS.ProcessEnv = process.env) {
       NODE_ENV: env.nodeEnv(),
       LOG_LEVEL: env.logLevel(),
       GRPC_LISTEN_ADDR: env.string("0.0.0.0:50052"),
+      GRPC_MAX_CONNECTION_AGE_MS: env.grpcMaxConnectionAgeMs(),
       // auth's signing listener: alerts calls auth only to sign outbound notifications.
       AUTH_SIGNING_GRPC_ADDR: env.grpcAddress("127.0.0.1:50054"),
       DB_POOL_MAX: env.int(20, 1, 100),

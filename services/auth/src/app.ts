@@ -53,11 +53,16 @@ export async function buildAuthService(config: AuthConfig, log: Logger) {
       await pool.end();
     }
   };
-  const grpc = createGrpcServer([authServiceBinding(log, teams, keys, "main", apiKeys, audit, resealSecrets)]);
+  const serverOptions = { maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS };
+  const grpc = createGrpcServer(
+    [authServiceBinding(log, teams, keys, "main", apiKeys, audit, resealSecrets)],
+    serverOptions,
+  );
   // Sign only, on SIGNING_GRPC_LISTEN_ADDR (alerts alone may reach it); with its own grpc.health.v1.
-  const signingGrpc = createGrpcServer([
-    authServiceBinding(log, teams, keys, "signing", apiKeys, audit, resealSecrets),
-  ]);
+  const signingGrpc = createGrpcServer(
+    [authServiceBinding(log, teams, keys, "signing", apiKeys, audit, resealSecrets)],
+    serverOptions,
+  );
   return {
     grpc,
     signingGrpc,

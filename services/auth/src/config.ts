@@ -6,6 +6,7 @@ export function loadAuthConfig(source: NodeJS.ProcessEnv = process.env) {
       NODE_ENV: env.nodeEnv(),
       LOG_LEVEL: env.logLevel(),
       GRPC_LISTEN_ADDR: env.string("0.0.0.0:50051"),
+      GRPC_MAX_CONNECTION_AGE_MS: env.grpcMaxConnectionAgeMs(),
       // Sign (HMAC with a team's secret) has its own listener, so a NetworkPolicy
       // can let only alerts reach it; on GRPC_LISTEN_ADDR it is refused.
       SIGNING_GRPC_LISTEN_ADDR: env.string("0.0.0.0:50054"),

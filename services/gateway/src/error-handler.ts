@@ -3,6 +3,7 @@ import { trackInFlightRequests } from "./client-error-handler.ts";
 import { errorBody, errors, HttpError } from "./errors.ts";
 import { httpErrorFromGrpc, isGrpcError } from "./grpc-status-to-http.ts";
 import { requestErrors } from "./metrics.ts";
+import { drainBody } from "./pipeline/drain-body.ts";
 import { detailsFromValidation } from "./validation-details.ts";
 
 /** Fastify's own errors that callers can cause, mapped to the catalogue. */
@@ -55,6 +56,8 @@ export function installErrorHandling(app: FastifyInstance): void {
       const cause = error instanceof Error ? error.message : String(error);
       request.log.warn({ code: known.code, cause }, "request failed");
     }
+    // The rest of an oversized body is read first, so that the caller is still listening for the 413.
+    if (known.code === "payload_too_large") return drainBody(request.raw).then(() => sendError(request, reply, known));
     return sendError(request, reply, known);
   });
   app.setNotFoundHandler((request, reply) => sendError(request, reply, errors.routeNotFound()));

@@ -76,7 +76,9 @@ export async function buildMonitorsService(config: MonitorsConfig, log: Logger) 
   });
   const monitorService = new MonitorService(orm, pool, lastKnown);
   const spoolStatus = () => describeSpool(spool, recorder.spooling);
-  const grpc = createGrpcServer([monitorsServiceBinding(log, monitorService, recorder, spoolStatus)]);
+  const grpc = createGrpcServer([monitorsServiceBinding(log, monitorService, recorder, spoolStatus)], {
+    maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
+  });
 
   /** Says (once per change) whether spooled pings would survive a Redis restart: on connect and every minute. */
   let lastWarning: string | null | undefined;

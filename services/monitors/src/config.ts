@@ -6,6 +6,7 @@ export function loadMonitorsConfig(source: NodeJS.ProcessEnv = process.env) {
       NODE_ENV: env.nodeEnv(),
       LOG_LEVEL: env.logLevel(),
       GRPC_LISTEN_ADDR: env.string("0.0.0.0:50053"),
+      GRPC_MAX_CONNECTION_AGE_MS: env.grpcMaxConnectionAgeMs(),
       ALERTS_GRPC_ADDR: env.grpcAddress("127.0.0.1:50052"),
       GRPC_TIMEOUT_MS: env.int(2_000, 1, 60_000),
       DB_POOL_MAX: env.int(10, 1, 100),
