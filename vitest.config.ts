@@ -25,7 +25,9 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["packages/*/src/**/*.test.ts", "services/*/src/**/*.test.ts", "scripts/**/*.test.ts"],
-          sequence: { groupOrder: 1 },
+          // Last, as vitest ran it before projects had an order (a one-worker project of group 0
+          // runs after the others); a group of its own, as its workers are not e2e's.
+          sequence: { groupOrder: 2 },
         },
       },
       {
