@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parse } from "yaml";
 import { checkDashboard, checkRules, checkRunbooks, type Finding } from "./lib/observability-checks.ts";
+import { alertNames, PROMETHEUS_RULE } from "./lib/prometheus-rules.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const component = join(root, "deploy/k8s/components/monitoring");
@@ -20,18 +21,14 @@ for (const name of dashboards) {
 if (dashboards.length === 0)
   findings.push({ where: "deploy/k8s/components/monitoring/dashboards", message: "holds no dashboard" });
 
-const rulesFile = "deploy/k8s/components/monitoring/prometheus-rule.yaml";
+const rulesFile = PROMETHEUS_RULE;
 const rule = parse(readFileSync(join(root, rulesFile), "utf8"));
 findings.push(...checkRules(rulesFile, rule));
-const alertNames = (rule?.spec?.groups ?? []).flatMap((group: { rules?: { alert?: string }[] }) =>
-  (group.rules ?? []).map((item) => item.alert).filter((name): name is string => typeof name === "string"),
-);
-findings.push(
-  ...checkRunbooks("docs/operations.md", readFileSync(join(root, "docs/operations.md"), "utf8"), alertNames),
-);
+const alerts = Array.isArray(rule?.spec?.groups) ? alertNames(rule.spec.groups) : [];
+findings.push(...checkRunbooks("docs/operations.md", readFileSync(join(root, "docs/operations.md"), "utf8"), alerts));
 
 for (const finding of findings) console.log(`  ERROR ${finding.where}: ${finding.message}`);
 console.log(
-  `check-observability: ${dashboards.length} dashboard(s), ${alertNames.length} alert(s): ${findings.length} errors`,
+  `check-observability: ${dashboards.length} dashboard(s), ${alerts.length} alert(s): ${findings.length} errors`,
 );
 process.exit(findings.length > 0 ? 1 : 0);

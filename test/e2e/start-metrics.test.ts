@@ -59,7 +59,7 @@ describe("npm start with METRICS_PORT", () => {
     // over 2 s (a cold start on a loaded machine): scrape again until they are there, 20 s at most.
     const dbGauges: Partial<Record<(typeof SERVICES)[number], RegExp>> = {
       alerts: /^pulsegate_alerts_outbox_backlog\{/m,
-      monitors: /^pulsegate_monitors_count\{/m,
+      monitors: /^pulsegate_monitors\{/m,
     };
     for (const [offset, service] of SERVICES.entries()) {
       let text = "";
@@ -76,7 +76,7 @@ describe("npm start with METRICS_PORT", () => {
         expect(text).toMatch(/^pulsegate_alerts_open\{[^}]*status="open"[^}]*\} 0$/m);
         expect(text).toMatch(/^pulsegate_alerts_outbox_backlog\{[^}]*stage="pending_delivery"[^}]*\} 0$/m);
       }
-      if (service === "monitors") expect(text).toMatch(/^pulsegate_monitors_count\{[^}]*status="up"[^}]*\} 0$/m);
+      if (service === "monitors") expect(text).toMatch(/^pulsegate_monitors\{[^}]*status="up"[^}]*\} 0$/m);
     }
     expect(await start.stop("SIGINT", 30_000)).toEqual({ code: 0, signal: null });
   }, 90_000);

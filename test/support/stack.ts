@@ -12,6 +12,8 @@ export type StackInfo = {
   redisUrl: string;
   /** authSigning: auth's second listener, where alone Sign is served (alerts dials it). */
   grpc: { auth: string; authSigning: string; alerts: string; monitors: string };
+  /** Each service's Prometheus endpoint (host:port, path /metrics), when the stack was created with `metrics`. */
+  metrics?: Record<ServiceName, string>;
   logFile: string;
 };
 
@@ -26,6 +28,15 @@ const nodeBinary = existsSync(pinnedNode) ? pinnedNode : process.execPath;
 function peersUp(body: unknown): boolean {
   const checks = (body as { checks?: Record<string, unknown> } | null)?.checks;
   return ["auth", "alerts", "monitors"].every((name) => checks?.[name] === "up");
+}
+
+/** A replica serves no /metrics unless given a METRICS_PORT of its own: its service's is taken. */
+const REPLICA_METRICS: NodeJS.ProcessEnv = { METRICS_PORT: "0" };
+
+/** A free port for each service's /metrics. */
+async function metricsPorts(): Promise<Record<ServiceName, number>> {
+  const [gateway, auth, alerts, monitors] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  return { gateway, auth, alerts, monitors };
 }
 
 /** Real services as separate processes, on free ports, against a fresh database. */
@@ -59,6 +70,8 @@ export class Stack {
     serviceEnv?: (name: ServiceName) => NodeJS.ProcessEnv;
     /** How long the services may take to be ready (default 45 s). */
     readyTimeoutMs?: number;
+    /** Serve /metrics from every service (METRICS_PORT on a free port each), as a deployment does. */
+    metrics?: boolean;
   }): Promise<Stack> {
     const server = TEST_DATABASE_SERVER;
     await recreateDatabase(options.databaseName, server);
@@ -76,6 +89,16 @@ export class Stack {
       alerts: `127.0.0.1:${alertsPort}`,
       monitors: `127.0.0.1:${monitorsPort}`,
     };
+    const ports = options.metrics ? await metricsPorts() : undefined;
+    const metrics = ports && {
+      gateway: `127.0.0.1:${ports.gateway}`,
+      auth: `127.0.0.1:${ports.auth}`,
+      alerts: `127.0.0.1:${ports.alerts}`,
+      monitors: `127.0.0.1:${ports.monitors}`,
+    };
+    // METRICS_PORT starts the telemetry, which the stack otherwise keeps off (OTEL_SDK_DISABLED).
+    const metricsEnv = (name: ServiceName): NodeJS.ProcessEnv =>
+      ports ? { OTEL_SDK_DISABLED: "false", METRICS_PORT: String(ports[name]) } : {};
     const adminToken = randomBytes(24).toString("base64url");
     const redisUrl = options.redisUrl ?? process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
     const common: NodeJS.ProcessEnv = {
@@ -113,6 +136,7 @@ export class Stack {
         databaseUrl,
         redisUrl,
         grpc,
+        ...(metrics ? { metrics } : {}),
         logFile: "",
       },
       {
@@ -120,10 +144,21 @@ export class Stack {
           ...common,
           GRPC_LISTEN_ADDR: grpc.auth,
           SIGNING_GRPC_LISTEN_ADDR: grpc.authSigning,
+          ...metricsEnv("auth"),
           ...options.serviceEnv?.("auth"),
         },
-        alerts: { ...common, GRPC_LISTEN_ADDR: grpc.alerts, ...options.serviceEnv?.("alerts") },
-        monitors: { ...common, GRPC_LISTEN_ADDR: grpc.monitors, ...options.serviceEnv?.("monitors") },
+        alerts: {
+          ...common,
+          GRPC_LISTEN_ADDR: grpc.alerts,
+          ...metricsEnv("alerts"),
+          ...options.serviceEnv?.("alerts"),
+        },
+        monitors: {
+          ...common,
+          GRPC_LISTEN_ADDR: grpc.monitors,
+          ...metricsEnv("monitors"),
+          ...options.serviceEnv?.("monitors"),
+        },
         gateway: {
           ...common,
           PORT: String(gatewayPort),
@@ -131,6 +166,7 @@ export class Stack {
           // Stacks share one Redis and one client address (127.0.0.1): each keeps its sessions and
           // sign-in failure counts apart, so one test's failures never throttle another's.
           REDIS_KEY_PREFIX: `pulsegate-test:${options.databaseName}`,
+          ...metricsEnv("gateway"),
           ...options.serviceEnv?.("gateway"),
         },
       },
@@ -180,6 +216,7 @@ export class Stack {
       ...this.#env[name],
       GRPC_LISTEN_ADDR: address,
       ...signing,
+      ...REPLICA_METRICS,
       ...env,
     });
     const deadline = Date.now() + timeoutMs;
@@ -199,7 +236,12 @@ export class Stack {
    */
   async startGatewayReplica(instance: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 45_000): Promise<string> {
     const port = await freePort();
-    const child = this.#spawn(instance, "gateway", { ...this.#env.gateway, PORT: String(port), ...env });
+    const child = this.#spawn(instance, "gateway", {
+      ...this.#env.gateway,
+      PORT: String(port),
+      ...REPLICA_METRICS,
+      ...env,
+    });
     const baseUrl = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + timeoutMs;
     for (;;) {

@@ -161,7 +161,8 @@ export const METRIC_DEFINITIONS = [
   },
   // monitors.
   {
-    instrument: "pulsegate.monitors.count",
+    // Not "pulsegate.monitors.count": Prometheus keeps `_count` for a histogram's series.
+    instrument: "pulsegate.monitors",
     type: "gauge",
     description: "Monitors by status (idle, up, down, paused).",
     labels: ["status"],

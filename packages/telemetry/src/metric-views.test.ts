@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { metricViews } from "./metric-views.ts";
 
 describe("metricViews", () => {
-  it("renames exactly the instruments whose names lack their unit, as exported today", () => {
+  it("renames exactly the instruments whose names lack their unit or end in _count, as exported today", () => {
     const renames = metricViews().flatMap((view) => (view.name ? [[view.instrumentName, view.name]] : []));
     expect(renames).toEqual(
       expect.arrayContaining([
@@ -23,9 +23,11 @@ describe("metricViews", () => {
         ["v8js.memory.heap.space.available_size", "v8js.memory.heap.space.available_size.bytes"],
         ["v8js.memory.heap.space.physical_size", "v8js.memory.heap.space.physical_size.bytes"],
         ["v8js.memory.heap.space.size", "v8js.memory.heap.space.size.bytes"],
+        ["db.client.operation.duration", "db.client.operation.duration.seconds"],
+        ["db.client.connection.count", "db.client.connections.usage"],
       ]),
     );
-    expect(renames).toHaveLength(17);
+    expect(renames).toHaveLength(19);
   });
 
   it("drops outbound HTTP durations (one series per receiver)", () => {

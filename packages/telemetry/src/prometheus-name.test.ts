@@ -18,7 +18,7 @@ describe("prometheusName", () => {
       "pulsegate_alerts_open",
       "pulsegate_alerts_outbox_backlog",
       "pulsegate_alerts_outbox_oldest_age_seconds",
-      "pulsegate_monitors_count",
+      "pulsegate_monitors",
       "pulsegate_monitors_missed_heartbeats_total",
       "pulsegate_monitors_sweeps_total",
       "pulsegate_monitors_sweep_last_success_timestamp_seconds",
@@ -31,6 +31,13 @@ describe("prometheusName", () => {
       "nodejs_eventloop_utilization_ratio",
       "v8js_memory_heap_used_bytes",
     ]);
+  });
+
+  it("gives no gauge or counter a suffix Prometheus keeps for a histogram's series", () => {
+    const misnamed = METRIC_CATALOGUE.filter(
+      (entry) => entry.type !== "histogram" && /_(count|sum|bucket)$/.test(entry.name),
+    ).map((entry) => entry.name);
+    expect(misnamed).toEqual([]);
   });
 
   it("adds the unit a name lacks, once", () => {

@@ -14,14 +14,14 @@ const STATUSES = ["idle", "up", "down", "paused"];
 
 /**
  * Observable gauges read at scrape time, outside any span (no trace):
- * monitors by status (pulsegate_monitors_count{status}, the database's
+ * monitors by status (pulsegate_monitors{status}, the database's
  * numbers: take max() across replicas), and the ping spool's depth and the
  * age of its oldest entry, which is how far the drain lags
  * (pulsegate_monitors_spool_depth, pulsegate_monitors_spool_oldest_age_seconds).
  * A failed or slow read leaves its gauges out of that scrape.
  */
 export function observeMonitors(orm: Orm, spool: PingSpool, log: Logger): void {
-  const byStatus = observableGaugeOf(meter, "pulsegate.monitors.count");
+  const byStatus = observableGaugeOf(meter, "pulsegate.monitors");
   const depth = observableGaugeOf(meter, "pulsegate.monitors.spool.depth");
   const oldestAge = observableGaugeOf(meter, "pulsegate.monitors.spool.oldest.age.seconds");
   meter.addBatchObservableCallback(
