@@ -4,6 +4,7 @@
 // channels with a whsec_ secret of their own, verified by a receiver.
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { jsonOf, runCli } from "../support/cli.ts";
 import { Client, sign } from "../support/client.ts";
 import { Receiver } from "../support/receiver.ts";
 import { waitForDeliveries } from "./notifications-helpers.ts";
@@ -364,5 +365,37 @@ describe("outbound: a webhook channel with signatureScheme standard-webhooks", (
       409,
       "no_signing_secret",
     ]);
+  });
+});
+
+describe("the CLI", () => {
+  it("creates a standard-webhooks channel (its secret printed once) and rotates the secret", async () => {
+    const { teamId } = await standardTeam();
+    const operator = { PULSEGATE_URL: stack.baseUrl, PULSEGATE_TOKEN: stack.adminToken };
+    const created = await runCli(
+      [
+        "channels",
+        "create",
+        teamId,
+        "--kind",
+        "webhook",
+        "--name",
+        "CLI receiver",
+        "--destination",
+        receiver.url("/cli"),
+      ].concat(["--signature-scheme", "standard-webhooks"]),
+      { env: operator },
+    );
+    expect(created.code).toBe(0);
+    const printed = /signing secret \(shown once, store it now\): (whsec_\S+)/.exec(created.stdout)?.[1];
+    expect(printed).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const channelId = /^id:\s+(ch_\w+)$/m.exec(created.stdout)?.[1] as string;
+    const rotated = await runCli(["channels", "rotate-signing-secret", channelId, "--grace-seconds", "0", "--json"], {
+      env: operator,
+    });
+    expect(rotated.code).toBe(0);
+    const answer = jsonOf<{ signingSecret: string; previousValidUntil: string | null }>(rotated);
+    expect(answer.signingSecret).not.toBe(printed);
+    expect(answer.previousValidUntil).toBeNull();
   });
 });
