@@ -124,7 +124,12 @@ describe("deliveries", () => {
     const receiver = await startReceiver((request) =>
       request.headers["x-pulsegate-event"] === "alert.created" && request.raw.toString().includes("Poison") ? 418 : 200,
     );
-    const { channel } = await channels.create(teamId, { kind: "slack", name: "#ops", url: receiver.url(), enabled: true });
+    const { channel } = await channels.create(teamId, {
+      kind: "slack",
+      name: "#ops",
+      url: receiver.url(),
+      enabled: true,
+    });
     const poisoned = await trigger("Poison");
     await new AlertService(database.orm).resolve(poisoned);
     const neighbour = await trigger("Neighbour");

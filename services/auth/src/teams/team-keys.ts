@@ -255,9 +255,7 @@ export class TeamKeys {
 function matcherOf(item: VerifyItem): ((key: VerifierKey) => boolean) | null {
   if (item.format === "standard-webhooks") {
     const signatures = parseStandardSignatures(item.signature);
-    return signatures && signatures.length > 0
-      ? (key) => anySignatureMatches(key, item.payload, signatures)
-      : null;
+    return signatures && signatures.length > 0 ? (key) => anySignatureMatches(key, item.payload, signatures) : null;
   }
   const expected = parseSignatureHeader(item.signature);
   return expected ? (key) => signatureMatches(key, item.payload, expected) : null;
