@@ -2,8 +2,12 @@
 // other side: inbound, webhooks and monitors that take webhook-id, webhook-timestamp and
 // webhook-signature under the team's key (whsec_ + base64 of its secret); outbound, webhook
 // channels with a whsec_ secret of their own, verified by a receiver.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve as resolvePath } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { standardWebhooksSnippets } from "../../services/gateway/src/routes/dashboard/snippets.ts";
 import { jsonOf, runCli } from "../support/cli.ts";
 import { Client, sign } from "../support/client.ts";
 import { Receiver } from "../support/receiver.ts";
@@ -203,6 +207,24 @@ describe("inbound: a webhook with signatureScheme standard-webhooks", () => {
     expect((await client.trigger(webhookUrl, body, { secret })).body.code).toBe("missing_signature");
     expect((await send(`/api/alerts/trigger/${webhookUrl}`, whsec, body)).status).toBe(201);
     expect((await client.admin("PATCH", `/webhooks/${id}`, { signatureScheme: "nope" })).status).toBe(400);
+  });
+
+  it("the dashboard's Node snippet, run as pasted, is taken", async () => {
+    const { teamId, whsec } = await standardTeam();
+    const { id } = await client.createWebhook(teamId, { signatureScheme: "standard-webhooks" });
+    const triggerUrl = (await client.admin("GET", `/webhooks/${id}`)).body.webhook as { triggerUrl: string };
+    // Under node_modules, so `import "standardwebhooks"` resolves to the root devDependency.
+    const dir = mkdtempSync(resolvePath(import.meta.dirname, "../../node_modules/.standard-webhooks-snippet-"));
+    try {
+      writeFileSync(join(dir, "send.mjs"), standardWebhooksSnippets(triggerUrl.triggerUrl, { title: "Pasted" }).node);
+      const output = execFileSync(process.execPath, [join(dir, "send.mjs")], {
+        env: { PATH: process.env.PATH ?? "", PULSEGATE_WHSEC: whsec },
+        encoding: "utf8",
+      });
+      expect(output).toMatch(/^201 /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
