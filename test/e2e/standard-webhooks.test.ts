@@ -177,7 +177,7 @@ describe("inbound: a webhook with signatureScheme standard-webhooks", () => {
     const { teamId, whsec } = await standardTeam();
     const { webhookUrl } = await client.createWebhook(teamId, { signatureScheme: "standard-webhooks" });
     const path = `/api/alerts/trigger/${webhookUrl}`;
-    const body = JSON.stringify({ title: "Once" });
+    const body = JSON.stringify({ title: "Once", group_key: "once" });
     const id = "msg_retried";
     const first = await send(path, whsec, body, { id });
     expect([first.status, first.body.status, first.headers.get("idempotent-replayed")]).toEqual([201, "created", null]);
@@ -194,6 +194,17 @@ describe("inbound: a webhook with signatureScheme standard-webhooks", () => {
     expect(refused(reused)).toEqual([422, "idempotency_key_reused"]);
     const mismatched = await send(path, whsec, body, { id, headers: { "idempotency-key": "something-else" } });
     expect(refused(mismatched)).toEqual([400, "invalid_request"]);
+
+    // Resolves are signed and de-duplicated the same way.
+    const resolve = JSON.stringify({ group_key: "once" });
+    const resolved = await send(`/api/alerts/resolve/${webhookUrl}`, whsec, resolve, { id: "msg_resolve" });
+    expect([resolved.status, resolved.body.status]).toEqual([200, "resolved"]);
+    const resolvedAgain = await send(`/api/alerts/resolve/${webhookUrl}`, whsec, resolve, { id: "msg_resolve" });
+    expect([resolvedAgain.body.status, resolvedAgain.headers.get("idempotent-replayed")]).toEqual(["resolved", "true"]);
+    expect(refused(await send(`/api/alerts/resolve/${webhookUrl}`, stranger, resolve))).toEqual([
+      401,
+      "invalid_signature",
+    ]);
   });
 
   it("can be switched on for an existing webhook, and off again", async () => {
