@@ -91,7 +91,7 @@ describe("outbox expansion", () => {
     );
     const poisoned = await trigger("Poisoned");
     teamId = `${poisonedTeam}_neighbour`;
-    const neighbourChannel = await channels.create(teamId, {
+    const { channel: neighbourChannel } = await channels.create(teamId, {
       kind: "webhook",
       name: "n",
       url: "http://127.0.0.1:9/n",
@@ -124,7 +124,12 @@ describe("deliveries", () => {
     const receiver = await startReceiver((request) =>
       request.headers["x-pulsegate-event"] === "alert.created" && request.raw.toString().includes("Poison") ? 418 : 200,
     );
-    const channel = await channels.create(teamId, { kind: "slack", name: "#ops", url: receiver.url(), enabled: true });
+    const { channel } = await channels.create(teamId, {
+      kind: "slack",
+      name: "#ops",
+      url: receiver.url(),
+      enabled: true,
+    });
     const poisoned = await trigger("Poison");
     await new AlertService(database.orm).resolve(poisoned);
     const neighbour = await trigger("Neighbour");

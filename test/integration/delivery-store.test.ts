@@ -69,8 +69,8 @@ async function trigger(title: string, options: { groupKey?: string; severity?: "
   return result.alertId;
 }
 
-const channel = (name: string) =>
-  channels.create(teamId, { kind: "webhook", name, url: `http://127.0.0.1:9/${name}`, enabled: true });
+const channel = async (name: string) =>
+  (await channels.create(teamId, { kind: "webhook", name, url: `http://127.0.0.1:9/${name}`, enabled: true })).channel;
 
 function must<T>(value: T | undefined): T {
   if (value === undefined) throw new Error("expected a claimed delivery");

@@ -1,7 +1,7 @@
 // The CLI's closed choices are @pulsegate/vocabulary's lists, the ones the API validates against:
 // a word added there (a channel kind, a severity) is accepted here without touching the CLI.
 import { Writable } from "node:stream";
-import { ALERT_STATUSES, CHANNEL_KINDS, SEVERITIES } from "@pulsegate/vocabulary";
+import { ALERT_STATUSES, CHANNEL_KINDS, SEVERITIES, SIGNATURE_SCHEMES } from "@pulsegate/vocabulary";
 import type { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import type { CliIo } from "./cli-io.ts";
@@ -36,6 +36,10 @@ describe("the CLI's choices come from @pulsegate/vocabulary", () => {
     ["webhooks update", "--severity", SEVERITIES],
     ["monitors create", "--severity", SEVERITIES],
     ["trigger", "--severity", SEVERITIES],
+    ["webhooks create", "--signature-scheme", SIGNATURE_SCHEMES],
+    ["webhooks update", "--signature-scheme", SIGNATURE_SCHEMES],
+    ["monitors create", "--signature-scheme", SIGNATURE_SCHEMES],
+    ["channels create", "--signature-scheme", SIGNATURE_SCHEMES],
   ])("%s %s", (path, flag, list) => {
     expect(choicesOf(path, flag)).toEqual(list);
   });

@@ -12,4 +12,7 @@ export const CHANNEL_LIMITS = {
   maxPolicyRoutes: 50,
   maxChannelsPerRoute: 50,
   idMaxLength: 200,
+  /** A standard-webhooks channel's rotated-out signing secret keeps signing beside the new one this long. */
+  defaultSigningGraceSeconds: 86_400,
+  maxSigningGraceSeconds: 604_800,
 } as const;

@@ -7,6 +7,7 @@ import type {
   MonitorStatus,
   PingStatus,
   Severity,
+  SignatureScheme,
 } from "./words.ts";
 
 /**
@@ -43,9 +44,29 @@ export type UpdateTeamInput = Partial<Omit<CreateTeamInput, "subscriptionExpires
   subscriptionExpiresAt?: string | null;
 };
 
-/** Shown once: the only answers that carry a webhook secret. */
-export type CreatedTeam = { team: Team; webhookSecret: string };
-export type RotatedSecret = { webhookSecret: string; previousValidUntil: string | null; team: Team };
+/**
+ * Shown once: the only answers that carry a webhook secret. `standardWebhooksSecret` is the same
+ * secret as Standard Webhooks libraries take it (`whsec_` + base64 of its text), for webhooks and
+ * monitors with `signatureScheme: "standard-webhooks"`; it cannot be shown again either.
+ */
+export type CreatedTeam = { team: Team; webhookSecret: string; standardWebhooksSecret: string };
+export type RotatedSecret = {
+  webhookSecret: string;
+  standardWebhooksSecret: string;
+  previousValidUntil: string | null;
+  team: Team;
+};
+
+/**
+ * How a webhook's or monitor's requests are signed. `signingSecretFormat` (standard-webhooks only)
+ * says how its key is formed; `teamSecretFingerprint` is the team's current `secretFingerprint`,
+ * the secret it is formed from. Both null for "pulsegate".
+ */
+export type SigningFields = {
+  signatureScheme: SignatureScheme;
+  signingSecretFormat: string | null;
+  teamSecretFingerprint: string | null;
+};
 
 export type FilterRule = { field: string; op: string; value?: unknown };
 
@@ -64,7 +85,7 @@ export type Webhook = {
   reopenWindowSeconds: number;
   createdAt: string | null;
   updatedAt: string | null;
-};
+} & SigningFields;
 
 export type CreateWebhookInput = {
   name: string;
@@ -73,6 +94,8 @@ export type CreateWebhookInput = {
   filterRules?: FilterRule[];
   rateLimitPerMinute?: number;
   reopenWindowSeconds?: number;
+  /** "pulsegate" (X-Webhook-Signature, the default) or "standard-webhooks". */
+  signatureScheme?: SignatureScheme;
 };
 export type UpdateWebhookInput = Partial<CreateWebhookInput>;
 
@@ -124,7 +147,7 @@ export type Monitor = {
   lastPingStatus: PingStatus | null;
   lastReason: string | null;
   createdAt: string | null;
-};
+} & SigningFields;
 
 export type CreateMonitorInput = {
   name: string;
@@ -132,6 +155,8 @@ export type CreateMonitorInput = {
   graceSeconds?: number;
   severity?: Severity;
   reopenWindowSeconds?: number;
+  /** "pulsegate" (X-Webhook-Signature, the default) or "standard-webhooks". */
+  signatureScheme?: SignatureScheme;
 };
 
 export type Ping = {
@@ -155,6 +180,11 @@ export type Channel = {
   /** Why the delivery policy disabled the channel (a 410 Gone, or a day of failed deliveries); null otherwise. */
   disabledReason: string | null;
   disabledAt: string | null;
+  /** Webhook channels: how deliveries are signed; null for the other kinds. */
+  signatureScheme: SignatureScheme | null;
+  /** standard-webhooks: when its signing secret was issued, and until when the previous one still signs. */
+  signingSecretRotatedAt: string | null;
+  previousSigningSecretValidUntil: string | null;
   createdAt: string | null;
   updatedAt: string | null;
 };
@@ -165,7 +195,19 @@ export type Channel = {
  * `key`, sealed with the URL and never shown: the routing key (pagerduty) or the API integration's
  * key (opsgenie); the API requires it for those two kinds and refuses it for the others.
  */
-export type CreateChannelInput = { kind: ChannelKind; name: string; url: string; enabled?: boolean; key?: string };
+export type CreateChannelInput = {
+  kind: ChannelKind;
+  name: string;
+  url: string;
+  enabled?: boolean;
+  key?: string;
+  /** Webhook channels: "standard-webhooks" gives the channel a whsec_ signing secret of its own (answered once). */
+  signatureScheme?: SignatureScheme;
+};
+/** `signingSecret`: a standard-webhooks channel's whsec_ secret, shown this once. */
+export type CreatedChannel = { channel: Channel; signingSecret?: string };
+/** A standard-webhooks channel's new secret (shown once); the previous one signs too until `previousValidUntil`. */
+export type RotatedSigningSecret = { signingSecret: string; previousValidUntil: string | null; channel: Channel };
 /** A new `url` keeps the channel's sealed key; a new `key` replaces it. */
 export type UpdateChannelInput = { name?: string; url?: string; enabled?: boolean; key?: string };
 

@@ -6,6 +6,7 @@ import type {
   Channel,
   CreateChannelInput,
   CreatedApiKey,
+  CreatedChannel,
   CreatedTeam,
   CreateMonitorInput,
   CreateTeamInput,
@@ -18,6 +19,7 @@ import type {
   PageQuery,
   Ping,
   RotatedSecret,
+  RotatedSigningSecret,
   Team,
   UpdateChannelInput,
   UpdateTeamInput,
@@ -167,8 +169,11 @@ export class PulsegateAdmin {
   }
 
   // Channels and the notification policy
-  createChannel(teamId: string, input: CreateChannelInput): Promise<{ channel: Channel }> {
+  createChannel(teamId: string, input: CreateChannelInput): Promise<CreatedChannel> {
     return this.request("POST", `/teams/${seg(teamId)}/channels`, input);
+  }
+  rotateChannelSigningSecret(id: string, input: { graceSeconds?: number } = {}): Promise<RotatedSigningSecret> {
+    return this.request("POST", `/channels/${seg(id)}/signing-secret/rotate`, input);
   }
   listChannels(teamId: string): Promise<{ channels: Channel[]; nextCursor: string | null }> {
     return this.request("GET", `/teams/${seg(teamId)}/channels`);

@@ -36,6 +36,14 @@ export const DELIVERY_EVENTS = [
 ] as const;
 export type DeliveryEvent = (typeof DELIVERY_EVENTS)[number];
 
+/**
+ * How requests to a webhook or monitor are signed, and how a webhook channel signs its
+ * notifications: "pulsegate" (X-Webhook-Signature, hex; the default) or "standard-webhooks"
+ * (webhook-id, webhook-timestamp, webhook-signature; standardwebhooks.com).
+ */
+export const SIGNATURE_SCHEMES = ["pulsegate", "standard-webhooks"] as const;
+export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
+
 /** A type guard for one of the lists above: `isOneOf(SEVERITIES, value)`. */
 export function isOneOf<T extends string>(list: readonly T[], value: unknown): value is T {
   return typeof value === "string" && (list as readonly string[]).includes(value);

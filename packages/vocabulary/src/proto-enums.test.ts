@@ -10,6 +10,7 @@ import {
   monitorStatusEnum,
   pingStatusEnum,
   severityEnum,
+  signatureSchemeEnum,
 } from "./proto-enums.ts";
 import {
   ALERT_SOURCES,
@@ -22,6 +23,7 @@ import {
   MONITOR_STATUSES,
   PING_STATUSES,
   SEVERITIES,
+  SIGNATURE_SCHEMES,
 } from "./words.ts";
 
 /** Every value of a generated enum but UNSPECIFIED (0) and UNRECOGNIZED (-1). */
@@ -36,6 +38,7 @@ const vocabularies: [string, readonly string[], Record<string, number>, EnumMapp
   ["channel kind", CHANNEL_KINDS, alerts.ChannelKind, channelKindEnum],
   ["delivery status", DELIVERY_STATUSES, alerts.DeliveryStatus, deliveryStatusEnum],
   ["delivery event", DELIVERY_EVENTS, alerts.DeliveryEvent, deliveryEventEnum],
+  ["signature scheme", SIGNATURE_SCHEMES, alerts.SignatureScheme, signatureSchemeEnum],
 ];
 
 describe.each(vocabularies)("%s", (_, words, protoEnum, mapping) => {

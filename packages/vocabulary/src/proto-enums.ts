@@ -8,6 +8,7 @@ import type {
   MonitorStatus,
   PingStatus,
   Severity,
+  SignatureScheme,
 } from "./words.ts";
 
 // The only mapping between Pulsegate's words (words.ts) and the proto enums, used by every gRPC
@@ -87,6 +88,11 @@ const DELIVERY_EVENT = {
   "channel.disabled": alerts.DeliveryEvent.DELIVERY_EVENT_CHANNEL_DISABLED,
 } as const satisfies Record<DeliveryEvent, alerts.DeliveryEvent>;
 
+const SIGNATURE_SCHEME = {
+  pulsegate: alerts.SignatureScheme.SIGNATURE_SCHEME_PULSEGATE,
+  "standard-webhooks": alerts.SignatureScheme.SIGNATURE_SCHEME_STANDARD_WEBHOOKS,
+} as const satisfies Record<SignatureScheme, alerts.SignatureScheme>;
+
 export const severityEnum = mapping<Severity, alerts.Severity>(
   SEVERITY satisfies Complete<alerts.Severity, typeof SEVERITY>,
 );
@@ -110,4 +116,7 @@ export const deliveryStatusEnum = mapping<DeliveryStatus, alerts.DeliveryStatus>
 );
 export const deliveryEventEnum = mapping<DeliveryEvent, alerts.DeliveryEvent>(
   DELIVERY_EVENT satisfies Complete<alerts.DeliveryEvent, typeof DELIVERY_EVENT>,
+);
+export const signatureSchemeEnum = mapping<SignatureScheme, alerts.SignatureScheme>(
+  SIGNATURE_SCHEME satisfies Complete<alerts.SignatureScheme, typeof SIGNATURE_SCHEME>,
 );

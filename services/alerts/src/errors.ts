@@ -16,6 +16,11 @@ export const alertsErrors = {
       "channel_unavailable",
       "The delivery's channel is disabled or deleted; enable or recreate it first.",
     ),
+  noSigningSecret: () =>
+    new ConflictError(
+      "no_signing_secret",
+      "Only a webhook channel created with signatureScheme standard-webhooks has a signing secret of its own; the others sign with the team's webhook secret.",
+    ),
   tooManyChannels: (max: number) => new ConflictError("too_many_channels", `A team has at most ${max} channels.`),
   invalidCursor,
   invalid: (details: FieldProblem[]) => InvalidError.fields(details),

@@ -33,6 +33,15 @@ export const ERROR_CATALOGUE = {
     sentence: "This endpoint requires X-Webhook-Timestamp (Unix seconds) and a signature over '<timestamp>.<body>'.",
   },
   invalid_timestamp: { status: 401, sentence: "X-Webhook-Timestamp must be a Unix time in whole seconds." },
+  missing_webhook_id: {
+    status: 401,
+    sentence:
+      "Missing webhook-id: a Standard Webhooks request carries webhook-id, webhook-timestamp and webhook-signature.",
+  },
+  invalid_webhook_id: {
+    status: 401,
+    sentence: "webhook-id must be 1 to 255 visible ASCII characters (no spaces), given once.",
+  },
   timestamp_out_of_tolerance: {
     status: 401,
     sentence: "X-Webhook-Timestamp is too far from the server's clock: the request is refused as a possible replay.",
@@ -65,6 +74,11 @@ export const ERROR_CATALOGUE = {
     sentence: "The delivery's channel is disabled or deleted; enable or recreate it first.",
   },
   too_many_channels: { status: 409, sentence: "The team has as many channels as it may have." },
+  no_signing_secret: {
+    status: 409,
+    sentence:
+      "Only a webhook channel created with signatureScheme standard-webhooks has a signing secret of its own; the others sign with the team's webhook secret.",
+  },
   payload_too_large: { status: 413, sentence: "The request body is larger than 1 MiB." },
   chunk_extensions_too_large: { status: 413, sentence: "The body's chunk extensions are too large." },
   unsupported_media_type: { status: 415, sentence: "Content-Type must be application/json (or a +json type)." },

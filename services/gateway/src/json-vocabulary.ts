@@ -1,5 +1,5 @@
 import { alerts } from "@pulsegate/proto";
-import type { AlertStatus, Severity } from "@pulsegate/vocabulary";
+import type { AlertStatus, Severity, SignatureScheme } from "@pulsegate/vocabulary";
 import {
   alertStatusEnum,
   channelKindEnum,
@@ -9,6 +9,7 @@ import {
   monitorStatusEnum,
   pingStatusEnum,
   severityEnum,
+  signatureSchemeEnum,
 } from "@pulsegate/vocabulary/proto";
 
 // The gateway's proto ⇄ JSON edge. The words and their proto values are @pulsegate/vocabulary's;
@@ -27,6 +28,7 @@ export const monitorStatusJson = toJson(monitorStatusEnum);
 export const channelKindJson = toJson(channelKindEnum);
 export const deliveryStatusJson = toJson(deliveryStatusEnum);
 export const deliveryEventJson = toJson(deliveryEventEnum);
+export const signatureSchemeJson = toJson(signatureSchemeEnum);
 
 /** An absent severity is UNSPECIFIED: the webhook's default (or the update leaves it unchanged). */
 export const severityToProto = (value: Severity | undefined): alerts.Severity =>
@@ -38,3 +40,7 @@ export const alertStatusToProto = (value: AlertStatus | undefined): alerts.Alert
 
 export const pingStatusToProto = pingStatusEnum.toProto;
 export const channelKindToProto = channelKindEnum.toProto;
+
+/** An absent scheme is UNSPECIFIED: the default (pulsegate) on create, unchanged on update. */
+export const signatureSchemeToProto = (value: SignatureScheme | undefined): alerts.SignatureScheme =>
+  value === undefined ? alerts.SignatureScheme.SIGNATURE_SCHEME_UNSPECIFIED : signatureSchemeEnum.toProto(value);

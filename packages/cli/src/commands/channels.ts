@@ -1,9 +1,10 @@
-import type { Channel, UpdateChannelInput } from "@pulsegate/sdk";
-import { CHANNEL_KINDS, type ChannelKind } from "@pulsegate/vocabulary";
+import type { Channel, SignatureScheme, UpdateChannelInput } from "@pulsegate/sdk";
+import { CHANNEL_KINDS, type ChannelKind, SIGNATURE_SCHEMES } from "@pulsegate/vocabulary";
 import { Command, Option } from "commander";
 import type { CliIo } from "../cli-io.ts";
 import { adminClient, type ConnectionOptions, withAdminOptions } from "../connection.ts";
 import { UsageError } from "../exit-codes.ts";
+import { integer } from "../option-parsers.ts";
 import { type Column, formatFields, formatTable, printResult } from "../print-output.ts";
 
 const COLUMNS: Column<Channel>[] = [
@@ -35,7 +36,11 @@ Email channels need an SMTP relay configured on the alerts service (SMTP_URL); w
 Examples:
   pulsegate channels create <teamId> --kind slack --name "#incidents" --destination https://hooks.slack.com/services/…
   pulsegate channels create <teamId> --kind pagerduty --name On-call --destination https://events.pagerduty.com/v2/enqueue --key <routing key>
-  pulsegate channels create <teamId> --kind email --name "On-call mail" --destination mailto:oncall@example.com`;
+  pulsegate channels create <teamId> --kind email --name "On-call mail" --destination mailto:oncall@example.com
+  pulsegate channels create <teamId> --kind webhook --name Receiver --destination https://example.com/hooks --signature-scheme standard-webhooks`;
+
+const SCHEME_HELP =
+  "webhook channels: pulsegate (X-Webhook-Signature with the team's secret, the default) or standard-webhooks (webhook-id, webhook-timestamp, webhook-signature with a whsec_ secret of the channel's own, printed once)";
 
 type ChannelFlags = { name?: string; destination?: string; key?: string; enable?: boolean; disable?: boolean };
 
@@ -63,6 +68,7 @@ export function channelsCommand(io: CliIo): Command {
       .requiredOption("--name <name>", "a name people recognise, e.g. #incidents")
       .requiredOption("--destination <url>", "its URL, by kind: see below")
       .option("--key <key>", KEY_HELP)
+      .addOption(new Option("--signature-scheme <scheme>", SCHEME_HELP).choices(SIGNATURE_SCHEMES))
       .option("--disable", "create it disabled")
       .addHelpText("after", CREATE_HELP),
   ).action(
@@ -73,6 +79,7 @@ export function channelsCommand(io: CliIo): Command {
         name: string;
         destination: string;
         key?: string;
+        signatureScheme?: SignatureScheme;
         disable?: boolean;
       },
     ) => {
@@ -82,11 +89,45 @@ export function channelsCommand(io: CliIo): Command {
         name: options.name,
         url: options.destination,
         ...(options.key === undefined ? {} : { key: options.key }),
+        ...(options.signatureScheme === undefined ? {} : { signatureScheme: options.signatureScheme }),
         ...(options.disable ? { enabled: false } : {}),
       });
-      printResult(io, options.json, answer, () => formatFields(answer.channel));
+      printResult(
+        io,
+        options.json,
+        answer,
+        () =>
+          formatFields(answer.channel) +
+          (answer.signingSecret ? `signing secret (shown once, store it now): ${answer.signingSecret}\n` : ""),
+      );
     },
   );
+
+  withAdminOptions(
+    channels
+      .command("rotate-signing-secret")
+      .description(
+        "give a standard-webhooks channel a new signing secret; the previous one keeps signing beside it for the grace period",
+      )
+      .argument("<channelId>")
+      .addOption(
+        new Option(
+          "--grace-seconds <s>",
+          "how long the previous secret keeps signing (0–604800; default 86400)",
+        ).argParser(integer(0)),
+      ),
+  ).action(async (id: string, options: ConnectionOptions & { graceSeconds?: number }) => {
+    const input = options.graceSeconds === undefined ? {} : { graceSeconds: options.graceSeconds };
+    const answer = await adminClient(io, options).rotateChannelSigningSecret(id, input);
+    printResult(
+      io,
+      options.json,
+      answer,
+      () =>
+        `new signing secret (shown once, store it now): ${answer.signingSecret}\n` +
+        `previous secret signs until: ${answer.previousValidUntil ?? "-"}\n`,
+    );
+  });
 
   withAdminOptions(channels.command("list").description("a team's channels").argument("<teamId>")).action(
     async (teamId: string, options: ConnectionOptions) => {

@@ -1,5 +1,5 @@
-import type { Monitor, Ping, Severity } from "@pulsegate/sdk";
-import { SEVERITIES } from "@pulsegate/vocabulary";
+import type { Monitor, Ping, Severity, SignatureScheme } from "@pulsegate/sdk";
+import { SEVERITIES, SIGNATURE_SCHEMES } from "@pulsegate/vocabulary";
 import { Command, Option } from "commander";
 import type { CliIo } from "../cli-io.ts";
 import { adminClient, type ConnectionOptions, withAdminOptions } from "../connection.ts";
@@ -7,7 +7,13 @@ import { integer } from "../option-parsers.ts";
 import { type Column, formatFields, formatTable, printResult } from "../print-output.ts";
 import { type PageFlags, pageOptions, pageQuery, printNextCursor } from "./page-options.ts";
 
-type MonitorFlags = { interval?: number; grace?: number; severity?: Severity; reopenWindow?: number };
+type MonitorFlags = {
+  interval?: number;
+  grace?: number;
+  severity?: Severity;
+  reopenWindow?: number;
+  signatureScheme?: SignatureScheme;
+};
 
 const COLUMNS: Column<Monitor>[] = [
   ["ID", (m) => m.id],
@@ -39,6 +45,12 @@ export function monitorsCommand(io: CliIo): Command {
       .addOption(new Option("--severity <sev>", "severity of its incidents").choices(SEVERITIES))
       .addOption(
         new Option("--reopen-window <s>", "seconds in which a new incident reopens the last").argParser(integer(0)),
+      )
+      .addOption(
+        new Option(
+          "--signature-scheme <scheme>",
+          "how pings are signed: pulsegate (X-Webhook-Signature, the default) or standard-webhooks (key: the team's whsec_ secret)",
+        ).choices(SIGNATURE_SCHEMES),
       ),
   ).action(async (teamId: string, name: string, options: ConnectionOptions & MonitorFlags) => {
     const answer = await adminClient(io, options).createMonitor(teamId, {
@@ -47,6 +59,7 @@ export function monitorsCommand(io: CliIo): Command {
       ...(options.grace === undefined ? {} : { graceSeconds: options.grace }),
       ...(options.severity === undefined ? {} : { severity: options.severity }),
       ...(options.reopenWindow === undefined ? {} : { reopenWindowSeconds: options.reopenWindow }),
+      ...(options.signatureScheme === undefined ? {} : { signatureScheme: options.signatureScheme }),
     });
     printResult(io, options.json, answer, () => formatFields(answer.monitor));
   });

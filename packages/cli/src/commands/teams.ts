@@ -68,6 +68,7 @@ export function teamsCommand(io: CliIo): Command {
       created,
       () =>
         `${showTeam(created.team)}\nwebhook secret (shown once, store it now): ${created.webhookSecret}\n` +
+        `the same key for Standard Webhooks libraries: ${created.standardWebhooksSecret}\n` +
         `export PULSEGATE_SECRET=${created.webhookSecret}\n`,
     );
   });
@@ -124,6 +125,7 @@ export function teamsCommand(io: CliIo): Command {
       answer,
       () =>
         `new webhook secret (shown once, store it now): ${answer.webhookSecret}\n` +
+        `the same key for Standard Webhooks libraries: ${answer.standardWebhooksSecret}\n` +
         `previous secret valid until: ${answer.previousValidUntil ?? "-"}\n`,
     );
   });

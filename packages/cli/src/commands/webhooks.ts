@@ -1,5 +1,5 @@
-import type { FilterRule, Severity, UpdateWebhookInput, Webhook } from "@pulsegate/sdk";
-import { SEVERITIES } from "@pulsegate/vocabulary";
+import type { FilterRule, Severity, SignatureScheme, UpdateWebhookInput, Webhook } from "@pulsegate/sdk";
+import { SEVERITIES, SIGNATURE_SCHEMES } from "@pulsegate/vocabulary";
 import { Command, Option } from "commander";
 import type { CliIo } from "../cli-io.ts";
 import { adminClient, type ConnectionOptions, withAdminOptions } from "../connection.ts";
@@ -15,6 +15,7 @@ type WebhookFlags = {
   filterRules?: FilterRule[];
   rateLimit?: number;
   reopenWindow?: number;
+  signatureScheme?: SignatureScheme;
 };
 
 const COLUMNS: Column<Webhook>[] = [
@@ -38,6 +39,12 @@ const fieldOptions = (command: Command) =>
     .addOption(new Option("--rate-limit <n>", "triggers a minute").argParser(integer(1)))
     .addOption(
       new Option("--reopen-window <s>", "seconds after a resolve in which a trigger reopens").argParser(integer(0)),
+    )
+    .addOption(
+      new Option(
+        "--signature-scheme <scheme>",
+        "how triggers are signed: pulsegate (X-Webhook-Signature, the default) or standard-webhooks (key: the team's whsec_ secret)",
+      ).choices(SIGNATURE_SCHEMES),
     );
 
 function webhookInput(flags: WebhookFlags): UpdateWebhookInput {
@@ -49,6 +56,7 @@ function webhookInput(flags: WebhookFlags): UpdateWebhookInput {
     ...(flags.filterRules === undefined ? {} : { filterRules: flags.filterRules }),
     ...(flags.rateLimit === undefined ? {} : { rateLimitPerMinute: flags.rateLimit }),
     ...(flags.reopenWindow === undefined ? {} : { reopenWindowSeconds: flags.reopenWindow }),
+    ...(flags.signatureScheme === undefined ? {} : { signatureScheme: flags.signatureScheme }),
   };
 }
 

@@ -19,6 +19,7 @@ import {
   filterRulesFromProto,
   occurrenceToProto,
   resolveByKeyResultToProto,
+  signatureSchemeFromProto,
   triggerResultToProto,
   webhookToProto,
 } from "./proto-mapping.ts";
@@ -48,6 +49,7 @@ export function alertsServiceBinding(
         reopenWindowSeconds: request.reopenWindowSeconds,
         repeatIntervalSeconds: request.repeatIntervalSeconds,
         requireTimestamp: request.requireTimestamp,
+        signatureScheme: signatureSchemeFromProto(request.signatureScheme),
       });
       return { webhook: webhookToProto(webhook) };
     }),
@@ -62,6 +64,7 @@ export function alertsServiceBinding(
         reopenWindowSeconds: request.reopenWindowSeconds,
         repeatIntervalSeconds: request.repeatIntervalSeconds,
         requireTimestamp: request.requireTimestamp,
+        signatureScheme: signatureSchemeFromProto(request.signatureScheme),
       });
       return { webhook: webhookToProto(webhook) };
     }),

@@ -1,5 +1,11 @@
-import type { alerts } from "@pulsegate/proto";
-import { channelKindEnum, deliveryEventEnum, deliveryStatusEnum, severityEnum } from "@pulsegate/vocabulary/proto";
+import { alerts } from "@pulsegate/proto";
+import {
+  channelKindEnum,
+  deliveryEventEnum,
+  deliveryStatusEnum,
+  severityEnum,
+  signatureSchemeEnum,
+} from "@pulsegate/vocabulary/proto";
 import type { ChannelView } from "../notifications/channel.ts";
 import type { RouteInput } from "../notifications/check-routes.ts";
 import type { DeliveryView } from "../notifications/delivery-store.ts";
@@ -17,6 +23,12 @@ export function channelToProto(channel: ChannelView): alerts.Channel {
     updatedAt: channel.updatedAt,
     disabledReason: channel.disabledReason ?? "",
     disabledAt: channel.disabledAt ?? undefined,
+    signatureScheme:
+      channel.signatureScheme === null
+        ? alerts.SignatureScheme.SIGNATURE_SCHEME_UNSPECIFIED
+        : signatureSchemeEnum.toProto(channel.signatureScheme),
+    signingSecretRotatedAt: channel.signingSecretRotatedAt ?? undefined,
+    previousSigningSecretValidUntil: channel.previousSigningSecretValidUntil ?? undefined,
   };
 }
 

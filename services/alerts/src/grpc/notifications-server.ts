@@ -7,6 +7,7 @@ import type { ChannelService } from "../notifications/channel-service.ts";
 import type { DeliveryStore } from "../notifications/delivery-store.ts";
 import type { PolicyService } from "../notifications/policy-service.ts";
 import { channelToProto, deliveryToProto, policyToProto, routesFromProto } from "./notifications-mapping.ts";
+import { signatureSchemeFromProto } from "./proto-mapping.ts";
 
 export type NotificationDeps = {
   channels: ChannelService;
@@ -27,6 +28,7 @@ type NotificationMethods = Pick<
   | "describeChannel"
   | "updateChannel"
   | "deleteChannel"
+  | "rotateChannelSigningSecret"
   | "putNotificationPolicy"
   | "getNotificationPolicy"
   | "deleteNotificationPolicy"
@@ -45,14 +47,23 @@ export function notificationMethods(
   const { channels, policies, deliveries } = deps;
   return {
     createChannel: unary(log, async (request) => {
-      const channel = await channels.create(request.teamId, {
+      const { channel, signingSecret } = await channels.create(request.teamId, {
         kind: channelKindEnum.fromProto(request.kind),
         name: request.name,
         url: request.url,
         enabled: request.enabled,
         key: request.key,
+        signatureScheme: signatureSchemeFromProto(request.signatureScheme),
       });
-      return { channel: channelToProto(channel) };
+      return { channel: channelToProto(channel), signingSecret: signingSecret ?? "" };
+    }),
+    rotateChannelSigningSecret: unary(log, async (request) => {
+      const rotated = await channels.rotateSigningSecret(request.id, request.graceSeconds);
+      return {
+        channel: channelToProto(rotated.channel),
+        signingSecret: rotated.signingSecret,
+        previousValidUntil: rotated.previousValidUntil ?? undefined,
+      };
     }),
     listChannels: unary(log, async (request) => ({
       channels: (await channels.list(request.teamId)).map(channelToProto),

@@ -1,6 +1,6 @@
 import { outcomeFields } from "@pulsegate/grpc";
 import { alerts } from "@pulsegate/proto";
-import { alertSourceEnum, alertStatusEnum, severityEnum } from "@pulsegate/vocabulary/proto";
+import { alertSourceEnum, alertStatusEnum, severityEnum, signatureSchemeEnum } from "@pulsegate/vocabulary/proto";
 import type { AlertView } from "../alerts/alert-row.ts";
 import type { ResolveByKeyResult } from "../alerts/resolve-by-key.ts";
 import type { OccurrenceView } from "../alerts/select-occurrence-page.ts";
@@ -44,9 +44,16 @@ export function webhookToProto(webhook: Webhook): alerts.Webhook {
     reopenWindowSeconds: webhook.reopenWindowSeconds,
     repeatIntervalSeconds: webhook.repeatIntervalSeconds ?? 0,
     requireTimestamp: webhook.requireTimestamp ?? false,
+    signatureScheme: signatureSchemeEnum.toProto(webhook.signatureScheme ?? "pulsegate"),
     createdAt: webhook.createdAt,
     updatedAt: webhook.updatedAt,
   };
+}
+
+/** UNSPECIFIED is absent (the default, or unchanged); a value this build does not know is named so it is refused. */
+export function signatureSchemeFromProto(value: alerts.SignatureScheme): string | undefined {
+  if (value === alerts.SignatureScheme.SIGNATURE_SCHEME_UNSPECIFIED) return undefined;
+  return signatureSchemeEnum.fromProto(value) ?? `unknown(${value})`;
 }
 
 export function alertToProto(alert: AlertView): alerts.Alert {

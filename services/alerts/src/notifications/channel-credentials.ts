@@ -7,7 +7,15 @@ import { type Keyring, openValue, resealValue, sealedValueKekId, sealValue } fro
  * only sealed (AES-256-GCM under a key derived from SECRET_KEK, bound to the
  * channel id), opened only by the dispatcher to send, shown only masked.
  */
-export type ChannelCredentials = { url: string; key?: string };
+export type ChannelCredentials = {
+  url: string;
+  key?: string;
+  /** A standard-webhooks channel's whsec_ signing secret, and the one before it (standard-webhooks-signing.ts). */
+  signingSecret?: string;
+  previousSigningSecret?: string;
+};
+
+const FIELDS = ["url", "key", "signingSecret", "previousSigningSecret"] as const;
 
 export const CHANNEL_CREDENTIALS_PURPOSE = "channel-credentials";
 
@@ -23,12 +31,11 @@ export class ChannelSealer {
   }
 
   seal(channelId: string, credentials: ChannelCredentials): Buffer {
-    const plain = Buffer.from(
-      JSON.stringify(
-        credentials.key === undefined ? { url: credentials.url } : { url: credentials.url, key: credentials.key },
-      ),
-      "utf8",
+    // Only the fields set, in a fixed order: what is sealed is exactly what the channel holds.
+    const present = Object.fromEntries(
+      FIELDS.flatMap((field) => (credentials[field] === undefined ? [] : [[field, credentials[field]]])),
     );
+    const plain = Buffer.from(JSON.stringify(present), "utf8");
     try {
       return sealValue(plain, this.#keyring, CHANNEL_CREDENTIALS_PURPOSE, channelId);
     } finally {
@@ -40,9 +47,14 @@ export class ChannelSealer {
   open(channelId: string, sealed: Uint8Array): ChannelCredentials {
     const plain = openValue(sealed, this.#keyring, CHANNEL_CREDENTIALS_PURPOSE, channelId);
     try {
-      const parsed = JSON.parse(plain.toString("utf8")) as { url?: unknown; key?: unknown };
+      const parsed = JSON.parse(plain.toString("utf8")) as Record<string, unknown>;
       if (typeof parsed.url !== "string") throw new TypeError("sealed channel credentials without a url");
-      return typeof parsed.key === "string" ? { url: parsed.url, key: parsed.key } : { url: parsed.url };
+      const credentials: ChannelCredentials = { url: parsed.url };
+      for (const field of FIELDS) {
+        const value = parsed[field];
+        if (field !== "url" && typeof value === "string") credentials[field] = value;
+      }
+      return credentials;
     } finally {
       plain.fill(0);
     }

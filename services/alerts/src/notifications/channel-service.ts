@@ -3,15 +3,17 @@ import { type EntityManager, LockMode, type Orm } from "@pulsegate/db";
 import type { FieldProblem } from "@pulsegate/errors";
 import { CHANNEL_LIMITS } from "@pulsegate/limits";
 import { nameProblem } from "@pulsegate/text";
-import type { ChannelKind } from "@pulsegate/vocabulary";
+import type { ChannelKind, SignatureScheme } from "@pulsegate/vocabulary";
 import { alertsErrors } from "../errors.ts";
+import { checkSignatureScheme } from "../webhooks/webhook-settings.ts";
 import { cancelPendingDeliveries } from "./cancel-pending-deliveries.ts";
 import { type Channel, ChannelSchema } from "./channel.entity.ts";
 import { type ChannelView, channelView, isChannelKind, KEYED_KINDS } from "./channel.ts";
-import type { ChannelSealer } from "./channel-credentials.ts";
+import type { ChannelCredentials, ChannelSealer } from "./channel-credentials.ts";
 import { checkChannelUrl } from "./channel-url.ts";
 import { maskUrl } from "./mask-url.ts";
 import { mailRecipients } from "./send-email.ts";
+import { newSigningSecret } from "./standard-webhooks-signing.ts";
 
 export type CreateChannelInput = {
   kind: string | undefined;
@@ -20,7 +22,15 @@ export type CreateChannelInput = {
   enabled: boolean | undefined;
   /** pagerduty's routing key, opsgenie's API key; none for slack and webhook. */
   key?: string | undefined;
+  /** Webhook channels only: "pulsegate" (the default) or "standard-webhooks" (a signing secret of its own). */
+  signatureScheme?: string | undefined;
 };
+
+/** A created channel, and a standard-webhooks channel's signing secret: shown this once. */
+export type CreatedChannel = { channel: ChannelView; signingSecret: string | null };
+
+/** A standard-webhooks channel's new signing secret (shown once), and until when the previous one still signs (null: not at all). */
+export type RotatedSigningSecret = { channel: ChannelView; signingSecret: string; previousValidUntil: Date | null };
 export type UpdateChannelInput = {
   name: string | undefined;
   url: string | undefined;
@@ -48,13 +58,14 @@ export class ChannelService {
     this.#now = options.now ?? (() => new Date());
   }
 
-  async create(teamId: string, input: CreateChannelInput): Promise<ChannelView> {
+  async create(teamId: string, input: CreateChannelInput): Promise<CreatedChannel> {
     const errors: FieldProblem[] = [];
     if (!teamId) errors.push({ field: "teamId", message: "teamId is required." });
     if (!isChannelKind(input.kind)) {
       errors.push({ field: "kind", message: "kind must be slack, webhook, pagerduty, opsgenie or email." });
     }
     const key = checkKey(input.kind, input.key ?? "", errors);
+    const scheme = checkScheme(input.kind, input.signatureScheme, errors);
     const name = checkName(input.name, errors);
     if (input.kind === "email" && !this.#emailEnabled) {
       errors.push({ field: "kind", message: "email channels need an SMTP relay: set SMTP_URL on the alerts service." });
@@ -69,23 +80,64 @@ export class ChannelService {
         throw alertsErrors.tooManyChannels(CHANNEL_LIMITS.maxPerTeam);
       }
       const id = `ch_${randomUUID().replaceAll("-", "")}`;
+      const signingSecret = scheme === "standard-webhooks" ? newSigningSecret() : null;
+      const credentials: ChannelCredentials = { url };
+      if (key !== undefined) credentials.key = key;
+      if (signingSecret !== null) credentials.signingSecret = signingSecret;
       const channel = em.create(ChannelSchema, {
         id,
         teamId,
         kind: input.kind as ChannelKind,
         name,
-        credentialsSealed: this.#sealer.seal(id, key === undefined ? { url } : { url, key }),
+        credentialsSealed: this.#sealer.seal(id, credentials),
         maskedUrl: maskChannelUrl(url),
         enabled: input.enabled ?? true,
         disabledReason: null,
         disabledAt: null,
         failingSince: null,
         failedDeliveries: 0,
+        signatureScheme: scheme,
+        signingSecretRotatedAt: signingSecret === null ? null : now,
+        previousSigningSecretValidUntil: null,
         createdAt: now,
         updatedAt: now,
         deletedAt: null,
       });
-      return channelView(channel);
+      return { channel: channelView(channel), signingSecret };
+    });
+  }
+
+  /**
+   * Issues a standard-webhooks channel a new signing secret. The one it replaces keeps signing
+   * beside it (a second webhook-signature entry) for `graceSeconds`, so the receiver can switch
+   * without losing a delivery; a secret rotated out before is dropped at once, and 0 drops the
+   * current one at once too.
+   */
+  async rotateSigningSecret(id: string, graceSeconds: number | undefined): Promise<RotatedSigningSecret> {
+    const grace = graceSeconds ?? CHANNEL_LIMITS.defaultSigningGraceSeconds;
+    if (!Number.isInteger(grace) || grace < 0 || grace > CHANNEL_LIMITS.maxSigningGraceSeconds) {
+      throw alertsErrors.invalid([
+        {
+          field: "graceSeconds",
+          message: `graceSeconds must be a whole number from 0 to ${CHANNEL_LIMITS.maxSigningGraceSeconds}.`,
+        },
+      ]);
+    }
+    return this.#orm.em.fork().transactional(async (em) => {
+      const now = this.#now();
+      const channel = await lockChannel(em, id);
+      if (channel.signatureScheme !== "standard-webhooks") throw alertsErrors.noSigningSecret();
+      const old = this.#sealer.open(id, Buffer.from(channel.credentialsSealed));
+      const signingSecret = newSigningSecret();
+      const previousValidUntil = grace > 0 && old.signingSecret ? new Date(now.getTime() + grace * 1000) : null;
+      const { previousSigningSecret: _dropped, ...kept } = old;
+      const credentials: ChannelCredentials = { ...kept, signingSecret };
+      if (previousValidUntil !== null) credentials.previousSigningSecret = old.signingSecret;
+      channel.credentialsSealed = this.#sealer.seal(id, credentials);
+      channel.signingSecretRotatedAt = now;
+      channel.previousSigningSecretValidUntil = previousValidUntil;
+      channel.updatedAt = now;
+      return { channel: channelView(channel), signingSecret, previousValidUntil };
     });
   }
 
@@ -93,11 +145,7 @@ export class ChannelService {
    * The credentials an update writes (null: unchanged). The URL and the key are
    * sealed together, so changing one keeps the other: the old ones are opened.
    */
-  #newCredentials(
-    channel: Channel,
-    url: string | undefined,
-    key: string | undefined,
-  ): { url: string; key?: string } | null {
+  #newCredentials(channel: Channel, url: string | undefined, key: string | undefined): ChannelCredentials | null {
     if (url === undefined && key === undefined) return null;
     const errors: FieldProblem[] = [];
     if (url !== undefined && (channel.kind === "email") !== url.startsWith("mailto:")) {
@@ -105,9 +153,12 @@ export class ChannelService {
     }
     const checkedKey = key === undefined ? undefined : checkKey(channel.kind, key, errors);
     if (errors.length > 0) throw alertsErrors.invalid(errors);
+    // The URL, the key and a standard-webhooks channel's signing secrets are sealed together: what
+    // is not changed is kept.
     const old = this.#sealer.open(channel.id, Buffer.from(channel.credentialsSealed));
-    const merged = { url: url ?? old.url, key: checkedKey ?? old.key };
-    return merged.key === undefined ? { url: merged.url } : { url: merged.url, key: merged.key };
+    const merged: ChannelCredentials = { ...old, url: url ?? old.url };
+    if (checkedKey !== undefined) merged.key = checkedKey;
+    return merged;
   }
 
   async list(teamId: string): Promise<ChannelView[]> {
@@ -223,6 +274,29 @@ function checkKey(kind: string | undefined, raw: string, errors: FieldProblem[])
     });
   } else return key;
   return undefined;
+}
+
+/**
+ * A webhook channel's signature scheme ("pulsegate" unless asked), refused for the other kinds,
+ * which sign nothing of their own (null).
+ */
+function checkScheme(
+  kind: string | undefined,
+  raw: string | undefined,
+  errors: FieldProblem[],
+): SignatureScheme | null {
+  if (kind !== "webhook") {
+    if (raw !== undefined)
+      errors.push({ field: "signatureScheme", message: "signatureScheme applies to webhook channels only." });
+    return null;
+  }
+  if (raw === undefined) return "pulsegate";
+  const checked = checkSignatureScheme(raw);
+  if ("problem" in checked) {
+    errors.push(checked.problem);
+    return null;
+  }
+  return checked.scheme;
 }
 
 /** mask-url.ts for web URLs; for mailto: the first recipient's first letter and domain, and how many more. */

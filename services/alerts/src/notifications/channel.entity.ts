@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from "@pulsegate/db";
-import type { ChannelKind } from "@pulsegate/vocabulary";
+import type { ChannelKind, SignatureScheme } from "@pulsegate/vocabulary";
 
 /**
  * A notification channel. Its URL (and key) is only in `credentialsSealed`, which only the
@@ -23,6 +23,11 @@ export const ChannelSchema = defineEntity({
     /** The delivery policy's run of failures (channel-health.ts). */
     failingSince: p.datetime().nullable(),
     failedDeliveries: p.integer().default(0),
+    /** How a webhook channel signs; null for the other kinds. */
+    signatureScheme: p.string().$type<SignatureScheme>().nullable(),
+    /** A standard-webhooks channel: when its signing secret (sealed above) was issued, and until when the previous one signs too. */
+    signingSecretRotatedAt: p.datetime().nullable(),
+    previousSigningSecretValidUntil: p.datetime().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
     deletedAt: p.datetime().nullable(),

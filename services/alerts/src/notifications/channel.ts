@@ -1,4 +1,4 @@
-import { CHANNEL_KINDS, type ChannelKind, isOneOf } from "@pulsegate/vocabulary";
+import { CHANNEL_KINDS, type ChannelKind, isOneOf, type SignatureScheme } from "@pulsegate/vocabulary";
 import type { Channel } from "./channel.entity.ts";
 
 /** Kinds whose credentials include a key besides the URL (a routing key, an API key). */
@@ -19,6 +19,10 @@ export type ChannelView = {
   /** Why the delivery policy disabled the channel, and when; null once an admin enables it again. */
   disabledReason: string | null;
   disabledAt: Date | null;
+  /** How a webhook channel signs (null for the other kinds), and a standard-webhooks channel's secret's dates. */
+  signatureScheme: SignatureScheme | null;
+  signingSecretRotatedAt: Date | null;
+  previousSigningSecretValidUntil: Date | null;
   createdAt: Date;
   updatedAt: Date;
 };
@@ -26,5 +30,12 @@ export type ChannelView = {
 /** What the API shows of a channel: never its credentials, nor the delivery policy's counters. */
 export function channelView(channel: Channel): ChannelView {
   const { credentialsSealed, failingSince, failedDeliveries, deletedAt, ...view } = channel;
-  return { ...view, disabledReason: view.disabledReason ?? null, disabledAt: view.disabledAt ?? null };
+  return {
+    ...view,
+    disabledReason: view.disabledReason ?? null,
+    disabledAt: view.disabledAt ?? null,
+    signatureScheme: view.signatureScheme ?? null,
+    signingSecretRotatedAt: view.signingSecretRotatedAt ?? null,
+    previousSigningSecretValidUntil: view.previousSigningSecretValidUntil ?? null,
+  };
 }

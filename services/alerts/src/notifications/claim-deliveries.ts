@@ -1,5 +1,5 @@
-import type { EntityManager } from "@pulsegate/db";
-import type { ChannelKind, DeliveryEvent } from "@pulsegate/vocabulary";
+import { type EntityManager, type RowDate, rowDateOrNull } from "@pulsegate/db";
+import type { ChannelKind, DeliveryEvent, SignatureScheme } from "@pulsegate/vocabulary";
 import type { ClaimedDelivery } from "./delivery-store.ts";
 
 /**
@@ -25,7 +25,8 @@ const CLAIM_DELIVERIES = `
          alerts.channels c, alerts.outbox o
    WHERE d.id = due.id AND c.id = d.channel_id AND o.id = d.outbox_id
    RETURNING d.id, d.outbox_id::text AS outbox_id, d.team_id, d.alert_id, d.channel_id, d.event_type, d.attempts,
-             d.max_attempts, c.kind, c.credentials_sealed, o.payload::text AS payload, o.traceparent`;
+             d.max_attempts, c.kind, c.credentials_sealed, c.signature_scheme, c.previous_signing_secret_valid_until,
+             o.payload::text AS payload, o.traceparent`;
 
 type ClaimedRow = {
   id: string;
@@ -38,6 +39,8 @@ type ClaimedRow = {
   max_attempts: number;
   kind: ChannelKind;
   credentials_sealed: Buffer;
+  signature_scheme: SignatureScheme | null;
+  previous_signing_secret_valid_until: RowDate | null;
   payload: string;
   traceparent: string | null;
 };
@@ -57,6 +60,8 @@ export async function claimDeliveries(
     channelId: row.channel_id,
     kind: row.kind,
     credentialsSealed: row.credentials_sealed,
+    signatureScheme: row.signature_scheme ?? null,
+    previousSigningSecretValidUntil: rowDateOrNull(row.previous_signing_secret_valid_until ?? null),
     eventType: row.event_type,
     attempt: row.attempts,
     maxAttempts: row.max_attempts,

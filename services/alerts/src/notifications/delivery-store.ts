@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager, Orm } from "@pulsegate/db";
-import type { ChannelKind, DeliveryEvent, DeliveryStatus } from "@pulsegate/vocabulary";
+import type { ChannelKind, DeliveryEvent, DeliveryStatus, SignatureScheme } from "@pulsegate/vocabulary";
 import { alertsErrors } from "../errors.ts";
 import { deliveryResultOf, deliveryResults } from "../metrics/alerts-metrics.ts";
 import { claimDeliveries } from "./claim-deliveries.ts";
@@ -20,6 +20,9 @@ export type ClaimedDelivery = {
   kind: ChannelKind;
   /** The channel's credentials, sealed (channel-credentials.ts): the dispatcher opens them to send. */
   credentialsSealed: Buffer;
+  /** How a webhook channel signs (null for other kinds); a standard-webhooks one's previous secret signs until this. */
+  signatureScheme: SignatureScheme | null;
+  previousSigningSecretValidUntil: Date | null;
   eventType: DeliveryEvent;
   /** This attempt's number, from 1. */
   attempt: number;

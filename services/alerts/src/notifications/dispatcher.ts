@@ -19,6 +19,7 @@ import { type NotificationEvent, webhookBody } from "./notification-event.ts";
 import { type EmailSender, emailContent, mailRecipients } from "./send-email.ts";
 import { describeSendError, type HttpSender } from "./send-http.ts";
 import { slackMessage } from "./slack-message.ts";
+import { standardWebhooksHeaders } from "./standard-webhooks-signing.ts";
 import { traceDelivery } from "./trace-delivery.ts";
 
 export const DELIVERY_HEADER = "x-pulsegate-delivery";
@@ -296,6 +297,13 @@ export class Dispatcher {
     const body = notice
       ? channelNoticeBody(eventId, notice)
       : webhookBody(eventId, delivery.payload as NotificationEvent);
+    if (delivery.signatureScheme === "standard-webhooks") {
+      return {
+        body,
+        headers: { ...headers, ...this.#standardWebhooks(delivery, credentials, body) },
+        url: credentials.url,
+      };
+    }
     try {
       // The interface's scheme (the body), and beside it a timestamped one for receivers that
       // refuse replays: HMAC of "<X-Webhook-Timestamp>.<body>" with the same secret (issue 13).
@@ -314,6 +322,21 @@ export class Dispatcher {
         `could not sign the payload (auth${typeof code === "number" ? ` gRPC status ${code}` : ""})`,
       );
     }
+  }
+
+  /**
+   * A standard-webhooks channel signs with its own secret, not the team's: webhook-id is the
+   * delivery's id (the same on every attempt), and while a rotated-out secret is in its grace
+   * window it signs too, so a receiver holding either one verifies.
+   */
+  #standardWebhooks(delivery: ClaimedDelivery, credentials: ChannelCredentials, body: Buffer) {
+    if (!credentials.signingSecret) throw new OwnSideError("the channel's sealed credentials hold no signing secret");
+    const secrets = [credentials.signingSecret];
+    const until = delivery.previousSigningSecretValidUntil;
+    if (credentials.previousSigningSecret && until !== null && until.getTime() > Date.now()) {
+      secrets.push(credentials.previousSigningSecret);
+    }
+    return standardWebhooksHeaders(secrets, delivery.id, body);
   }
 
   /** Until `ms` pass; a nudge (or one since the last sleep) cuts the wait to settleMs, a stop ends it. */

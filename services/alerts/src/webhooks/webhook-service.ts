@@ -52,6 +52,7 @@ export class WebhookService {
       reopenWindowSeconds: settings.reopenWindowSeconds ?? WEBHOOK_LIMITS.defaultReopenWindowSeconds,
       repeatIntervalSeconds: settings.repeatIntervalSeconds ?? null,
       requireTimestamp: settings.requireTimestamp ?? false,
+      signatureScheme: settings.signatureScheme ?? "pulsegate",
       createdAt: now,
       updatedAt: now,
     });

@@ -1,7 +1,14 @@
 import type { FieldProblem } from "@pulsegate/errors";
 import { WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { nameProblem } from "@pulsegate/text";
-import { isSeverity, SEVERITIES, type Severity } from "@pulsegate/vocabulary";
+import {
+  isOneOf,
+  isSeverity,
+  SEVERITIES,
+  type Severity,
+  SIGNATURE_SCHEMES,
+  type SignatureScheme,
+} from "@pulsegate/vocabulary";
 import { type FilterRule, validateFilterRules } from "../filter-rules/index.ts";
 
 export type WebhookSettingsInput = {
@@ -14,6 +21,7 @@ export type WebhookSettingsInput = {
   /** 0: no reminders. */
   repeatIntervalSeconds?: number | undefined;
   requireTimestamp?: boolean | undefined;
+  signatureScheme?: string | undefined;
 };
 
 export type WebhookSettings = {
@@ -26,6 +34,7 @@ export type WebhookSettings = {
   /** null: no reminders. */
   repeatIntervalSeconds?: number | null;
   requireTimestamp?: boolean;
+  signatureScheme?: SignatureScheme;
 };
 
 /** Checks the given settings; absent ones stay absent (the caller applies defaults). */
@@ -74,6 +83,11 @@ export function checkWebhookSettings(input: WebhookSettingsInput): {
     }
   }
   if (input.requireTimestamp !== undefined) settings.requireTimestamp = input.requireTimestamp;
+  if (input.signatureScheme !== undefined) {
+    const scheme = checkSignatureScheme(input.signatureScheme);
+    if ("problem" in scheme) errors.push(scheme.problem);
+    else settings.signatureScheme = scheme.scheme;
+  }
   if (input.repeatIntervalSeconds !== undefined) {
     const checked = checkRepeatInterval(input.repeatIntervalSeconds);
     if (checked === undefined) errors.push(repeatIntervalError());
@@ -94,4 +108,16 @@ function repeatIntervalError(): FieldProblem {
     field: "repeatIntervalSeconds",
     message: `repeatIntervalSeconds must be 0 (no reminders) or a whole number from ${WEBHOOK_LIMITS.minRepeatIntervalSeconds} to ${WEBHOOK_LIMITS.maxRepeatIntervalSeconds}.`,
   };
+}
+
+/** One of the signature schemes; shared by webhooks, monitors' pings and webhook channels. */
+export function checkSignatureScheme(value: string): { scheme: SignatureScheme } | { problem: FieldProblem } {
+  return isOneOf(SIGNATURE_SCHEMES, value)
+    ? { scheme: value }
+    : {
+        problem: {
+          field: "signatureScheme",
+          message: `signatureScheme must be one of ${SIGNATURE_SCHEMES.join(", ")}.`,
+        },
+      };
 }

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from "@pulsegate/db";
-import type { Severity } from "@pulsegate/vocabulary";
+import type { Severity, SignatureScheme } from "@pulsegate/vocabulary";
 import type { FilterRule } from "../filter-rules/index.ts";
 
 export const WebhookSchema = defineEntity({
@@ -19,6 +19,8 @@ export const WebhookSchema = defineEntity({
     repeatIntervalSeconds: p.integer().nullable(),
     /** Replay protection: signatures cover "<X-Webhook-Timestamp>.<body>", within 300 s. */
     requireTimestamp: p.boolean().default(false),
+    /** How triggers are signed: the interface's X-Webhook-Signature, or Standard Webhooks (same team secret). */
+    signatureScheme: p.string().$type<SignatureScheme>().default("pulsegate"),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

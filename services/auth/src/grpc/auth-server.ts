@@ -4,8 +4,9 @@ import { auth } from "@pulsegate/proto";
 import type { ApiKeyService } from "../api-keys/api-key-service.ts";
 import type { AuditLog } from "../audit/audit-log.ts";
 import { authErrors } from "../errors.ts";
+import { standardWebhooksSecret } from "../secrets/index.ts";
 import type { Team } from "../teams/team.entity.ts";
-import type { TeamKeys, VerifyResult } from "../teams/team-keys.ts";
+import type { SignatureFormat, TeamKeys, VerifyResult } from "../teams/team-keys.ts";
 import type { TeamService } from "../teams/team-service.ts";
 import { apiKeyMethods } from "./api-key-methods.ts";
 
@@ -15,6 +16,10 @@ const OUTCOMES: Record<VerifyResult["outcome"], auth.VerifyOutcome> = {
   invalid: auth.VerifyOutcome.VERIFY_OUTCOME_INVALID,
   team_not_found: auth.VerifyOutcome.VERIFY_OUTCOME_TEAM_NOT_FOUND,
 };
+
+/** UNSPECIFIED is what callers from before the field send: the interface's hex header. */
+const formatOf = (format: auth.SignatureFormat): SignatureFormat =>
+  format === auth.SignatureFormat.SIGNATURE_FORMAT_STANDARD_WEBHOOKS ? "standard-webhooks" : "hex";
 
 /**
  * Which listener a binding serves. Sign is a signing oracle for any team, so it
@@ -50,7 +55,7 @@ export function authServiceBinding(
         heartbeatQuotaMonthly: request.heartbeatQuotaMonthly,
       });
       keys.learn(team);
-      return { team: toProtoTeam(team), webhookSecret: secret };
+      return { team: toProtoTeam(team), webhookSecret: secret, standardWebhooksSecret: standardWebhooksSecret(secret) };
     }),
     getTeam: unary(log, async (request) => ({ team: toProtoTeam(await teams.get(request.teamId)) })),
     updateTeam: unary(log, async (request) => {
@@ -66,11 +71,21 @@ export function authServiceBinding(
     rotateSecret: unary(log, async (request) => {
       const { team, secret, previousValidUntil } = await teams.rotate(request.teamId, request.graceSeconds);
       keys.learn(team);
-      return { team: toProtoTeam(team), webhookSecret: secret, previousValidUntil };
+      return {
+        team: toProtoTeam(team),
+        webhookSecret: secret,
+        standardWebhooksSecret: standardWebhooksSecret(secret),
+        previousValidUntil,
+      };
     }),
     verifySignature: unary(log, async (request) => {
       const results = await keys.verify(
-        request.items.map((item) => ({ teamId: item.teamId, payload: item.payload, signature: item.signature })),
+        request.items.map((item) => ({
+          teamId: item.teamId,
+          payload: item.payload,
+          signature: item.signature,
+          format: formatOf(item.format),
+        })),
       );
       return {
         results: results.map((result) => ({

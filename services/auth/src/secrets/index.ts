@@ -13,5 +13,6 @@ export {
   sealStates,
 } from "./seal.ts";
 export { parseSignatureHeader } from "./signature-header.ts";
+export { parseStandardSignatures, standardWebhooksSecret } from "./standard-webhooks-signature.ts";
 export { openStates } from "./verifier-key.ts";
-export { signatureMatches, verifySignature } from "./verify-signature.ts";
+export { anySignatureMatches, signatureMatches, verifySignature } from "./verify-signature.ts";

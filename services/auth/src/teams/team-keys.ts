@@ -1,10 +1,12 @@
 import type { Orm } from "@pulsegate/db";
 import type { Logger } from "@pulsegate/logger";
 import {
+  anySignatureMatches,
   hmacFromStates,
   type Keyring,
   openStates,
   parseSignatureHeader,
+  parseStandardSignatures,
   signatureMatches,
   type VerifierKey,
 } from "../secrets/index.ts";
@@ -12,7 +14,14 @@ import { type Team, TeamSchema } from "./team.entity.ts";
 import type { SealedTeamKeys, TeamDirectory } from "./team-directory.ts";
 import { sealingContext } from "./team-service.ts";
 
-export type VerifyItem = { teamId: string; payload: Uint8Array; signature: string };
+/**
+ * How `signature` is written: the interface's hex header, or a Standard Webhooks webhook-signature
+ * list ("v1,<base64>" entries, any one of which may match). The key is the team's secret either way.
+ */
+export type SignatureFormat = "hex" | "standard-webhooks";
+
+/** `format` absent: hex. */
+export type VerifyItem = { teamId: string; payload: Uint8Array; signature: string; format?: SignatureFormat };
 
 export type TeamAccess = {
   subscriptionExpiresAt: Date | null;
@@ -131,14 +140,10 @@ export class TeamKeys {
   }
 
   #match(keys: Keys, item: VerifyItem): "valid_current" | "valid_previous" | "invalid" {
-    const expected = parseSignatureHeader(item.signature);
-    if (!expected) return "invalid";
-    if (signatureMatches(keys.current.key, item.payload, expected)) return "valid_current";
-    if (
-      keys.previous &&
-      this.#now() < keys.previous.validUntil.getTime() &&
-      signatureMatches(keys.previous.key, item.payload, expected)
-    ) {
+    const matches = matcherOf(item);
+    if (!matches) return "invalid";
+    if (matches(keys.current.key)) return "valid_current";
+    if (keys.previous && this.#now() < keys.previous.validUntil.getTime() && matches(keys.previous.key)) {
       return "valid_previous";
     }
     return "invalid";
@@ -244,6 +249,16 @@ export class TeamKeys {
           );
     written.catch((error: unknown) => this.#log.warn({ err: error }, "could not record secret use"));
   }
+}
+
+/** Whether a key made the item's signature (any one of a Standard Webhooks list); null: no signature to check. */
+function matcherOf(item: VerifyItem): ((key: VerifierKey) => boolean) | null {
+  if (item.format === "standard-webhooks") {
+    const signatures = parseStandardSignatures(item.signature);
+    return signatures && signatures.length > 0 ? (key) => anySignatureMatches(key, item.payload, signatures) : null;
+  }
+  const expected = parseSignatureHeader(item.signature);
+  return expected ? (key) => signatureMatches(key, item.payload, expected) : null;
 }
 
 function accessOf(keys: Keys, now: number): TeamAccess {

@@ -1,4 +1,11 @@
-import { ALERT_STATUSES, CHANNEL_KINDS, DELIVERY_EVENTS, PING_STATUSES, SEVERITIES } from "@pulsegate/vocabulary";
+import {
+  ALERT_STATUSES,
+  CHANNEL_KINDS,
+  DELIVERY_EVENTS,
+  PING_STATUSES,
+  SEVERITIES,
+  SIGNATURE_SCHEMES,
+} from "@pulsegate/vocabulary";
 
 /**
  * The admin API's resources as OpenAPI components (shared Fastify schemas, referenced as
@@ -13,6 +20,26 @@ const nullableTime = { type: ["string", "null"], format: "date-time" } as const;
 const integer = { type: "integer" } as const;
 const severity = { type: "string", enum: [...SEVERITIES] } as const;
 const anyJson = { description: "Any JSON value." } as const;
+
+/** How a webhook's or monitor's requests are signed, and with what key (routes/admin/signing-key.ts). */
+const signingKey = {
+  signatureScheme: {
+    type: "string",
+    enum: [...SIGNATURE_SCHEMES],
+    description:
+      "pulsegate: X-Webhook-Signature (hex HMAC-SHA256 of the body); standard-webhooks: webhook-id, webhook-timestamp, webhook-signature.",
+  },
+  signingSecretFormat: {
+    ...nullableString,
+    description:
+      "standard-webhooks: how the key is formed (whsec_ + base64 of the team's webhook secret, shown once as standardWebhooksSecret); null for pulsegate.",
+  },
+  teamSecretFingerprint: {
+    ...nullableString,
+    description:
+      "standard-webhooks: the team's current secretFingerprint, the secret the key is formed from; null for pulsegate.",
+  },
+} as const;
 
 const object = (id: string, description: string, properties: Record<string, unknown>) => ({
   $id: id,
@@ -65,8 +92,9 @@ export const adminComponents = [
     repeatIntervalSeconds: { type: ["integer", "null"], description: "Reminder interval; null: no reminders." },
     requireTimestamp: {
       type: "boolean",
-      description: "Signatures cover '<X-Webhook-Timestamp>.<body>' (replay protection).",
+      description: "Signatures cover '<X-Webhook-Timestamp>.<body>' (replay protection; the pulsegate scheme).",
     },
+    ...signingKey,
     createdAt: time,
     updatedAt: nullableTime,
   }),
@@ -150,8 +178,9 @@ export const adminComponents = [
     repeatIntervalSeconds: { type: ["integer", "null"], description: "Reminder interval; null: no reminders." },
     requireTimestamp: {
       type: "boolean",
-      description: "Signatures cover '<X-Webhook-Timestamp>.<body>' (replay protection).",
+      description: "Signatures cover '<X-Webhook-Timestamp>.<body>' (replay protection; the pulsegate scheme).",
     },
+    ...signingKey,
     badgeUrl: { ...string, format: "uri", description: "A public, read-only SVG status badge (unguessable token)." },
     createdAt: nullableTime,
   }),
@@ -178,6 +207,17 @@ export const adminComponents = [
         "Why the delivery policy disabled the channel (410 Gone, or every delivery failing for a day); null once enabled again.",
     },
     disabledAt: nullableTime,
+    signatureScheme: {
+      type: ["string", "null"],
+      enum: [...SIGNATURE_SCHEMES, null],
+      description:
+        "webhook channels: pulsegate (X-Webhook-Signature with the team's secret) or standard-webhooks (a whsec_ signing secret of its own); null for the other kinds.",
+    },
+    signingSecretRotatedAt: { ...nullableTime, description: "standard-webhooks: when its signing secret was issued." },
+    previousSigningSecretValidUntil: {
+      ...nullableTime,
+      description: "standard-webhooks: until when the rotated-out secret signs beside the new one; null: none.",
+    },
     createdAt: time,
     updatedAt: nullableTime,
   }),
@@ -241,7 +281,7 @@ export const adminComponents = [
       type: "string",
       examples: ["webhook.update"],
       description:
-        "team.create, team.update, team.rotate_secret, api_key.create, api_key.revoke, webhook.create, webhook.update, monitor.create, monitor.pause, monitor.resume, channel.create, channel.update, channel.delete, notification_policy.put, notification_policy.delete, alert.acknowledge, alert.resolve, delivery.retry",
+        "team.create, team.update, team.rotate_secret, api_key.create, api_key.revoke, webhook.create, webhook.update, monitor.create, monitor.pause, monitor.resume, channel.create, channel.update, channel.rotate_signing_secret, channel.delete, notification_policy.put, notification_policy.delete, alert.acknowledge, alert.resolve, delivery.retry",
     },
     target: {
       type: "object",

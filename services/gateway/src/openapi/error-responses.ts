@@ -106,13 +106,15 @@ export function publicErrorResponses(kind: "trigger" | "ping") {
       ["invalid_request", "invalid_json", "malformed_request", "bad_request"],
     ),
     401: errorResponse(
-      "X-Webhook-Signature is missing, or does not match the body under the team's secret; or, where the webhook or monitor requires it, X-Webhook-Timestamp is missing, not a Unix time, or more than 300 s from the server's clock.",
+      "X-Webhook-Signature is missing, or does not match the body under the team's secret; or, where the webhook or monitor requires it, X-Webhook-Timestamp is missing, not a Unix time, or more than 300 s from the server's clock. Under Standard Webhooks: webhook-signature, webhook-id or webhook-timestamp is missing or malformed, the timestamp is more than 300 s away, or no v1 signature matches.",
       [
         "missing_signature",
         "invalid_signature",
         "missing_timestamp",
         "invalid_timestamp",
         "timestamp_out_of_tolerance",
+        "missing_webhook_id",
+        "invalid_webhook_id",
       ],
     ),
     403: errorResponse("The team's subscription has expired.", ["subscription_expired"]),

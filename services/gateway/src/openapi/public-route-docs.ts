@@ -11,15 +11,35 @@ import { publicErrorResponses, rateLimitHeaders } from "./error-responses.ts";
 
 export const documentationOnly = () => () => true;
 
+const STANDARD_WEBHOOKS = "Standard Webhooks (a webhook or monitor with signatureScheme standard-webhooks):";
+
+// Required by the scheme of the webhook or monitor: X-Webhook-Signature for pulsegate (the
+// default), the three webhook-* headers for standard-webhooks; a request with neither signature is 401.
 const signatureHeader = {
   type: "object",
-  required: ["X-Webhook-Signature"],
   properties: {
     "X-Webhook-Signature": {
       type: "string",
       description:
-        "hex(HMAC-SHA256(key = the team's webhook secret text, message = the raw body bytes)): 64 hex characters, either case, optionally prefixed `sha256=`. An empty body is signed as the empty string. Checked before the body is read.",
+        "The default (pulsegate) scheme: hex(HMAC-SHA256(key = the team's webhook secret text, message = the raw body bytes)): 64 hex characters, either case, optionally prefixed `sha256=`. An empty body is signed as the empty string. Checked before the body is read.",
       examples: ["5d41402abc4b2a76b9719d911017c592ae5a8e5e8f0c1a2b3c4d5e6f708192a3"],
+    },
+    "webhook-id": {
+      type: "string",
+      minLength: 1,
+      maxLength: IDEMPOTENCY_LIMITS.keyMaxLength,
+      description: `${STANDARD_WEBHOOKS} the message id, 1 to 255 visible ASCII characters. It is the request's idempotency key: a retry under the same id within 24 hours is answered as the first was (Idempotent-Replayed: true) and applied once.`,
+      examples: ["msg_2KWPBgLlAfxdpx2AI54pPJ85f4W"],
+    },
+    "webhook-timestamp": {
+      type: "string",
+      description: `${STANDARD_WEBHOOKS} Unix seconds, within 300 s of the server's clock either way.`,
+      examples: ["1674087231"],
+    },
+    "webhook-signature": {
+      type: "string",
+      description: `${STANDARD_WEBHOOKS} space-separated v1,<base64 HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<body>'> entries under the key whsec_ + base64 of the team's webhook secret; one valid entry suffices, other versions are ignored.`,
+      examples: ["v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4="],
     },
     "Idempotency-Key": {
       type: "string",

@@ -4,15 +4,36 @@ import { HttpError } from "../errors.ts";
 /** How far a signed timestamp may be from the gateway's clock, either way (Standard Webhooks' 5 minutes). */
 export const TIMESTAMP_TOLERANCE_SECONDS = 300;
 
+/** The header a scheme carries its timestamp in, named in the errors about it. */
+export type TimestampHeader = "X-Webhook-Timestamp" | "webhook-timestamp";
+
 export const timestampErrors = {
   missing: () => new HttpError("missing_timestamp"),
-  invalid: () => new HttpError("invalid_timestamp"),
-  outOfTolerance: () =>
+  invalid: (header: TimestampHeader = "X-Webhook-Timestamp") =>
+    new HttpError("invalid_timestamp", `${header} must be a Unix time in whole seconds.`),
+  outOfTolerance: (header: TimestampHeader = "X-Webhook-Timestamp") =>
     new HttpError(
       "timestamp_out_of_tolerance",
-      `X-Webhook-Timestamp is more than ${TIMESTAMP_TOLERANCE_SECONDS} s from the server's clock: the request is refused as a possible replay.`,
+      `${header} is more than ${TIMESTAMP_TOLERANCE_SECONDS} s from the server's clock: the request is refused as a possible replay.`,
     ),
 };
+
+/**
+ * A signed timestamp header's seconds, within 300 s of `now` either way; `missing` is the error for
+ * an absent or empty header (each scheme says what it expects).
+ */
+export function readSignedTimestamp(
+  value: string | string[] | undefined,
+  header: TimestampHeader,
+  missing: () => HttpError,
+  now: number,
+): number {
+  if (value === undefined || value === "") throw missing();
+  if (typeof value !== "string" || !/^[0-9]{1,12}$/.test(value.trim())) throw timestampErrors.invalid(header);
+  const seconds = Number(value.trim());
+  if (Math.abs(now / 1000 - seconds) > TIMESTAMP_TOLERANCE_SECONDS) throw timestampErrors.outOfTolerance(header);
+  return seconds;
+}
 
 /** What the signature must cover, and the signed timestamp (null: the source does not require one). */
 export type SignedPayload = { bytes: Buffer; timestamp: number | null };
@@ -34,9 +55,6 @@ export function signedPayload(
 ): SignedPayload {
   if (!requireTimestamp) return { bytes: body, timestamp: null };
   const header = request.headers["x-webhook-timestamp"];
-  if (header === undefined || header === "") throw timestampErrors.missing();
-  if (typeof header !== "string" || !/^[0-9]{1,12}$/.test(header.trim())) throw timestampErrors.invalid();
-  const seconds = Number(header.trim());
-  if (Math.abs(now / 1000 - seconds) > TIMESTAMP_TOLERANCE_SECONDS) throw timestampErrors.outOfTolerance();
+  const seconds = readSignedTimestamp(header, "X-Webhook-Timestamp", timestampErrors.missing, now);
   return { bytes: Buffer.concat([Buffer.from(`${seconds}.`), body]), timestamp: seconds };
 }

@@ -9,11 +9,12 @@ const access = {
   heartbeatQuotaMonthly: 0,
 };
 const valid = { outcome: auth.VerifyOutcome.VERIFY_OUTCOME_VALID_CURRENT, access };
-const item = (payload: string, signature = "a".repeat(64), teamId = "team_1") => ({
-  teamId,
-  signature,
-  payload: Buffer.from(payload),
-});
+const item = (
+  payload: string,
+  signature = "a".repeat(64),
+  teamId = "team_1",
+  format: auth.SignatureFormat = auth.SignatureFormat.SIGNATURE_FORMAT_HEX,
+) => ({ teamId, signature, payload: Buffer.from(payload), format });
 
 describe("createVerifiedCache", () => {
   it("reuses a valid verdict for the same team, signature and body until it expires", () => {
@@ -37,6 +38,18 @@ describe("createVerifiedCache", () => {
     expect(cache.get(key)).toBeUndefined();
     expect(createVerifiedCache(0).keyOf(item(""))).toBeNull();
     expect(cache.keyOf(item("x".repeat(65 * 1024)))).toBeNull();
+  });
+
+  it("keeps no Standard Webhooks verdict: each message signs its own id and timestamp, in case-sensitive base64", () => {
+    const cache = createVerifiedCache(1_000);
+    const signature = `v1,${Buffer.alloc(32, 7).toString("base64")}`;
+    const standard = item(
+      "msg_1.1700000000.{}",
+      signature,
+      "team_1",
+      auth.SignatureFormat.SIGNATURE_FORMAT_STANDARD_WEBHOOKS,
+    );
+    expect(cache.keyOf(standard)).toBeNull();
   });
 
   it("forgets a team's verdicts when the team changes", () => {

@@ -17,6 +17,9 @@ export function createVerifiedCache(ttlMs: number, now: () => number = Date.now)
   return {
     keyOf: (item: auth.VerifySignatureItem): string | null => {
       if (ttlMs <= 0 || item.payload.length > CACHEABLE_BODY_BYTES) return null;
+      // A Standard Webhooks message signs its own id and timestamp, so it is never sent the same
+      // twice; and its base64 signatures are case-sensitive, unlike the hex the key folds.
+      if (item.format === auth.SignatureFormat.SIGNATURE_FORMAT_STANDARD_WEBHOOKS) return null;
       const body = item.payload.length === 0 ? "" : createHash("sha256").update(item.payload).digest("base64url");
       return `${item.teamId}\u0000${item.signature.toLowerCase()}\u0000${body}`;
     },

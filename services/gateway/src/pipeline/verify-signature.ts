@@ -1,6 +1,7 @@
 import { auth } from "@pulsegate/proto";
 import { errors, type HttpError } from "../errors.ts";
 import type { CoalescedCalls } from "../peers/coalesced-calls.ts";
+import { standardWebhooksErrors } from "./standard-webhooks-request.ts";
 
 /**
  * Step 3: auth checks the signature over the exact bytes received, against the
@@ -19,7 +20,9 @@ export async function verifySignature(
       if (!result.access) throw new Error("VerifySignature returned no access for a valid signature");
       return result.access;
     case auth.VerifyOutcome.VERIFY_OUTCOME_INVALID:
-      throw errors.invalidSignature();
+      throw item.format === auth.SignatureFormat.SIGNATURE_FORMAT_STANDARD_WEBHOOKS
+        ? standardWebhooksErrors.invalidSignature()
+        : errors.invalidSignature();
     case auth.VerifyOutcome.VERIFY_OUTCOME_TEAM_NOT_FOUND:
       throw notFound();
     default:

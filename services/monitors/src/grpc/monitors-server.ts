@@ -3,7 +3,7 @@ import { BATCH_LIMITS } from "@pulsegate/limits";
 import type { Logger } from "@pulsegate/logger";
 import { alerts, monitors } from "@pulsegate/proto";
 import type { Severity } from "@pulsegate/vocabulary";
-import { severityEnum } from "@pulsegate/vocabulary/proto";
+import { severityEnum, signatureSchemeEnum } from "@pulsegate/vocabulary/proto";
 import { monitorsErrors } from "../errors.ts";
 import type { MonitorView } from "../monitors/monitor-row.ts";
 import type { MonitorService } from "../monitors/monitor-service.ts";
@@ -49,6 +49,7 @@ export function monitorsServiceBinding(
         maxDurationSeconds: request.maxDurationSeconds,
         repeatIntervalSeconds: request.repeatIntervalSeconds,
         requireTimestamp: request.requireTimestamp,
+        signatureScheme: signatureSchemeFromProto(request.signatureScheme),
       });
       return monitorReply(monitor);
     }),
@@ -98,6 +99,12 @@ function incidentSeverityFromProto(value: alerts.Severity): Severity | undefined
   const severity = severityEnum.fromProto(value);
   if (!severity) throw monitorsErrors.invalid([{ field: "severity", message: "severity is not known." }]);
   return severity;
+}
+
+/** UNSPECIFIED: the default (pulsegate). A value this build does not know is named, so it is refused. */
+function signatureSchemeFromProto(value: alerts.SignatureScheme): string | undefined {
+  if (value === alerts.SignatureScheme.SIGNATURE_SCHEME_UNSPECIFIED) return undefined;
+  return signatureSchemeEnum.fromProto(value) ?? `unknown(${value})`;
 }
 
 function recordInputsFromProto(items: monitors.RecordPingItem[]): RecordInput[] {

@@ -2,7 +2,7 @@ import { outcomeFields } from "@pulsegate/grpc";
 import { monitors } from "@pulsegate/proto";
 import type { TextProblem } from "@pulsegate/text";
 import type { PingStatus } from "@pulsegate/vocabulary";
-import { monitorStatusEnum, pingStatusEnum, severityEnum } from "@pulsegate/vocabulary/proto";
+import { monitorStatusEnum, pingStatusEnum, severityEnum, signatureSchemeEnum } from "@pulsegate/vocabulary/proto";
 import type { MonitorView } from "../monitors/monitor-row.ts";
 import type { PingView } from "../monitors/select-ping-page.ts";
 import type { PingAnswer } from "../pings/ping-idempotency-keys.ts";
@@ -45,6 +45,7 @@ export function monitorToProto(monitor: MonitorView): monitors.Monitor {
     badgeToken: monitor.badgeToken,
     repeatIntervalSeconds: monitor.repeatIntervalSeconds ?? 0,
     requireTimestamp: monitor.requireTimestamp,
+    signatureScheme: signatureSchemeEnum.toProto(monitor.signatureScheme),
   };
 }
 

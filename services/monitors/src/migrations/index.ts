@@ -5,6 +5,7 @@ import { SchedulesRunsBadges } from "./0004-schedules-runs-badges.ts";
 import { Reminders } from "./0005-reminders.ts";
 import { ReplayProtection } from "./0006-replay-protection.ts";
 import { IdempotencyKeys } from "./0007-idempotency-keys.ts";
+import { SignatureSchemes } from "./0008-signature-schemes.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   { name: "0005-reminders", class: Reminders },
   { name: "0006-replay-protection", class: ReplayProtection },
   { name: "0007-idempotency-keys", class: IdempotencyKeys },
+  { name: "0008-signature-schemes", class: SignatureSchemes },
 ];

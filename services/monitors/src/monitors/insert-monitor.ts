@@ -7,8 +7,8 @@ const INSERT_MONITOR = `
   INSERT INTO monitors.monitors (id, team_id, ping_url, name, status, monitoring_active, interval_seconds,
                                  grace_seconds, severity, reopen_window_seconds, schedule, timezone,
                                  max_duration_seconds, badge_token, repeat_interval_seconds, require_timestamp,
-                                 created_at, updated_at)
-  VALUES (?, ?, ?, ?, 'idle', false, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`;
+                                 signature_scheme, created_at, updated_at)
+  VALUES (?, ?, ?, ?, 'idle', false, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`;
 
 export async function insertMonitor(
   em: EntityManager,
@@ -30,6 +30,7 @@ export async function insertMonitor(
     monitor.badgeToken,
     settings.repeatIntervalSeconds,
     settings.requireTimestamp,
+    settings.signatureScheme,
     at,
     at,
   ]);

@@ -1,5 +1,5 @@
 import { rowDate, rowDateOrNull, rowTextArray } from "@pulsegate/db";
-import type { MonitorStatus, PingStatus, Severity } from "@pulsegate/vocabulary";
+import type { MonitorStatus, PingStatus, Severity, SignatureScheme } from "@pulsegate/vocabulary";
 import type { Schedule } from "./schedule.ts";
 
 /** A monitor as the service hands it out. */
@@ -33,6 +33,8 @@ export type MonitorView = {
   repeatIntervalSeconds: number | null;
   /** Replay protection: pings sign "<X-Webhook-Timestamp>.<body>", within 300 s. */
   requireTimestamp: boolean;
+  /** How pings are signed: X-Webhook-Signature (pulsegate) or Standard Webhooks, with the team's secret either way. */
+  signatureScheme: SignatureScheme;
   createdAt: Date;
 };
 
@@ -63,6 +65,7 @@ export type MonitorRow = {
   badge_token: string;
   repeat_interval_seconds?: number | null;
   require_timestamp?: boolean;
+  signature_scheme?: SignatureScheme;
   created_at: Date | string;
 };
 
@@ -94,6 +97,7 @@ export function monitorFromRow(row: MonitorRow): MonitorView {
     badgeToken: row.badge_token,
     repeatIntervalSeconds: row.repeat_interval_seconds ?? null,
     requireTimestamp: row.require_timestamp ?? false,
+    signatureScheme: row.signature_scheme ?? "pulsegate",
     createdAt: rowDate(row.created_at),
   };
 }

@@ -1,7 +1,7 @@
 import type { FieldProblem } from "@pulsegate/errors";
 import { MONITOR_LIMITS } from "@pulsegate/limits";
 import { nameProblem } from "@pulsegate/text";
-import type { Severity } from "@pulsegate/vocabulary";
+import { isOneOf, type Severity, SIGNATURE_SCHEMES, type SignatureScheme } from "@pulsegate/vocabulary";
 import { checkSchedule, DEFAULT_TIMEZONE, type Schedule } from "./schedule.ts";
 
 export type MonitorSettingsInput = {
@@ -20,6 +20,8 @@ export type MonitorSettingsInput = {
   /** 0 or undefined: no reminders. */
   repeatIntervalSeconds?: number | undefined;
   requireTimestamp?: boolean | undefined;
+  /** Undefined: pulsegate. */
+  signatureScheme?: string | undefined;
 };
 
 export type MonitorSettings = {
@@ -32,6 +34,7 @@ export type MonitorSettings = {
   maxDurationSeconds: number | null;
   repeatIntervalSeconds: number | null;
   requireTimestamp: boolean;
+  signatureScheme: SignatureScheme;
 };
 
 function checkInt(
@@ -109,6 +112,7 @@ export function checkMonitorSettings(input: MonitorSettingsInput): {
     maxDurationSeconds: maxDuration > 0 ? maxDuration : null,
     repeatIntervalSeconds: checkRepeatInterval(input.repeatIntervalSeconds, errors),
     requireTimestamp: input.requireTimestamp ?? false,
+    signatureScheme: checkSignatureScheme(input.signatureScheme, errors),
   };
   return { settings, errors };
 }
@@ -125,4 +129,12 @@ function checkRepeatInterval(value: number | undefined, errors: FieldProblem[]):
     return null;
   }
   return value;
+}
+
+/** How pings are signed: the interface's scheme unless asked. */
+function checkSignatureScheme(value: string | undefined, errors: FieldProblem[]): SignatureScheme {
+  if (value === undefined) return "pulsegate";
+  if (isOneOf(SIGNATURE_SCHEMES, value)) return value;
+  errors.push({ field: "signatureScheme", message: `signatureScheme must be one of ${SIGNATURE_SCHEMES.join(", ")}.` });
+  return "pulsegate";
 }

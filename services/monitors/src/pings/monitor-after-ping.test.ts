@@ -31,6 +31,7 @@ const monitor: MonitorView = {
   badgeToken: "b1",
   repeatIntervalSeconds: null,
   requireTimestamp: false,
+  signatureScheme: "pulsegate",
   createdAt: at(0),
 };
 

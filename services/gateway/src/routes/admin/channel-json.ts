@@ -1,5 +1,11 @@
 import type { alerts } from "@pulsegate/proto";
-import { channelKindJson, deliveryEventJson, deliveryStatusJson, severityJson } from "../../json-vocabulary.ts";
+import {
+  channelKindJson,
+  deliveryEventJson,
+  deliveryStatusJson,
+  severityJson,
+  signatureSchemeJson,
+} from "../../json-vocabulary.ts";
 import { iso, orNull } from "./absent-as-null.ts";
 
 /** JSON shapes of channels, policies and deliveries (camelCase; absent values are null). */
@@ -15,6 +21,9 @@ export function channelJson(channel: alerts.Channel) {
     enabled: channel.enabled,
     disabledReason: orNull(channel.disabledReason),
     disabledAt: iso(channel.disabledAt),
+    signatureScheme: signatureSchemeJson(channel.signatureScheme),
+    signingSecretRotatedAt: iso(channel.signingSecretRotatedAt),
+    previousSigningSecretValidUntil: iso(channel.previousSigningSecretValidUntil),
     createdAt: iso(channel.createdAt),
     updatedAt: iso(channel.updatedAt),
   };

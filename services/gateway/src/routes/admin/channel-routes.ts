@@ -1,13 +1,14 @@
 import { callUnary } from "@pulsegate/grpc";
-import type { ChannelKind, Severity } from "@pulsegate/vocabulary";
+import type { ChannelKind, Severity, SignatureScheme } from "@pulsegate/vocabulary";
 import type { FastifyInstance } from "fastify";
-import { channelKindToProto, severityToProto } from "../../json-vocabulary.ts";
+import { channelKindToProto, severityToProto, signatureSchemeToProto } from "../../json-vocabulary.ts";
 import { page, wrapped } from "../../openapi/admin-components.ts";
-import { conflictResponse } from "../../openapi/error-responses.ts";
+import { conflictResponse, errorResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
+import { iso } from "./absent-as-null.ts";
 import { owned, TEAM } from "./access.ts";
 import { channelJson, deliveryJson, policyJson } from "./channel-json.ts";
-import { createChannelBody, putPolicyBody, updateChannelBody } from "./channel-schemas.ts";
+import { createChannelBody, putPolicyBody, rotateSigningSecretBody, updateChannelBody } from "./channel-schemas.ts";
 import { type OwnedCollection, ownedUpdateRoute, teamCreateRoute, teamListRoute } from "./collection-routes.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
@@ -15,13 +16,26 @@ import { requireTeam } from "./require-team.ts";
 import { refuseCursor } from "./schemas.ts";
 
 type TeamParams = { teamId: string };
-type CreateChannelBody = { kind: ChannelKind; name: string; url: string; enabled?: boolean; key?: string };
+type CreateChannelBody = {
+  kind: ChannelKind;
+  name: string;
+  url: string;
+  enabled?: boolean;
+  key?: string;
+  signatureScheme?: SignatureScheme;
+};
 type UpdateChannelBody = { name?: string; url?: string; enabled?: boolean; key?: string };
 type PolicyBody = { routes: { severities: Severity[]; channelIds: string[] }[] };
 
 const tags = ["notifications"];
 const CHANNELS: OwnedCollection = { plural: "channels", kind: "channel", ref: "Channel", tags };
 const noContent = (description: string) => ({ type: "null", description });
+const signingSecret = {
+  type: "string",
+  pattern: "^whsec_[A-Za-z0-9+/]{43}=$",
+  description:
+    "The channel's Standard Webhooks signing secret (whsec_ and base64 of 32 random bytes): shown this once, then only sealed.",
+} as const;
 const policyAnswer = {
   description: "The team's policy; null: none, so every channel gets every event.",
   type: "object",
@@ -42,8 +56,10 @@ export async function channelRoutes(
   teamCreateRoute<CreateChannelBody>(app, peers, audit, CHANNELS, {
     summary: "Create a notification channel",
     body: createChannelBody,
-    description: "The channel (its URL masked).",
+    description:
+      "The channel (its URL masked); a standard-webhooks webhook channel's signing secret beside it, shown this once.",
     responses: { 409: conflictResponse },
+    answerFields: { signingSecret },
     create: async (teamId, body) => {
       const response = await callUnary(client, client.createChannel, {
         teamId,
@@ -52,9 +68,16 @@ export async function channelRoutes(
         url: body.url,
         enabled: body.enabled,
         key: body.key ?? "",
+        signatureScheme: signatureSchemeToProto(body.signatureScheme),
       });
       const channel = present(response.channel, "channel");
-      return { resource: channel, json: channelJson(channel), details: { kind: body.kind } };
+      const json = channelJson(channel);
+      return {
+        resource: channel,
+        json,
+        details: { kind: body.kind, ...(json.signatureScheme ? { signatureScheme: json.signatureScheme } : {}) },
+        answer: response.signingSecret ? { signingSecret: response.signingSecret } : {},
+      };
     },
   });
 
@@ -82,6 +105,53 @@ export async function channelRoutes(
       return { resource: channel, json: channelJson(channel) };
     },
   });
+
+  app.post<{ Params: { id: string }; Body: { graceSeconds?: number } }>(
+    "/channels/:id/signing-secret/rotate",
+    {
+      config: owned("channel"),
+      schema: {
+        tags,
+        summary: "Rotate a standard-webhooks channel's signing secret",
+        description:
+          "The new secret is shown this once; until previousValidUntil every delivery carries a second webhook-signature entry made with the previous one, so the receiver can switch without losing one.",
+        body: rotateSigningSecretBody,
+        response: {
+          200: {
+            description: "The new secret (shown once), and until when the previous one still signs (null: no longer).",
+            type: "object",
+            required: ["signingSecret", "previousValidUntil", "channel"],
+            properties: {
+              signingSecret,
+              previousValidUntil: { type: ["string", "null"], format: "date-time" },
+              channel: { $ref: "Channel#" },
+            },
+          },
+          409: errorResponse("Only a standard-webhooks webhook channel has a signing secret of its own.", [
+            "no_signing_secret",
+          ]),
+        },
+      },
+    },
+    async (request) => {
+      const graceSeconds = request.body.graceSeconds;
+      const response = await callUnary(client, client.rotateChannelSigningSecret, {
+        id: request.params.id,
+        graceSeconds,
+      });
+      const channel = present(response.channel, "channel");
+      await audit(request, {
+        action: "channel.rotate_signing_secret",
+        target: { kind: "channel", id: channel.id },
+        details: graceSeconds === undefined ? {} : { graceSeconds },
+      });
+      return {
+        signingSecret: response.signingSecret,
+        previousValidUntil: iso(response.previousValidUntil),
+        channel: channelJson(channel),
+      };
+    },
+  );
 
   app.delete<{ Params: { id: string } }>(
     "/channels/:id",

@@ -1,5 +1,5 @@
 import { CHANNEL_LIMITS } from "@pulsegate/limits";
-import { CHANNEL_KINDS, SEVERITIES } from "@pulsegate/vocabulary";
+import { CHANNEL_KINDS, SEVERITIES, SIGNATURE_SCHEMES } from "@pulsegate/vocabulary";
 
 /** JSON schemas of the notification admin bodies (no coercion, no unknown fields). */
 
@@ -16,11 +16,38 @@ const key = {
     "pagerduty: the integration's routing key; opsgenie: the API integration's key. Required for those kinds, refused for the others; sealed with the URL, never shown.",
 } as const;
 
+const signatureScheme = {
+  type: "string",
+  enum: [...SIGNATURE_SCHEMES],
+  description:
+    "webhook channels only: pulsegate (the default: X-Webhook-Signature with the team's webhook secret) or standard-webhooks (webhook-id, webhook-timestamp and webhook-signature with a whsec_ signing secret of the channel's own, answered once as signingSecret).",
+} as const;
+
 export const createChannelBody = {
   type: "object",
   additionalProperties: false,
   required: ["kind", "name", "url"],
-  properties: { kind: { type: "string", enum: [...CHANNEL_KINDS] }, name, url, enabled: { type: "boolean" }, key },
+  properties: {
+    kind: { type: "string", enum: [...CHANNEL_KINDS] },
+    name,
+    url,
+    enabled: { type: "boolean" },
+    key,
+    signatureScheme,
+  },
+} as const;
+
+export const rotateSigningSecretBody = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    graceSeconds: {
+      type: "integer",
+      minimum: 0,
+      maximum: CHANNEL_LIMITS.maxSigningGraceSeconds,
+      description: `How long the previous secret keeps signing beside the new one (default ${CHANNEL_LIMITS.defaultSigningGraceSeconds}); 0: not at all.`,
+    },
+  },
 } as const;
 
 export const updateChannelBody = {

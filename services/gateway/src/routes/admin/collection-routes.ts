@@ -79,15 +79,26 @@ export function teamCreateRoute<Body>(
     description: string;
     /** More answers documented after the 201 (a 409). */
     responses?: Record<number, unknown>;
-    /** Creates the item with the owning service: the item, its JSON, and audit details beyond its name. */
+    /** Fields the 201 answer may carry beside the item (a secret shown once), as OpenAPI properties. */
+    answerFields?: Record<string, unknown>;
+    /**
+     * Creates the item with the owning service: the item, its JSON, audit details beyond its name,
+     * and any `answerFields` to send beside it.
+     */
     create: (
       teamId: string,
       body: Body,
       request: FastifyRequest,
-    ) => Promise<{ resource: { id: string; name: string }; json: unknown; details?: Record<string, unknown> }>;
+    ) => Promise<{
+      resource: { id: string; name: string };
+      json: unknown;
+      details?: Record<string, unknown>;
+      answer?: Record<string, unknown>;
+    }>;
   },
 ): void {
   const key = keyOf(collection);
+  const created = wrapped(key, collection.ref, route.description);
   app.post<{ Params: { teamId: string }; Body: Body }>(
     `/teams/:teamId/${collection.plural}`,
     {
@@ -96,7 +107,12 @@ export function teamCreateRoute<Body>(
         tags: collection.tags,
         summary: route.summary,
         body: route.body,
-        response: { 201: wrapped(key, collection.ref, route.description), ...route.responses },
+        response: {
+          201: route.answerFields
+            ? { ...created, properties: { ...created.properties, ...route.answerFields } }
+            : created,
+          ...route.responses,
+        },
       },
     },
     async (request, reply) => {
@@ -104,9 +120,9 @@ export function teamCreateRoute<Body>(
       await requireTeam(peers, teamId);
       // Fastify resolves a route's Body through conditional types TypeScript cannot evaluate for a
       // type parameter; `route.body` has validated it.
-      const { resource, json, details } = await route.create(teamId, request.body as Body, request);
+      const { resource, json, details, answer } = await route.create(teamId, request.body as Body, request);
       await audit(request, createdEvent(collection.kind, resource, details));
-      return reply.code(201).send({ [key]: json });
+      return reply.code(201).send({ [key]: json, ...answer });
     },
   );
 }

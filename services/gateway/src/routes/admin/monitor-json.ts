@@ -1,6 +1,7 @@
 import type { monitors } from "@pulsegate/proto";
 import { monitorStatusJson, pingStatusJson, severityJson } from "../../json-vocabulary.ts";
 import { fromJsonText, iso, orNull } from "./absent-as-null.ts";
+import { signingKeyJson } from "./signing-key.ts";
 
 /** `baseUrl` is the scheme and host the admin request came to, so pingEndpoint reaches this gateway. */
 export function monitorJson(monitor: monitors.Monitor, baseUrl: string) {
@@ -28,6 +29,7 @@ export function monitorJson(monitor: monitors.Monitor, baseUrl: string) {
     lastDurationMs: monitor.lastDurationMs ?? null,
     repeatIntervalSeconds: monitor.repeatIntervalSeconds > 0 ? monitor.repeatIntervalSeconds : null,
     requireTimestamp: monitor.requireTimestamp,
+    ...signingKeyJson(monitor.signatureScheme),
     badgeUrl: `${baseUrl}/badge/${encodeURIComponent(monitor.badgeToken)}.svg`,
     createdAt: iso(monitor.createdAt),
   };

@@ -1,8 +1,9 @@
 import { callUnary } from "@pulsegate/grpc";
 import { MONITOR_LIMITS } from "@pulsegate/limits";
-import { SEVERITIES, type Severity } from "@pulsegate/vocabulary";
-import type { FastifyInstance } from "fastify";
-import { severityToProto } from "../../json-vocabulary.ts";
+import type { monitors } from "@pulsegate/proto";
+import { SEVERITIES, type Severity, type SignatureScheme } from "@pulsegate/vocabulary";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { severityToProto, signatureSchemeToProto } from "../../json-vocabulary.ts";
 import { wrapped } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import type { MonitorLookup } from "../ping/monitor-lookup.ts";
@@ -17,7 +18,8 @@ import {
 import { monitorJson, pingJson } from "./monitor-json.ts";
 import { answeredWithPublicUrls, publicBaseUrl } from "./public-base-url.ts";
 import type { RecordAudit } from "./record-audit.ts";
-import { noBody } from "./schemas.ts";
+import { noBody, signatureSchemeField } from "./schemas.ts";
+import { withTeamSecretFingerprints } from "./signing-key.ts";
 
 type MonitorBody = {
   name: string;
@@ -30,6 +32,7 @@ type MonitorBody = {
   maxDurationSeconds?: number;
   repeatIntervalSeconds?: number;
   requireTimestamp?: boolean;
+  signatureScheme?: SignatureScheme;
 };
 
 const tags = ["monitors"];
@@ -67,8 +70,11 @@ export const createMonitorBody = {
     requireTimestamp: {
       type: "boolean",
       description:
-        "Replay protection: pings must send X-Webhook-Timestamp (Unix seconds, within 300 s) and sign '<timestamp>.<body>'. Default false.",
+        "Replay protection: pings must send X-Webhook-Timestamp (Unix seconds, within 300 s) and sign '<timestamp>.<body>'. Default false. Applies to the pulsegate scheme only.",
     },
+    signatureScheme: signatureSchemeField(
+      "How pings are signed: pulsegate (X-Webhook-Signature, the default) or standard-webhooks (webhook-id, webhook-timestamp, webhook-signature; key whsec_ + base64 of the team's webhook secret; a repeated webhook-id is answered from its first ping, as an Idempotency-Key).",
+    ),
     repeatIntervalSeconds: {
       type: "integer",
       minimum: 0,
@@ -92,7 +98,12 @@ export async function monitorRoutes(
   const { peers, audit } = options;
   const client = peers.monitors;
   /** The monitor a call answered with, and its JSON (its ping and badge URLs on the host this request came to). */
-  const answered = answeredWithPublicUrls("monitor", monitorJson, options.publicBaseUrl);
+  const withUrls = answeredWithPublicUrls("monitor", monitorJson, options.publicBaseUrl);
+  const answered = async (response: { monitor?: monitors.Monitor | undefined }, request: FastifyRequest) => {
+    const { resource, json } = withUrls(response, request);
+    const [withFingerprint] = await withTeamSecretFingerprints(peers, [json]);
+    return { resource, json: withFingerprint };
+  };
 
   teamCreateRoute<MonitorBody>(app, peers, audit, MONITORS, {
     summary: "Create a heartbeat monitor",
@@ -111,6 +122,7 @@ export async function monitorRoutes(
         maxDurationSeconds: body.maxDurationSeconds,
         repeatIntervalSeconds: body.repeatIntervalSeconds,
         requireTimestamp: body.requireTimestamp,
+        signatureScheme: signatureSchemeToProto(body.signatureScheme),
       });
       return answered(response, request);
     },
@@ -121,14 +133,17 @@ export async function monitorRoutes(
     list: async (teamId, request) => {
       const response = await callUnary(client, client.listMonitors, { teamId });
       const baseUrl = publicBaseUrl(request, options.publicBaseUrl);
-      return response.monitors.map((monitor) => monitorJson(monitor, baseUrl));
+      return withTeamSecretFingerprints(
+        peers,
+        response.monitors.map((monitor) => monitorJson(monitor, baseUrl)),
+      );
     },
   });
 
   ownedGetRoute(app, MONITORS, {
     summary: "Get a monitor",
     description: "The monitor.",
-    get: async (id, request) => answered(await callUnary(client, client.getMonitor, { id }), request).json,
+    get: async (id, request) => (await answered(await callUnary(client, client.getMonitor, { id }), request)).json,
   });
 
   const lifecycle = (verb: "pause" | "resume") =>
@@ -148,7 +163,10 @@ export async function monitorRoutes(
       },
       async (request) => {
         const call = verb === "pause" ? client.pauseMonitor : client.resumeMonitor;
-        const { resource: monitor, json } = answered(await callUnary(client, call, { id: request.params.id }), request);
+        const { resource: monitor, json } = await answered(
+          await callUnary(client, call, { id: request.params.id }),
+          request,
+        );
         // This gateway's ping route sees the change at once (other replicas hear it from RecordPing).
         options.monitorLookup?.invalidate(monitor.pingUrl);
         await audit(request, { action: `monitor.${verb}`, target: { kind: "monitor", id: monitor.id } });

@@ -15,9 +15,9 @@ export function publicBaseUrl(request: FastifyRequest, configured: string | unde
  * resource a call answered with (`response[key]`, which must be there) and its
  * JSON on the host this request came to.
  */
-export function answeredWithPublicUrls<Key extends string, Resource>(
+export function answeredWithPublicUrls<Key extends string, Resource, Json>(
   key: Key,
-  toJson: (resource: Resource, baseUrl: string) => unknown,
+  toJson: (resource: Resource, baseUrl: string) => Json,
   configured: string | undefined,
 ) {
   return (response: { [K in Key]?: Resource | undefined }, request: FastifyRequest) => {

@@ -1,6 +1,6 @@
 import { TEAM_LIMITS, WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { PAGE_LIMITS } from "@pulsegate/page-cursor";
-import { ALERT_STATUSES, SEVERITIES } from "@pulsegate/vocabulary";
+import { ALERT_STATUSES, SEVERITIES, SIGNATURE_SCHEMES } from "@pulsegate/vocabulary";
 import { errors } from "../../errors.ts";
 import { boundedJson } from "../../validation/json-bounds-keyword.ts";
 
@@ -10,6 +10,10 @@ const name = (maxLength: number) => ({ type: "string", minLength: 1, maxLength }
 const quota = { type: "integer", minimum: 0, maximum: TEAM_LIMITS.quotaMax } as const;
 const severity = { type: "string", enum: [...SEVERITIES] } as const;
 const timestamp = { type: "string", format: "date-time" } as const;
+
+/** A webhook's or monitor's signature scheme (docs/integrations.md). */
+export const signatureSchemeField = (description: string) =>
+  ({ type: "string", enum: [...SIGNATURE_SCHEMES], description }) as const;
 
 const filterRule = {
   type: "object",
@@ -33,8 +37,11 @@ const webhookFields = {
   requireTimestamp: {
     type: "boolean",
     description:
-      "Replay protection: triggers and resolves must send X-Webhook-Timestamp (Unix seconds, within 300 s) and sign '<timestamp>.<body>'. Default false (the interface's scheme).",
+      "Replay protection: triggers and resolves must send X-Webhook-Timestamp (Unix seconds, within 300 s) and sign '<timestamp>.<body>'. Default false (the interface's scheme). Applies to the pulsegate scheme only.",
   },
+  signatureScheme: signatureSchemeField(
+    "How triggers and resolves are signed: pulsegate (X-Webhook-Signature, the default) or standard-webhooks (webhook-id, webhook-timestamp, webhook-signature; key whsec_ + base64 of the team's webhook secret; a repeated webhook-id is answered from its first request, as an Idempotency-Key).",
+  ),
   repeatIntervalSeconds: {
     type: "integer",
     minimum: 0,

@@ -35,6 +35,14 @@ const OPERATOR_FIELDS = ["subscriptionExpiresAt", "alertQuotaMonthly", "heartbea
 
 const tags = ["teams"];
 
+/** The same secret as Standard Webhooks libraries take it (docs/secrets.md): shown only beside it. */
+const standardWebhooksSecret = {
+  type: "string",
+  pattern: "^whsec_[A-Za-z0-9+/]{86}==$",
+  description:
+    "The webhook secret as Standard Webhooks libraries take it: whsec_ and base64 of its 64 characters (the same HMAC key). Shown this once, like the secret; webhooks and monitors with signatureScheme standard-webhooks verify with it.",
+} as const;
+
 /** Teams and their webhook secret (auth). The secret appears only in create and rotate answers. */
 export async function teamRoutes(
   app: FastifyInstance,
@@ -58,10 +66,11 @@ export async function teamRoutes(
           201: {
             description: "The team, and its webhook secret: shown this once, never again.",
             type: "object",
-            required: ["team", "webhookSecret"],
+            required: ["team", "webhookSecret", "standardWebhooksSecret"],
             properties: {
               team: { $ref: "Team#" },
               webhookSecret: { type: "string", pattern: "^[0-9a-f]{64}$" },
+              standardWebhooksSecret,
             },
           },
         },
@@ -77,7 +86,11 @@ export async function teamRoutes(
       });
       const team = present(response.team, "team");
       await audit(request, { ...createdEvent("team", team), teamId: team.id });
-      return reply.code(201).send({ team: teamJson(team), webhookSecret: response.webhookSecret });
+      return reply.code(201).send({
+        team: teamJson(team),
+        webhookSecret: response.webhookSecret,
+        standardWebhooksSecret: response.standardWebhooksSecret,
+      });
     },
   );
 
@@ -158,9 +171,10 @@ export async function teamRoutes(
           200: {
             description: "The new secret (shown once), and until when the previous one still verifies.",
             type: "object",
-            required: ["webhookSecret", "previousValidUntil", "team"],
+            required: ["webhookSecret", "standardWebhooksSecret", "previousValidUntil", "team"],
             properties: {
               webhookSecret: { type: "string", pattern: "^[0-9a-f]{64}$" },
+              standardWebhooksSecret,
               previousValidUntil: { type: ["string", "null"], format: "date-time" },
               team: { $ref: "Team#" },
             },
@@ -179,6 +193,7 @@ export async function teamRoutes(
       });
       return {
         webhookSecret: response.webhookSecret,
+        standardWebhooksSecret: response.standardWebhooksSecret,
         previousValidUntil: iso(response.previousValidUntil),
         team: teamJson(present(response.team, "team")),
       };

@@ -1,6 +1,7 @@
 import { alerts, type auth } from "@pulsegate/proto";
 import { alertStatusJson, severityJson } from "../../json-vocabulary.ts";
 import { fromJsonText, iso, orNull } from "./absent-as-null.ts";
+import { signingKeyJson } from "./signing-key.ts";
 
 /** JSON shapes of the admin API (camelCase; absent timestamps and strings are null). */
 
@@ -49,6 +50,7 @@ export function webhookJson(webhook: alerts.Webhook, baseUrl: string) {
     reopenWindowSeconds: webhook.reopenWindowSeconds,
     repeatIntervalSeconds: webhook.repeatIntervalSeconds > 0 ? webhook.repeatIntervalSeconds : null,
     requireTimestamp: webhook.requireTimestamp,
+    ...signingKeyJson(webhook.signatureScheme),
     createdAt: iso(webhook.createdAt),
     updatedAt: iso(webhook.updatedAt),
   };

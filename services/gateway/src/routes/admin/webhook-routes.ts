@@ -1,7 +1,8 @@
 import { callUnary } from "@pulsegate/grpc";
-import type { Severity } from "@pulsegate/vocabulary";
-import type { FastifyInstance } from "fastify";
-import { severityToProto } from "../../json-vocabulary.ts";
+import type { alerts } from "@pulsegate/proto";
+import type { Severity, SignatureScheme } from "@pulsegate/vocabulary";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { severityToProto, signatureSchemeToProto } from "../../json-vocabulary.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import {
   type OwnedCollection,
@@ -13,6 +14,7 @@ import {
 import { answeredWithPublicUrls, publicBaseUrl } from "./public-base-url.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { createWebhookBody, updateWebhookBody } from "./schemas.ts";
+import { withTeamSecretFingerprints } from "./signing-key.ts";
 import { type FilterRuleJson, filterRuleToProto, webhookJson } from "./to-json.ts";
 
 type WebhookBody = {
@@ -24,6 +26,7 @@ type WebhookBody = {
   reopenWindowSeconds?: number;
   repeatIntervalSeconds?: number;
   requireTimestamp?: boolean;
+  signatureScheme?: SignatureScheme;
 };
 
 const tags = ["webhooks"];
@@ -38,6 +41,7 @@ const settingsToProto = (body: Partial<WebhookBody>) => ({
   reopenWindowSeconds: body.reopenWindowSeconds,
   repeatIntervalSeconds: body.repeatIntervalSeconds,
   requireTimestamp: body.requireTimestamp,
+  signatureScheme: signatureSchemeToProto(body.signatureScheme),
 });
 
 /** Webhooks (alerts). A team's existence is checked with auth first: alerts does not know teams. */
@@ -48,7 +52,12 @@ export async function webhookRoutes(
   const { peers, audit } = options;
   const client = peers.alerts;
   /** The webhook a call answered with, and its JSON (its trigger URL on the host this request came to). */
-  const answered = answeredWithPublicUrls("webhook", webhookJson, options.publicBaseUrl);
+  const withUrls = answeredWithPublicUrls("webhook", webhookJson, options.publicBaseUrl);
+  const answered = async (response: { webhook?: alerts.Webhook | undefined }, request: FastifyRequest) => {
+    const { resource, json } = withUrls(response, request);
+    const [withFingerprint] = await withTeamSecretFingerprints(peers, [json]);
+    return { resource, json: withFingerprint };
+  };
 
   teamCreateRoute<WebhookBody>(app, peers, audit, WEBHOOKS, {
     summary: "Create a webhook",
@@ -66,14 +75,17 @@ export async function webhookRoutes(
     list: async (teamId, request) => {
       const response = await callUnary(client, client.listWebhooks, { teamId });
       const baseUrl = publicBaseUrl(request, options.publicBaseUrl);
-      return response.webhooks.map((webhook) => webhookJson(webhook, baseUrl));
+      return withTeamSecretFingerprints(
+        peers,
+        response.webhooks.map((webhook) => webhookJson(webhook, baseUrl)),
+      );
     },
   });
 
   ownedGetRoute(app, WEBHOOKS, {
     summary: "Get a webhook",
     description: "The webhook.",
-    get: async (id, request) => answered(await callUnary(client, client.getWebhook, { id }), request).json,
+    get: async (id, request) => (await answered(await callUnary(client, client.getWebhook, { id }), request)).json,
   });
 
   ownedUpdateRoute<Partial<WebhookBody>>(app, audit, WEBHOOKS, {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { booleanField, defined, endOfDayField, integerField } from "./form-values.ts";
 import { html, renderDocument } from "./html.ts";
 import { rulesFromForm } from "./rule-editor.ts";
-import { pingSnippets, triggerSnippets } from "./snippets.ts";
+import { pingSnippets, standardWebhooksSnippets, triggerSnippets } from "./snippets.ts";
 
 describe("rule editor rows", () => {
   it("reads JSON values, keeps other text as a string, drops rows without a field, omits empty values", () => {
@@ -73,5 +73,18 @@ describe("snippets", () => {
     const cronLine = ping.cron.split("\n").find((line) => line.startsWith("*/5"));
     expect(cronLine).toBeDefined();
     expect(cronLine).not.toContain("%");
+  });
+
+  it("for Standard Webhooks, sign with the library and the whsec_ key from PULSEGATE_WHSEC", () => {
+    const standard = standardWebhooksSnippets("https://pulsegate.example/api/ping/xyz", { status: "up" });
+    for (const text of Object.values(standard)) {
+      expect(text).toContain("https://pulsegate.example/api/ping/xyz");
+      expect(text).toContain("PULSEGATE_WHSEC");
+      expect(text).toContain("webhook-id");
+      expect(text).not.toContain("PULSEGATE_SECRET");
+    }
+    expect(standard.node).toContain('from "standardwebhooks"');
+    expect(standard.node).toContain(".sign(id, now, body)");
+    expect(standard.python).toContain(".sign(msg_id, now, body)");
   });
 });

@@ -27,6 +27,8 @@ export type Monitor = {
   lastReason: string | null;
   /** When the service computes it; otherwise the page does (last ping + interval). */
   nextDueAt?: string | null;
+  /** How pings are signed: "pulsegate" or "standard-webhooks" (absent: pulsegate). */
+  signatureScheme?: string;
 };
 export type Ping = {
   id: string;

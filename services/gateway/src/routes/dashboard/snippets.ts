@@ -59,3 +59,50 @@ PULSEGATE_SECRET=...
 # */5 * * * *  PULSEGATE_SECRET=... npx pulsegate run ${url} -- /usr/local/bin/your-job.sh`;
   return { curl, cron };
 }
+
+/**
+ * For a webhook or monitor under Standard Webhooks: the reference library signs, with the team's
+ * whsec_ key read from PULSEGATE_WHSEC (shown once beside the secret), never written in.
+ */
+export function standardWebhooksSnippets(url: string, body: object): { node: string; python: string } {
+  const json = JSON.stringify(body);
+  const node = `// Node 18+: npm install standardwebhooks; PULSEGATE_WHSEC=whsec_... node send.mjs
+import { Webhook } from "standardwebhooks";
+
+const body = ${JSON.stringify(json)};
+const id = \`msg_\${crypto.randomUUID()}\`; // send the same id again to retry this message
+const now = new Date();
+const response = await fetch(${JSON.stringify(url)}, {
+  method: "POST",
+  headers: {
+    "content-type": "application/json",
+    "webhook-id": id,
+    "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+    "webhook-signature": new Webhook(process.env.PULSEGATE_WHSEC).sign(id, now, body),
+  },
+  body, // the exact bytes that were signed
+});
+console.log(response.status, await response.json());`;
+  const python = `# Python 3: pip install standardwebhooks; PULSEGATE_WHSEC=whsec_... python3 send.py
+import os, urllib.request, uuid
+from datetime import datetime, timezone
+from standardwebhooks import Webhook
+
+body = ${JSON.stringify(json)}
+msg_id = f"msg_{uuid.uuid4()}"  # send the same id again to retry this message
+now = datetime.now(tz=timezone.utc)
+request = urllib.request.Request(
+    ${JSON.stringify(url)},
+    data=body.encode(),  # the exact bytes that were signed
+    method="POST",
+    headers={
+        "Content-Type": "application/json",
+        "webhook-id": msg_id,
+        "webhook-timestamp": str(int(now.timestamp())),
+        "webhook-signature": Webhook(os.environ["PULSEGATE_WHSEC"]).sign(msg_id, now, body),
+    },
+)
+with urllib.request.urlopen(request) as response:
+    print(response.status, response.read().decode())`;
+  return { node, python };
+}

@@ -7,7 +7,10 @@ import { createLookupCache } from "../../pipeline/lookup-cache.ts";
 import { isUrlToken } from "../../pipeline/url-token.ts";
 
 /** What the ping route needs of a monitor; kept small, since every active monitor is cached. */
-export type CachedMonitor = Pick<monitors.Monitor, "id" | "teamId" | "name" | "status" | "requireTimestamp">;
+export type CachedMonitor = Pick<
+  monitors.Monitor,
+  "id" | "teamId" | "name" | "status" | "requireTimestamp" | "signatureScheme"
+>;
 
 export type MonitorLookup = {
   /** Step 2: the monitor behind a ping URL, or undefined when there is none. */
@@ -56,6 +59,7 @@ export function createMonitorLookup(peers: Peers, options: MonitorLookupOptions)
             name: found.name,
             status: found.status,
             requireTimestamp: found.requireTimestamp,
+            signatureScheme: found.signatureScheme,
           }
         : undefined;
     },

@@ -20,8 +20,8 @@ import { idempotencyFields, markReplayed, readIdempotencyKey } from "../../pipel
 import { isJsonContentType, parseJsonBody } from "../../pipeline/json-body.ts";
 import { contentTypeOf, rawBodyOf } from "../../pipeline/raw-body.ts";
 import { replayClaimOf, replayedRequest } from "../../pipeline/replay-guard.ts";
-import { requireSignature } from "../../pipeline/require-signature.ts";
-import { signedPayload } from "../../pipeline/timestamped-payload.ts";
+import { requireSignatureHeader } from "../../pipeline/require-signature.ts";
+import { readSignedRequest } from "../../pipeline/signed-request.ts";
 import { requireActiveSubscription, verifySignature } from "../../pipeline/verify-signature.ts";
 import { createPingRateLimiter } from "../../rate-limit/ping-rate-limiter.ts";
 import { rateLimitHeaders } from "../../rate-limit/rate-limit-headers.ts";
@@ -75,19 +75,15 @@ export async function pingRoute(app: FastifyInstance, options: PingRouteOptions)
     start: boolean,
   ) => {
     const receivedAt = new Date();
-    const signature = requireSignature(request);
+    requireSignatureHeader(request);
 
     const { pingUrl } = request.params;
     const monitor = await lookup.get(pingUrl);
     if (!monitor || monitor.status === monitors.MonitorStatus.MONITOR_STATUS_PAUSED) throw errors.monitorNotFound();
 
     const payload = rawBodyOf(request);
-    const signed = signedPayload(request, payload, monitor.requireTimestamp);
-    const access = await verifySignature(
-      calls,
-      { teamId: monitor.teamId, payload: signed.bytes, signature },
-      errors.monitorNotFound,
-    );
+    const signed = readSignedRequest(request, payload, monitor);
+    const access = await verifySignature(calls, { teamId: monitor.teamId, ...signed.verify }, errors.monitorNotFound);
 
     requireActiveSubscription(access);
 
@@ -99,7 +95,7 @@ export async function pingRoute(app: FastifyInstance, options: PingRouteOptions)
     try {
       dryRun = readDryRun(request.query);
       body = readPingBody(request, payload, start);
-      if (!dryRun) idempotencyKey = readIdempotencyKey(request);
+      if (!dryRun) idempotencyKey = readIdempotencyKey(request, signed.webhookId);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       body = error;
@@ -108,7 +104,9 @@ export async function pingRoute(app: FastifyInstance, options: PingRouteOptions)
     // A timestamped ping to be logged is taken once, in the same step (replay-guard.ts).
     const acceptable = !(body instanceof HttpError) && !dryRun;
     const claim =
-      acceptable && signed.timestamp !== null ? replayClaimOf(monitor.id, signature, signed.timestamp, "") : undefined;
+      acceptable && signed.timestamp !== null
+        ? replayClaimOf(monitor.id, signed.signature, signed.timestamp, "")
+        : undefined;
     const decision = await limiter.consume(pingUrl, acceptable, claim);
     if (decision.replayed) throw replayedRequest();
     const limitHeaders = rateLimitHeaders(decision);

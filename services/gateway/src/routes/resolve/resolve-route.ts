@@ -50,7 +50,7 @@ export function resolveRoute(app: FastifyInstance, options: ResolveRouteOptions)
       // A resolve stores no number: only its group_key is read.
       const body = parseResolveBody(parseJsonBody(contentTypeOf(request), payload).value);
       if (!body.ok) throw errors.invalidRequest(body.details);
-      const idempotencyKey = dryRun ? "" : readIdempotencyKey(request);
+      const idempotencyKey = dryRun ? "" : readIdempotencyKey(request, checked.webhookId);
       const item: alerts.ResolveByKeyItem = {
         teamId: webhook.teamId,
         source: alerts.AlertSource.ALERT_SOURCE_WEBHOOK,

@@ -52,7 +52,7 @@ export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOp
       const body = parseTriggerBody(value, inexactNumbers);
       if (!body.ok) throw errors.invalidRequest(body.details);
 
-      const idempotencyKey = readIdempotencyKey(request);
+      const idempotencyKey = readIdempotencyKey(request, checked.webhookId);
       if (dryRun) {
         const items = [toTriggerItem(webhook, access, body.value)];
         const preview = await callUnary(peers.alerts, peers.alerts.previewTriggers, { items });

@@ -5,8 +5,8 @@ import { errors } from "../../errors.ts";
 import type { CoalescedCalls } from "../../peers/coalesced-calls.ts";
 import type { LookupCache } from "../../pipeline/lookup-cache.ts";
 import { rawBodyOf } from "../../pipeline/raw-body.ts";
-import { requireSignature } from "../../pipeline/require-signature.ts";
-import { signedPayload } from "../../pipeline/timestamped-payload.ts";
+import { requireSignatureHeader } from "../../pipeline/require-signature.ts";
+import { readSignedRequest } from "../../pipeline/signed-request.ts";
 import { requireActiveSubscription, verifySignature } from "../../pipeline/verify-signature.ts";
 import { rateLimitHeaders } from "../../rate-limit/rate-limit-headers.ts";
 import type { RateLimiter } from "../../rate-limit/webhook-rate-limiter.ts";
@@ -24,6 +24,8 @@ export type CheckedWebhookRequest = {
   /** The signature as sent, and its signed timestamp (null unless the webhook requires one): see takeOnce. */
   signature: string;
   timestamp: number | null;
+  /** Standard Webhooks: the webhook-id, the request's idempotency key (readIdempotencyKey); else null. */
+  webhookId: string | null;
 };
 
 /**
@@ -37,16 +39,16 @@ export async function checkWebhookRequest(
   reply: FastifyReply,
   deps: WebhookRequestDeps,
 ): Promise<CheckedWebhookRequest> {
-  const signature = requireSignature(request);
+  requireSignatureHeader(request);
 
   const webhook = await deps.webhooks.get(request.params.webhookUrl);
   if (!webhook?.enabled) throw errors.webhookNotFound();
 
   const payload = rawBodyOf(request);
-  const signed = signedPayload(request, payload, webhook.requireTimestamp);
+  const signed = readSignedRequest(request, payload, webhook);
   const access = await verifySignature(
     deps.calls,
-    { teamId: webhook.teamId, payload: signed.bytes, signature },
+    { teamId: webhook.teamId, ...signed.verify },
     errors.webhookNotFound,
   );
 
@@ -59,5 +61,12 @@ export async function checkWebhookRequest(
   reply.headers(limitHeaders);
   if (!decision.allowed) throw errors.rateLimited(limitHeaders);
 
-  return { webhook, access, payload, signature, timestamp: signed.timestamp };
+  return {
+    webhook,
+    access,
+    payload,
+    signature: signed.signature,
+    timestamp: signed.timestamp,
+    webhookId: signed.webhookId,
+  };
 }

@@ -149,6 +149,67 @@ export function alertStatusToJSON(object: AlertStatus): string {
   }
 }
 
+/**
+ * How a webhook's triggers (or a monitor's pings) are signed, and how a webhook channel signs
+ * its notifications.
+ */
+export const SignatureScheme = {
+  SIGNATURE_SCHEME_UNSPECIFIED: 0,
+  /**
+   * SIGNATURE_SCHEME_PULSEGATE - The interface's: X-Webhook-Signature, hex HMAC-SHA256 of the body (inbound under the team
+   * secret; a webhook channel signs with it too).
+   */
+  SIGNATURE_SCHEME_PULSEGATE: 1,
+  /**
+   * SIGNATURE_SCHEME_STANDARD_WEBHOOKS - Standard Webhooks (standardwebhooks.com): webhook-id, webhook-timestamp and
+   * webhook-signature ("v1,<base64>" HMAC-SHA256 of "<id>.<timestamp>.<body>"). Inbound the key is
+   * "whsec_" + base64 of the team secret's text; a webhook channel has a whsec_ secret of its own.
+   */
+  SIGNATURE_SCHEME_STANDARD_WEBHOOKS: 2,
+  UNRECOGNIZED: -1,
+} as const;
+
+export type SignatureScheme = typeof SignatureScheme[keyof typeof SignatureScheme];
+
+export namespace SignatureScheme {
+  export type SIGNATURE_SCHEME_UNSPECIFIED = typeof SignatureScheme.SIGNATURE_SCHEME_UNSPECIFIED;
+  export type SIGNATURE_SCHEME_PULSEGATE = typeof SignatureScheme.SIGNATURE_SCHEME_PULSEGATE;
+  export type SIGNATURE_SCHEME_STANDARD_WEBHOOKS = typeof SignatureScheme.SIGNATURE_SCHEME_STANDARD_WEBHOOKS;
+  export type UNRECOGNIZED = typeof SignatureScheme.UNRECOGNIZED;
+}
+
+export function signatureSchemeFromJSON(object: any): SignatureScheme {
+  switch (object) {
+    case 0:
+    case "SIGNATURE_SCHEME_UNSPECIFIED":
+      return SignatureScheme.SIGNATURE_SCHEME_UNSPECIFIED;
+    case 1:
+    case "SIGNATURE_SCHEME_PULSEGATE":
+      return SignatureScheme.SIGNATURE_SCHEME_PULSEGATE;
+    case 2:
+    case "SIGNATURE_SCHEME_STANDARD_WEBHOOKS":
+      return SignatureScheme.SIGNATURE_SCHEME_STANDARD_WEBHOOKS;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return SignatureScheme.UNRECOGNIZED;
+  }
+}
+
+export function signatureSchemeToJSON(object: SignatureScheme): string {
+  switch (object) {
+    case SignatureScheme.SIGNATURE_SCHEME_UNSPECIFIED:
+      return "SIGNATURE_SCHEME_UNSPECIFIED";
+    case SignatureScheme.SIGNATURE_SCHEME_PULSEGATE:
+      return "SIGNATURE_SCHEME_PULSEGATE";
+    case SignatureScheme.SIGNATURE_SCHEME_STANDARD_WEBHOOKS:
+      return "SIGNATURE_SCHEME_STANDARD_WEBHOOKS";
+    case SignatureScheme.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export const AlertSource = {
   ALERT_SOURCE_UNSPECIFIED: 0,
   ALERT_SOURCE_WEBHOOK: 1,
@@ -617,9 +678,10 @@ export interface Webhook {
   repeatIntervalSeconds: number;
   /**
    * Triggers and resolves must carry X-Webhook-Timestamp and sign
-   * "<timestamp>.<body>" (replay protection, 300 s tolerance).
+   * "<timestamp>.<body>" (replay protection, 300 s tolerance). Pulsegate scheme only.
    */
   requireTimestamp: boolean;
+  signatureScheme: SignatureScheme;
 }
 
 export interface CreateWebhookRequest {
@@ -634,7 +696,11 @@ export interface CreateWebhookRequest {
     | undefined;
   /** 0 or unset: no reminders. */
   repeatIntervalSeconds?: number | undefined;
-  requireTimestamp?: boolean | undefined;
+  requireTimestamp?:
+    | boolean
+    | undefined;
+  /** UNSPECIFIED: PULSEGATE. */
+  signatureScheme: SignatureScheme;
 }
 
 export interface CreateWebhookResponse {
@@ -665,7 +731,11 @@ export interface UpdateWebhookRequest {
     | undefined;
   /** 0: no reminders. */
   repeatIntervalSeconds?: number | undefined;
-  requireTimestamp?: boolean | undefined;
+  requireTimestamp?:
+    | boolean
+    | undefined;
+  /** UNSPECIFIED: unchanged. */
+  signatureScheme: SignatureScheme;
 }
 
 export interface UpdateWebhookResponse {
@@ -859,7 +929,17 @@ export interface Channel {
    * for NOTIFY_DISABLE_AFTER_MS); empty once an admin enables it again.
    */
   disabledReason: string;
-  disabledAt: Date | undefined;
+  disabledAt:
+    | Date
+    | undefined;
+  /** How a webhook channel signs its notifications; UNSPECIFIED for the other kinds. */
+  signatureScheme: SignatureScheme;
+  /**
+   * A STANDARD_WEBHOOKS channel: when its signing secret was issued or last rotated, and until
+   * when the previous one still signs beside it (unset: no previous one).
+   */
+  signingSecretRotatedAt: Date | undefined;
+  previousSigningSecretValidUntil: Date | undefined;
 }
 
 export interface CreateChannelRequest {
@@ -876,10 +956,19 @@ export interface CreateChannelRequest {
     | undefined;
   /** The credential of pagerduty and opsgenie channels (sealed with the URL, never shown). */
   key: string;
+  /** Webhook channels only; UNSPECIFIED: PULSEGATE. STANDARD_WEBHOOKS gets a signing secret of its own. */
+  signatureScheme: SignatureScheme;
 }
 
 export interface CreateChannelResponse {
-  channel: Channel | undefined;
+  channel:
+    | Channel
+    | undefined;
+  /**
+   * A STANDARD_WEBHOOKS channel's signing secret, "whsec_" + base64 of 32 random bytes: shown
+   * once, then only sealed. Empty for the other channels.
+   */
+  signingSecret: string;
 }
 
 export interface ListChannelsRequest {
@@ -908,6 +997,21 @@ export interface UpdateChannelRequest {
 
 export interface UpdateChannelResponse {
   channel: Channel | undefined;
+}
+
+export interface RotateChannelSigningSecretRequest {
+  id: string;
+  /** 0..604800; default 86400. */
+  graceSeconds?: number | undefined;
+}
+
+export interface RotateChannelSigningSecretResponse {
+  channel:
+    | Channel
+    | undefined;
+  /** "whsec_" + base64 of 32 random bytes; shown once. */
+  signingSecret: string;
+  previousValidUntil: Date | undefined;
 }
 
 export interface DeleteChannelRequest {
@@ -1255,6 +1359,7 @@ function createBaseWebhook(): Webhook {
     updatedAt: undefined,
     repeatIntervalSeconds: 0,
     requireTimestamp: false,
+    signatureScheme: 0,
   };
 }
 
@@ -1298,6 +1403,9 @@ export const Webhook: MessageFns<Webhook> = {
     }
     if (message.requireTimestamp !== false) {
       writer.uint32(104).bool(message.requireTimestamp);
+    }
+    if (message.signatureScheme !== 0) {
+      writer.uint32(112).int32(message.signatureScheme);
     }
     return writer;
   },
@@ -1419,6 +1527,14 @@ export const Webhook: MessageFns<Webhook> = {
             message.requireTimestamp = reader.bool();
             continue;
           }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.signatureScheme = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1486,6 +1602,11 @@ export const Webhook: MessageFns<Webhook> = {
         : isSet(object.require_timestamp)
         ? globalThis.Boolean(object.require_timestamp)
         : false,
+      signatureScheme: isSet(object.signatureScheme)
+        ? signatureSchemeFromJSON(object.signatureScheme)
+        : isSet(object.signature_scheme)
+        ? signatureSchemeFromJSON(object.signature_scheme)
+        : 0,
     };
   },
 
@@ -1530,6 +1651,9 @@ export const Webhook: MessageFns<Webhook> = {
     if (message.requireTimestamp !== false) {
       obj.requireTimestamp = message.requireTimestamp;
     }
+    if (message.signatureScheme !== 0) {
+      obj.signatureScheme = signatureSchemeToJSON(message.signatureScheme);
+    }
     return obj;
   },
 
@@ -1551,6 +1675,7 @@ export const Webhook: MessageFns<Webhook> = {
     message.updatedAt = object.updatedAt ?? undefined;
     message.repeatIntervalSeconds = object.repeatIntervalSeconds ?? 0;
     message.requireTimestamp = object.requireTimestamp ?? false;
+    message.signatureScheme = object.signatureScheme ?? 0;
     return message;
   },
 };
@@ -1566,6 +1691,7 @@ function createBaseCreateWebhookRequest(): CreateWebhookRequest {
     reopenWindowSeconds: undefined,
     repeatIntervalSeconds: undefined,
     requireTimestamp: undefined,
+    signatureScheme: 0,
   };
 }
 
@@ -1597,6 +1723,9 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
     }
     if (message.requireTimestamp !== undefined) {
       writer.uint32(72).bool(message.requireTimestamp);
+    }
+    if (message.signatureScheme !== 0) {
+      writer.uint32(80).int32(message.signatureScheme);
     }
     return writer;
   },
@@ -1686,6 +1815,14 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
             message.requireTimestamp = reader.bool();
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.signatureScheme = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1737,6 +1874,11 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
         : isSet(object.require_timestamp)
         ? globalThis.Boolean(object.require_timestamp)
         : undefined,
+      signatureScheme: isSet(object.signatureScheme)
+        ? signatureSchemeFromJSON(object.signatureScheme)
+        : isSet(object.signature_scheme)
+        ? signatureSchemeFromJSON(object.signature_scheme)
+        : 0,
     };
   },
 
@@ -1769,6 +1911,9 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
     if (message.requireTimestamp !== undefined) {
       obj.requireTimestamp = message.requireTimestamp;
     }
+    if (message.signatureScheme !== 0) {
+      obj.signatureScheme = signatureSchemeToJSON(message.signatureScheme);
+    }
     return obj;
   },
 
@@ -1786,6 +1931,7 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
     message.reopenWindowSeconds = object.reopenWindowSeconds ?? undefined;
     message.repeatIntervalSeconds = object.repeatIntervalSeconds ?? undefined;
     message.requireTimestamp = object.requireTimestamp ?? undefined;
+    message.signatureScheme = object.signatureScheme ?? 0;
     return message;
   },
 };
@@ -2007,6 +2153,7 @@ function createBaseUpdateWebhookRequest(): UpdateWebhookRequest {
     reopenWindowSeconds: undefined,
     repeatIntervalSeconds: undefined,
     requireTimestamp: undefined,
+    signatureScheme: 0,
   };
 }
 
@@ -2041,6 +2188,9 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
     }
     if (message.requireTimestamp !== undefined) {
       writer.uint32(80).bool(message.requireTimestamp);
+    }
+    if (message.signatureScheme !== 0) {
+      writer.uint32(88).int32(message.signatureScheme);
     }
     return writer;
   },
@@ -2138,6 +2288,14 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
             message.requireTimestamp = reader.bool();
             continue;
           }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.signatureScheme = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2190,6 +2348,11 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
         : isSet(object.require_timestamp)
         ? globalThis.Boolean(object.require_timestamp)
         : undefined,
+      signatureScheme: isSet(object.signatureScheme)
+        ? signatureSchemeFromJSON(object.signatureScheme)
+        : isSet(object.signature_scheme)
+        ? signatureSchemeFromJSON(object.signature_scheme)
+        : 0,
     };
   },
 
@@ -2225,6 +2388,9 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
     if (message.requireTimestamp !== undefined) {
       obj.requireTimestamp = message.requireTimestamp;
     }
+    if (message.signatureScheme !== 0) {
+      obj.signatureScheme = signatureSchemeToJSON(message.signatureScheme);
+    }
     return obj;
   },
 
@@ -2243,6 +2409,7 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
     message.reopenWindowSeconds = object.reopenWindowSeconds ?? undefined;
     message.repeatIntervalSeconds = object.repeatIntervalSeconds ?? undefined;
     message.requireTimestamp = object.requireTimestamp ?? undefined;
+    message.signatureScheme = object.signatureScheme ?? 0;
     return message;
   },
 };
@@ -4784,6 +4951,9 @@ function createBaseChannel(): Channel {
     updatedAt: undefined,
     disabledReason: "",
     disabledAt: undefined,
+    signatureScheme: 0,
+    signingSecretRotatedAt: undefined,
+    previousSigningSecretValidUntil: undefined,
   };
 }
 
@@ -4818,6 +4988,15 @@ export const Channel: MessageFns<Channel> = {
     }
     if (message.disabledAt !== undefined) {
       Timestamp.encode(toTimestamp(message.disabledAt), writer.uint32(82).fork()).join();
+    }
+    if (message.signatureScheme !== 0) {
+      writer.uint32(88).int32(message.signatureScheme);
+    }
+    if (message.signingSecretRotatedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.signingSecretRotatedAt), writer.uint32(98).fork()).join();
+    }
+    if (message.previousSigningSecretValidUntil !== undefined) {
+      Timestamp.encode(toTimestamp(message.previousSigningSecretValidUntil), writer.uint32(106).fork()).join();
     }
     return writer;
   },
@@ -4915,6 +5094,30 @@ export const Channel: MessageFns<Channel> = {
             message.disabledAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.signatureScheme = reader.int32() as any;
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.signingSecretRotatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.previousSigningSecretValidUntil = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4963,6 +5166,21 @@ export const Channel: MessageFns<Channel> = {
         : isSet(object.disabled_at)
         ? fromJsonTimestamp(object.disabled_at)
         : undefined,
+      signatureScheme: isSet(object.signatureScheme)
+        ? signatureSchemeFromJSON(object.signatureScheme)
+        : isSet(object.signature_scheme)
+        ? signatureSchemeFromJSON(object.signature_scheme)
+        : 0,
+      signingSecretRotatedAt: isSet(object.signingSecretRotatedAt)
+        ? fromJsonTimestamp(object.signingSecretRotatedAt)
+        : isSet(object.signing_secret_rotated_at)
+        ? fromJsonTimestamp(object.signing_secret_rotated_at)
+        : undefined,
+      previousSigningSecretValidUntil: isSet(object.previousSigningSecretValidUntil)
+        ? fromJsonTimestamp(object.previousSigningSecretValidUntil)
+        : isSet(object.previous_signing_secret_valid_until)
+        ? fromJsonTimestamp(object.previous_signing_secret_valid_until)
+        : undefined,
     };
   },
 
@@ -4998,6 +5216,15 @@ export const Channel: MessageFns<Channel> = {
     if (message.disabledAt !== undefined) {
       obj.disabledAt = message.disabledAt.toISOString();
     }
+    if (message.signatureScheme !== 0) {
+      obj.signatureScheme = signatureSchemeToJSON(message.signatureScheme);
+    }
+    if (message.signingSecretRotatedAt !== undefined) {
+      obj.signingSecretRotatedAt = message.signingSecretRotatedAt.toISOString();
+    }
+    if (message.previousSigningSecretValidUntil !== undefined) {
+      obj.previousSigningSecretValidUntil = message.previousSigningSecretValidUntil.toISOString();
+    }
     return obj;
   },
 
@@ -5016,12 +5243,15 @@ export const Channel: MessageFns<Channel> = {
     message.updatedAt = object.updatedAt ?? undefined;
     message.disabledReason = object.disabledReason ?? "";
     message.disabledAt = object.disabledAt ?? undefined;
+    message.signatureScheme = object.signatureScheme ?? 0;
+    message.signingSecretRotatedAt = object.signingSecretRotatedAt ?? undefined;
+    message.previousSigningSecretValidUntil = object.previousSigningSecretValidUntil ?? undefined;
     return message;
   },
 };
 
 function createBaseCreateChannelRequest(): CreateChannelRequest {
-  return { teamId: "", kind: 0, name: "", url: "", enabled: undefined, key: "" };
+  return { teamId: "", kind: 0, name: "", url: "", enabled: undefined, key: "", signatureScheme: 0 };
 }
 
 export const CreateChannelRequest: MessageFns<CreateChannelRequest> = {
@@ -5043,6 +5273,9 @@ export const CreateChannelRequest: MessageFns<CreateChannelRequest> = {
     }
     if (message.key !== "") {
       writer.uint32(50).string(message.key);
+    }
+    if (message.signatureScheme !== 0) {
+      writer.uint32(56).int32(message.signatureScheme);
     }
     return writer;
   },
@@ -5108,6 +5341,14 @@ export const CreateChannelRequest: MessageFns<CreateChannelRequest> = {
             message.key = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.signatureScheme = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5132,6 +5373,11 @@ export const CreateChannelRequest: MessageFns<CreateChannelRequest> = {
       url: isSet(object.url) ? globalThis.String(object.url) : "",
       enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : undefined,
       key: isSet(object.key) ? globalThis.String(object.key) : "",
+      signatureScheme: isSet(object.signatureScheme)
+        ? signatureSchemeFromJSON(object.signatureScheme)
+        : isSet(object.signature_scheme)
+        ? signatureSchemeFromJSON(object.signature_scheme)
+        : 0,
     };
   },
 
@@ -5155,6 +5401,9 @@ export const CreateChannelRequest: MessageFns<CreateChannelRequest> = {
     if (message.key !== "") {
       obj.key = message.key;
     }
+    if (message.signatureScheme !== 0) {
+      obj.signatureScheme = signatureSchemeToJSON(message.signatureScheme);
+    }
     return obj;
   },
 
@@ -5169,18 +5418,22 @@ export const CreateChannelRequest: MessageFns<CreateChannelRequest> = {
     message.url = object.url ?? "";
     message.enabled = object.enabled ?? undefined;
     message.key = object.key ?? "";
+    message.signatureScheme = object.signatureScheme ?? 0;
     return message;
   },
 };
 
 function createBaseCreateChannelResponse(): CreateChannelResponse {
-  return { channel: undefined };
+  return { channel: undefined, signingSecret: "" };
 }
 
 export const CreateChannelResponse: MessageFns<CreateChannelResponse> = {
   encode(message: CreateChannelResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.channel !== undefined) {
       Channel.encode(message.channel, writer.uint32(10).fork()).join();
+    }
+    if (message.signingSecret !== "") {
+      writer.uint32(18).string(message.signingSecret);
     }
     return writer;
   },
@@ -5206,6 +5459,14 @@ export const CreateChannelResponse: MessageFns<CreateChannelResponse> = {
             message.channel = Channel.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.signingSecret = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5219,13 +5480,23 @@ export const CreateChannelResponse: MessageFns<CreateChannelResponse> = {
   },
 
   fromJSON(object: any): CreateChannelResponse {
-    return { channel: isSet(object.channel) ? Channel.fromJSON(object.channel) : undefined };
+    return {
+      channel: isSet(object.channel) ? Channel.fromJSON(object.channel) : undefined,
+      signingSecret: isSet(object.signingSecret)
+        ? globalThis.String(object.signingSecret)
+        : isSet(object.signing_secret)
+        ? globalThis.String(object.signing_secret)
+        : "",
+    };
   },
 
   toJSON(message: CreateChannelResponse): unknown {
     const obj: any = {};
     if (message.channel !== undefined) {
       obj.channel = Channel.toJSON(message.channel);
+    }
+    if (message.signingSecret !== "") {
+      obj.signingSecret = message.signingSecret;
     }
     return obj;
   },
@@ -5238,6 +5509,7 @@ export const CreateChannelResponse: MessageFns<CreateChannelResponse> = {
     message.channel = (object.channel !== undefined && object.channel !== null)
       ? Channel.fromPartial(object.channel)
       : undefined;
+    message.signingSecret = object.signingSecret ?? "";
     return message;
   },
 };
@@ -5718,6 +5990,214 @@ export const UpdateChannelResponse: MessageFns<UpdateChannelResponse> = {
     message.channel = (object.channel !== undefined && object.channel !== null)
       ? Channel.fromPartial(object.channel)
       : undefined;
+    return message;
+  },
+};
+
+function createBaseRotateChannelSigningSecretRequest(): RotateChannelSigningSecretRequest {
+  return { id: "", graceSeconds: undefined };
+}
+
+export const RotateChannelSigningSecretRequest: MessageFns<RotateChannelSigningSecretRequest> = {
+  encode(message: RotateChannelSigningSecretRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.graceSeconds !== undefined) {
+      writer.uint32(16).int32(message.graceSeconds);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RotateChannelSigningSecretRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRotateChannelSigningSecretRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.graceSeconds = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RotateChannelSigningSecretRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      graceSeconds: isSet(object.graceSeconds)
+        ? globalThis.Number(object.graceSeconds)
+        : isSet(object.grace_seconds)
+        ? globalThis.Number(object.grace_seconds)
+        : undefined,
+    };
+  },
+
+  toJSON(message: RotateChannelSigningSecretRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.graceSeconds !== undefined) {
+      obj.graceSeconds = Math.round(message.graceSeconds);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RotateChannelSigningSecretRequest>, I>>(
+    base?: I,
+  ): RotateChannelSigningSecretRequest {
+    return RotateChannelSigningSecretRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RotateChannelSigningSecretRequest>, I>>(
+    object: I,
+  ): RotateChannelSigningSecretRequest {
+    const message = createBaseRotateChannelSigningSecretRequest();
+    message.id = object.id ?? "";
+    message.graceSeconds = object.graceSeconds ?? undefined;
+    return message;
+  },
+};
+
+function createBaseRotateChannelSigningSecretResponse(): RotateChannelSigningSecretResponse {
+  return { channel: undefined, signingSecret: "", previousValidUntil: undefined };
+}
+
+export const RotateChannelSigningSecretResponse: MessageFns<RotateChannelSigningSecretResponse> = {
+  encode(message: RotateChannelSigningSecretResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.channel !== undefined) {
+      Channel.encode(message.channel, writer.uint32(10).fork()).join();
+    }
+    if (message.signingSecret !== "") {
+      writer.uint32(18).string(message.signingSecret);
+    }
+    if (message.previousValidUntil !== undefined) {
+      Timestamp.encode(toTimestamp(message.previousValidUntil), writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RotateChannelSigningSecretResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRotateChannelSigningSecretResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.channel = Channel.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.signingSecret = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.previousValidUntil = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RotateChannelSigningSecretResponse {
+    return {
+      channel: isSet(object.channel) ? Channel.fromJSON(object.channel) : undefined,
+      signingSecret: isSet(object.signingSecret)
+        ? globalThis.String(object.signingSecret)
+        : isSet(object.signing_secret)
+        ? globalThis.String(object.signing_secret)
+        : "",
+      previousValidUntil: isSet(object.previousValidUntil)
+        ? fromJsonTimestamp(object.previousValidUntil)
+        : isSet(object.previous_valid_until)
+        ? fromJsonTimestamp(object.previous_valid_until)
+        : undefined,
+    };
+  },
+
+  toJSON(message: RotateChannelSigningSecretResponse): unknown {
+    const obj: any = {};
+    if (message.channel !== undefined) {
+      obj.channel = Channel.toJSON(message.channel);
+    }
+    if (message.signingSecret !== "") {
+      obj.signingSecret = message.signingSecret;
+    }
+    if (message.previousValidUntil !== undefined) {
+      obj.previousValidUntil = message.previousValidUntil.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RotateChannelSigningSecretResponse>, I>>(
+    base?: I,
+  ): RotateChannelSigningSecretResponse {
+    return RotateChannelSigningSecretResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RotateChannelSigningSecretResponse>, I>>(
+    object: I,
+  ): RotateChannelSigningSecretResponse {
+    const message = createBaseRotateChannelSigningSecretResponse();
+    message.channel = (object.channel !== undefined && object.channel !== null)
+      ? Channel.fromPartial(object.channel)
+      : undefined;
+    message.signingSecret = object.signingSecret ?? "";
+    message.previousValidUntil = object.previousValidUntil ?? undefined;
     return message;
   },
 };
@@ -9267,6 +9747,23 @@ export const AlertsServiceService = {
       Buffer.from(DeleteChannelResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteChannelResponse => DeleteChannelResponse.decode(value),
   },
+  /**
+   * A new signing secret for a STANDARD_WEBHOOKS channel, shown once; the previous one keeps
+   * signing beside it (two signatures per delivery) for a grace window.
+   */
+  rotateChannelSigningSecret: {
+    path: "/alerts.v1.AlertsService/RotateChannelSigningSecret" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RotateChannelSigningSecretRequest): Buffer =>
+      Buffer.from(RotateChannelSigningSecretRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RotateChannelSigningSecretRequest =>
+      RotateChannelSigningSecretRequest.decode(value),
+    responseSerialize: (value: RotateChannelSigningSecretResponse): Buffer =>
+      Buffer.from(RotateChannelSigningSecretResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RotateChannelSigningSecretResponse =>
+      RotateChannelSigningSecretResponse.decode(value),
+  },
   /** Routes from severities to channels; without a policy every channel gets every event. */
   putNotificationPolicy: {
     path: "/alerts.v1.AlertsService/PutNotificationPolicy" as const,
@@ -9456,6 +9953,11 @@ export interface AlertsServiceServer extends UntypedServiceImplementation {
   describeChannel: handleUnaryCall<DescribeChannelRequest, DescribeChannelResponse>;
   updateChannel: handleUnaryCall<UpdateChannelRequest, UpdateChannelResponse>;
   deleteChannel: handleUnaryCall<DeleteChannelRequest, DeleteChannelResponse>;
+  /**
+   * A new signing secret for a STANDARD_WEBHOOKS channel, shown once; the previous one keeps
+   * signing beside it (two signatures per delivery) for a grace window.
+   */
+  rotateChannelSigningSecret: handleUnaryCall<RotateChannelSigningSecretRequest, RotateChannelSigningSecretResponse>;
   /** Routes from severities to channels; without a policy every channel gets every event. */
   putNotificationPolicy: handleUnaryCall<PutNotificationPolicyRequest, PutNotificationPolicyResponse>;
   getNotificationPolicy: handleUnaryCall<GetNotificationPolicyRequest, GetNotificationPolicyResponse>;
@@ -9741,6 +10243,25 @@ export interface AlertsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteChannelResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A new signing secret for a STANDARD_WEBHOOKS channel, shown once; the previous one keeps
+   * signing beside it (two signatures per delivery) for a grace window.
+   */
+  rotateChannelSigningSecret(
+    request: RotateChannelSigningSecretRequest,
+    callback: (error: ServiceError | null, response: RotateChannelSigningSecretResponse) => void,
+  ): ClientUnaryCall;
+  rotateChannelSigningSecret(
+    request: RotateChannelSigningSecretRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RotateChannelSigningSecretResponse) => void,
+  ): ClientUnaryCall;
+  rotateChannelSigningSecret(
+    request: RotateChannelSigningSecretRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RotateChannelSigningSecretResponse) => void,
   ): ClientUnaryCall;
   /** Routes from severities to channels; without a policy every channel gets every event. */
   putNotificationPolicy(

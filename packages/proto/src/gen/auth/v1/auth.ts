@@ -24,6 +24,61 @@ export const protobufPackage = "auth.v1";
 
 export const protobufFileName = "auth/v1/auth.proto";
 
+/** How a signature value is written, and so how VerifySignature reads it. */
+export const SignatureFormat = {
+  /** SIGNATURE_FORMAT_UNSPECIFIED - Read as HEX (what callers sent before this field). */
+  SIGNATURE_FORMAT_UNSPECIFIED: 0,
+  /** SIGNATURE_FORMAT_HEX - The interface's X-Webhook-Signature: 64 hex characters (any case), optionally after "sha256=". */
+  SIGNATURE_FORMAT_HEX: 1,
+  /**
+   * SIGNATURE_FORMAT_STANDARD_WEBHOOKS - A Standard Webhooks webhook-signature header: space-separated "v1,<base64>" entries; any
+   * one that matches suffices, other versions are ignored. The key is the same team secret.
+   */
+  SIGNATURE_FORMAT_STANDARD_WEBHOOKS: 2,
+  UNRECOGNIZED: -1,
+} as const;
+
+export type SignatureFormat = typeof SignatureFormat[keyof typeof SignatureFormat];
+
+export namespace SignatureFormat {
+  export type SIGNATURE_FORMAT_UNSPECIFIED = typeof SignatureFormat.SIGNATURE_FORMAT_UNSPECIFIED;
+  export type SIGNATURE_FORMAT_HEX = typeof SignatureFormat.SIGNATURE_FORMAT_HEX;
+  export type SIGNATURE_FORMAT_STANDARD_WEBHOOKS = typeof SignatureFormat.SIGNATURE_FORMAT_STANDARD_WEBHOOKS;
+  export type UNRECOGNIZED = typeof SignatureFormat.UNRECOGNIZED;
+}
+
+export function signatureFormatFromJSON(object: any): SignatureFormat {
+  switch (object) {
+    case 0:
+    case "SIGNATURE_FORMAT_UNSPECIFIED":
+      return SignatureFormat.SIGNATURE_FORMAT_UNSPECIFIED;
+    case 1:
+    case "SIGNATURE_FORMAT_HEX":
+      return SignatureFormat.SIGNATURE_FORMAT_HEX;
+    case 2:
+    case "SIGNATURE_FORMAT_STANDARD_WEBHOOKS":
+      return SignatureFormat.SIGNATURE_FORMAT_STANDARD_WEBHOOKS;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return SignatureFormat.UNRECOGNIZED;
+  }
+}
+
+export function signatureFormatToJSON(object: SignatureFormat): string {
+  switch (object) {
+    case SignatureFormat.SIGNATURE_FORMAT_UNSPECIFIED:
+      return "SIGNATURE_FORMAT_UNSPECIFIED";
+    case SignatureFormat.SIGNATURE_FORMAT_HEX:
+      return "SIGNATURE_FORMAT_HEX";
+    case SignatureFormat.SIGNATURE_FORMAT_STANDARD_WEBHOOKS:
+      return "SIGNATURE_FORMAT_STANDARD_WEBHOOKS";
+    case SignatureFormat.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export const VerifyOutcome = {
   VERIFY_OUTCOME_UNSPECIFIED: 0,
   VERIFY_OUTCOME_VALID_CURRENT: 1,
@@ -225,6 +280,11 @@ export interface CreateTeamResponse {
     | undefined;
   /** 64 lowercase hex characters; shown once. */
   webhookSecret: string;
+  /**
+   * The same key as Standard Webhooks libraries take it: "whsec_" + base64 of webhook_secret's
+   * text (the HMAC key bytes are its 64 characters). Shown once, like webhook_secret.
+   */
+  standardWebhooksSecret: string;
 }
 
 export interface GetTeamRequest {
@@ -260,7 +320,11 @@ export interface RotateSecretRequest {
 export interface RotateSecretResponse {
   team: Team | undefined;
   webhookSecret: string;
-  previousValidUntil: Date | undefined;
+  previousValidUntil:
+    | Date
+    | undefined;
+  /** "whsec_" + base64 of webhook_secret's text, as in CreateTeamResponse. Shown once. */
+  standardWebhooksSecret: string;
 }
 
 export interface VerifySignatureRequest {
@@ -269,10 +333,14 @@ export interface VerifySignatureRequest {
 
 export interface VerifySignatureItem {
   teamId: string;
-  /** The raw request body, exactly as received. */
+  /**
+   * What the signature covers: the raw request body, exactly as received (or, for replay
+   * protection, "<timestamp>.<body>"; for STANDARD_WEBHOOKS "<webhook-id>.<webhook-timestamp>.<body>").
+   */
   payload: Buffer;
-  /** The X-Webhook-Signature header value as sent. */
+  /** The signature header's value as sent. */
   signature: string;
+  format: SignatureFormat;
 }
 
 export interface TeamAccess {
@@ -862,7 +930,7 @@ export const CreateTeamRequest: MessageFns<CreateTeamRequest> = {
 };
 
 function createBaseCreateTeamResponse(): CreateTeamResponse {
-  return { team: undefined, webhookSecret: "" };
+  return { team: undefined, webhookSecret: "", standardWebhooksSecret: "" };
 }
 
 export const CreateTeamResponse: MessageFns<CreateTeamResponse> = {
@@ -872,6 +940,9 @@ export const CreateTeamResponse: MessageFns<CreateTeamResponse> = {
     }
     if (message.webhookSecret !== "") {
       writer.uint32(18).string(message.webhookSecret);
+    }
+    if (message.standardWebhooksSecret !== "") {
+      writer.uint32(26).string(message.standardWebhooksSecret);
     }
     return writer;
   },
@@ -905,6 +976,14 @@ export const CreateTeamResponse: MessageFns<CreateTeamResponse> = {
             message.webhookSecret = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.standardWebhooksSecret = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -925,6 +1004,11 @@ export const CreateTeamResponse: MessageFns<CreateTeamResponse> = {
         : isSet(object.webhook_secret)
         ? globalThis.String(object.webhook_secret)
         : "",
+      standardWebhooksSecret: isSet(object.standardWebhooksSecret)
+        ? globalThis.String(object.standardWebhooksSecret)
+        : isSet(object.standard_webhooks_secret)
+        ? globalThis.String(object.standard_webhooks_secret)
+        : "",
     };
   },
 
@@ -936,6 +1020,9 @@ export const CreateTeamResponse: MessageFns<CreateTeamResponse> = {
     if (message.webhookSecret !== "") {
       obj.webhookSecret = message.webhookSecret;
     }
+    if (message.standardWebhooksSecret !== "") {
+      obj.standardWebhooksSecret = message.standardWebhooksSecret;
+    }
     return obj;
   },
 
@@ -946,6 +1033,7 @@ export const CreateTeamResponse: MessageFns<CreateTeamResponse> = {
     const message = createBaseCreateTeamResponse();
     message.team = (object.team !== undefined && object.team !== null) ? Team.fromPartial(object.team) : undefined;
     message.webhookSecret = object.webhookSecret ?? "";
+    message.standardWebhooksSecret = object.standardWebhooksSecret ?? "";
     return message;
   },
 };
@@ -1427,7 +1515,7 @@ export const RotateSecretRequest: MessageFns<RotateSecretRequest> = {
 };
 
 function createBaseRotateSecretResponse(): RotateSecretResponse {
-  return { team: undefined, webhookSecret: "", previousValidUntil: undefined };
+  return { team: undefined, webhookSecret: "", previousValidUntil: undefined, standardWebhooksSecret: "" };
 }
 
 export const RotateSecretResponse: MessageFns<RotateSecretResponse> = {
@@ -1440,6 +1528,9 @@ export const RotateSecretResponse: MessageFns<RotateSecretResponse> = {
     }
     if (message.previousValidUntil !== undefined) {
       Timestamp.encode(toTimestamp(message.previousValidUntil), writer.uint32(26).fork()).join();
+    }
+    if (message.standardWebhooksSecret !== "") {
+      writer.uint32(34).string(message.standardWebhooksSecret);
     }
     return writer;
   },
@@ -1481,6 +1572,14 @@ export const RotateSecretResponse: MessageFns<RotateSecretResponse> = {
             message.previousValidUntil = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.standardWebhooksSecret = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1506,6 +1605,11 @@ export const RotateSecretResponse: MessageFns<RotateSecretResponse> = {
         : isSet(object.previous_valid_until)
         ? fromJsonTimestamp(object.previous_valid_until)
         : undefined,
+      standardWebhooksSecret: isSet(object.standardWebhooksSecret)
+        ? globalThis.String(object.standardWebhooksSecret)
+        : isSet(object.standard_webhooks_secret)
+        ? globalThis.String(object.standard_webhooks_secret)
+        : "",
     };
   },
 
@@ -1520,6 +1624,9 @@ export const RotateSecretResponse: MessageFns<RotateSecretResponse> = {
     if (message.previousValidUntil !== undefined) {
       obj.previousValidUntil = message.previousValidUntil.toISOString();
     }
+    if (message.standardWebhooksSecret !== "") {
+      obj.standardWebhooksSecret = message.standardWebhooksSecret;
+    }
     return obj;
   },
 
@@ -1531,6 +1638,7 @@ export const RotateSecretResponse: MessageFns<RotateSecretResponse> = {
     message.team = (object.team !== undefined && object.team !== null) ? Team.fromPartial(object.team) : undefined;
     message.webhookSecret = object.webhookSecret ?? "";
     message.previousValidUntil = object.previousValidUntil ?? undefined;
+    message.standardWebhooksSecret = object.standardWebhooksSecret ?? "";
     return message;
   },
 };
@@ -1607,7 +1715,7 @@ export const VerifySignatureRequest: MessageFns<VerifySignatureRequest> = {
 };
 
 function createBaseVerifySignatureItem(): VerifySignatureItem {
-  return { teamId: "", payload: Buffer.alloc(0), signature: "" };
+  return { teamId: "", payload: Buffer.alloc(0), signature: "", format: 0 };
 }
 
 export const VerifySignatureItem: MessageFns<VerifySignatureItem> = {
@@ -1620,6 +1728,9 @@ export const VerifySignatureItem: MessageFns<VerifySignatureItem> = {
     }
     if (message.signature !== "") {
       writer.uint32(26).string(message.signature);
+    }
+    if (message.format !== 0) {
+      writer.uint32(32).int32(message.format);
     }
     return writer;
   },
@@ -1661,6 +1772,14 @@ export const VerifySignatureItem: MessageFns<VerifySignatureItem> = {
             message.signature = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.format = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1682,6 +1801,7 @@ export const VerifySignatureItem: MessageFns<VerifySignatureItem> = {
         : "",
       payload: isSet(object.payload) ? Buffer.from(bytesFromBase64(object.payload)) : Buffer.alloc(0),
       signature: isSet(object.signature) ? globalThis.String(object.signature) : "",
+      format: isSet(object.format) ? signatureFormatFromJSON(object.format) : 0,
     };
   },
 
@@ -1696,6 +1816,9 @@ export const VerifySignatureItem: MessageFns<VerifySignatureItem> = {
     if (message.signature !== "") {
       obj.signature = message.signature;
     }
+    if (message.format !== 0) {
+      obj.format = signatureFormatToJSON(message.format);
+    }
     return obj;
   },
 
@@ -1707,6 +1830,7 @@ export const VerifySignatureItem: MessageFns<VerifySignatureItem> = {
     message.teamId = object.teamId ?? "";
     message.payload = object.payload ?? Buffer.alloc(0);
     message.signature = object.signature ?? "";
+    message.format = object.format ?? 0;
     return message;
   },
 };

@@ -18,7 +18,14 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { Severity, severityFromJSON, severityToJSON } from "../../alerts/v1/alerts.ts";
+import {
+  Severity,
+  severityFromJSON,
+  severityToJSON,
+  SignatureScheme,
+  signatureSchemeFromJSON,
+  signatureSchemeToJSON,
+} from "../../alerts/v1/alerts.ts";
 import { Timestamp } from "../../google/protobuf/timestamp.ts";
 
 export const protobufPackage = "monitors.v1";
@@ -366,6 +373,8 @@ export interface Monitor {
   requireTimestamp: boolean;
   /** The severity of the incident alerts the monitor raises. */
   incidentSeverity: Severity;
+  /** How pings are signed (require_timestamp concerns PULSEGATE only). */
+  signatureScheme: SignatureScheme;
 }
 
 export interface Ping {
@@ -406,6 +415,8 @@ export interface CreateMonitorRequest {
     | undefined;
   /** UNSPECIFIED: the default (sev2). */
   incidentSeverity: Severity;
+  /** UNSPECIFIED: PULSEGATE. */
+  signatureScheme: SignatureScheme;
 }
 
 export interface CreateMonitorResponse {
@@ -621,6 +632,7 @@ function createBaseMonitor(): Monitor {
     repeatIntervalSeconds: 0,
     requireTimestamp: false,
     incidentSeverity: 0,
+    signatureScheme: 0,
   };
 }
 
@@ -694,6 +706,9 @@ export const Monitor: MessageFns<Monitor> = {
     }
     if (message.incidentSeverity !== 0) {
       writer.uint32(192).int32(message.incidentSeverity);
+    }
+    if (message.signatureScheme !== 0) {
+      writer.uint32(200).int32(message.signatureScheme);
     }
     return writer;
   },
@@ -895,6 +910,14 @@ export const Monitor: MessageFns<Monitor> = {
             message.incidentSeverity = reader.int32() as any;
             continue;
           }
+          case 25: {
+            if (tag !== 200) {
+              break;
+            }
+
+            message.signatureScheme = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1004,6 +1027,11 @@ export const Monitor: MessageFns<Monitor> = {
         : isSet(object.incident_severity)
         ? severityFromJSON(object.incident_severity)
         : 0,
+      signatureScheme: isSet(object.signatureScheme)
+        ? signatureSchemeFromJSON(object.signatureScheme)
+        : isSet(object.signature_scheme)
+        ? signatureSchemeFromJSON(object.signature_scheme)
+        : 0,
     };
   },
 
@@ -1078,6 +1106,9 @@ export const Monitor: MessageFns<Monitor> = {
     if (message.incidentSeverity !== 0) {
       obj.incidentSeverity = severityToJSON(message.incidentSeverity);
     }
+    if (message.signatureScheme !== 0) {
+      obj.signatureScheme = signatureSchemeToJSON(message.signatureScheme);
+    }
     return obj;
   },
 
@@ -1109,6 +1140,7 @@ export const Monitor: MessageFns<Monitor> = {
     message.repeatIntervalSeconds = object.repeatIntervalSeconds ?? 0;
     message.requireTimestamp = object.requireTimestamp ?? false;
     message.incidentSeverity = object.incidentSeverity ?? 0;
+    message.signatureScheme = object.signatureScheme ?? 0;
     return message;
   },
 };
@@ -1332,6 +1364,7 @@ function createBaseCreateMonitorRequest(): CreateMonitorRequest {
     repeatIntervalSeconds: undefined,
     requireTimestamp: undefined,
     incidentSeverity: 0,
+    signatureScheme: 0,
   };
 }
 
@@ -1369,6 +1402,9 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
     }
     if (message.incidentSeverity !== 0) {
       writer.uint32(96).int32(message.incidentSeverity);
+    }
+    if (message.signatureScheme !== 0) {
+      writer.uint32(104).int32(message.signatureScheme);
     }
     return writer;
   },
@@ -1474,6 +1510,14 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
             message.incidentSeverity = reader.int32() as any;
             continue;
           }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.signatureScheme = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1531,6 +1575,11 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
         : isSet(object.incident_severity)
         ? severityFromJSON(object.incident_severity)
         : 0,
+      signatureScheme: isSet(object.signatureScheme)
+        ? signatureSchemeFromJSON(object.signatureScheme)
+        : isSet(object.signature_scheme)
+        ? signatureSchemeFromJSON(object.signature_scheme)
+        : 0,
     };
   },
 
@@ -1569,6 +1618,9 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
     if (message.incidentSeverity !== 0) {
       obj.incidentSeverity = severityToJSON(message.incidentSeverity);
     }
+    if (message.signatureScheme !== 0) {
+      obj.signatureScheme = signatureSchemeToJSON(message.signatureScheme);
+    }
     return obj;
   },
 
@@ -1588,6 +1640,7 @@ export const CreateMonitorRequest: MessageFns<CreateMonitorRequest> = {
     message.repeatIntervalSeconds = object.repeatIntervalSeconds ?? undefined;
     message.requireTimestamp = object.requireTimestamp ?? undefined;
     message.incidentSeverity = object.incidentSeverity ?? 0;
+    message.signatureScheme = object.signatureScheme ?? 0;
     return message;
   },
 };

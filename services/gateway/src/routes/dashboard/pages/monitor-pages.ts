@@ -9,7 +9,7 @@ import { badge, duration, time } from "../format.ts";
 import { html } from "../html.ts";
 import { actionButton, copyable, csrfField, errorBlock, live, teamPath } from "../layout.ts";
 import type { Monitor, Ping, Team } from "../resources.ts";
-import { pingSnippets } from "../snippets.ts";
+import { pingSnippets, standardWebhooksSnippets } from "../snippets.ts";
 import { loadTeam, sendTeamPage } from "../team-page.ts";
 
 type TeamParams = { teamId: string };
@@ -113,8 +113,20 @@ function pingTable(pings: Ping[]) {
   </table></div>`;
 }
 
-function monitorPage(ctx: PageContext, team: Team, monitor: Monitor, pings: Ping[], url: string) {
+/** How to ping, by the monitor's scheme: the interface's hex header, or Standard Webhooks with its library. */
+function pingHelp(monitor: Monitor) {
+  if (monitor.signatureScheme === "standard-webhooks") {
+    const snippets = standardWebhooksSnippets(monitor.pingEndpoint, { status: "up" });
+    return html`<p class="hint">Standard Webhooks: <code>webhook-id</code>, <code>webhook-timestamp</code> and <code>webhook-signature</code>, signed with the team's <code>whsec_</code> key (shown once beside the webhook secret). A repeated webhook-id is recorded once.</p>
+    <details open><summary>Node</summary>${copyable("snippet-ping-node", snippets.node, "the Node example")}</details>
+    <details><summary>Python</summary>${copyable("snippet-ping-python", snippets.python, "the Python example")}</details>`;
+  }
   const snippets = pingSnippets(monitor.pingEndpoint);
+  return html`<details open><summary>curl</summary>${copyable("snippet-ping-curl", snippets.curl, "the curl example")}</details>
+    <details><summary>cron</summary>${copyable("snippet-cron", snippets.cron, "the cron example")}</details>`;
+}
+
+function monitorPage(ctx: PageContext, team: Team, monitor: Monitor, pings: Ping[], url: string) {
   return html`<p><a href=${teamPath(team.id, "/monitors")}>← Monitors</a></p>
     ${live(
       "monitor-live",
@@ -131,8 +143,7 @@ function monitorPage(ctx: PageContext, team: Team, monitor: Monitor, pings: Ping
     )}
     <h2>Ping it</h2>
     <dl class="facts"><dt>Ping URL</dt><dd>${copyable("ping-url", monitor.pingEndpoint, "the ping URL")}</dd></dl>
-    <details open><summary>curl</summary>${copyable("snippet-ping-curl", snippets.curl, "the curl example")}</details>
-    <details><summary>cron</summary>${copyable("snippet-cron", snippets.cron, "the cron example")}</details>`;
+    ${pingHelp(monitor)}`;
 }
 
 async function loadMonitor(ctx: PageContext, teamId: string, monitorId: string): Promise<Monitor> {

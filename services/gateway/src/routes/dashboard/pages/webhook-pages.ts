@@ -10,7 +10,7 @@ import { html } from "../html.ts";
 import { copyable, csrfField, errorBlock, teamPath } from "../layout.ts";
 import type { Team, Webhook } from "../resources.ts";
 import { type RuleJson, ruleEditor, rulesFromForm } from "../rule-editor.ts";
-import { triggerSnippets } from "../snippets.ts";
+import { standardWebhooksSnippets, triggerSnippets } from "../snippets.ts";
 import { loadTeam, sendTeamPage } from "../team-page.ts";
 
 type TeamParams = { teamId: string };
@@ -116,8 +116,26 @@ function webhookList(ctx: PageContext, team: Team, webhooks: Webhook[], values: 
     }`;
 }
 
-function webhookPage(ctx: PageContext, team: Team, webhook: Webhook, values: WebhookValues, error?: ApiError) {
+/** How to sign, by the webhook's scheme: the interface's hex header, or Standard Webhooks with its library. */
+function signingHelp(webhook: Webhook) {
+  if (webhook.signatureScheme === "standard-webhooks") {
+    const snippets = standardWebhooksSnippets(webhook.triggerUrl, {
+      title: "Disk almost full on db-1",
+      severity: "sev2",
+      group_key: "disk-db-1",
+    });
+    return html`<p class="hint">Standard Webhooks: <code>webhook-id</code>, <code>webhook-timestamp</code> and <code>webhook-signature</code>, signed with the team's <code>whsec_</code> key (shown once beside the webhook secret: whsec_ + base64 of the secret). A repeated webhook-id is applied once.</p>
+    <details open><summary>Node</summary>${copyable("snippet-node", snippets.node, "the Node example")}</details>
+    <details><summary>Python</summary>${copyable("snippet-python", snippets.python, "the Python example")}</details>`;
+  }
   const snippets = triggerSnippets(webhook.triggerUrl);
+  return html`<p class="hint">HMAC-SHA256 of the exact body bytes, keyed with the team's webhook secret, hex, in <code>X-Webhook-Signature</code>.</p>
+    <details open><summary>curl + openssl</summary>${copyable("snippet-curl", snippets.curl, "the curl example")}</details>
+    <details><summary>Node</summary>${copyable("snippet-node", snippets.node, "the Node example")}</details>
+    <details><summary>Python</summary>${copyable("snippet-python", snippets.python, "the Python example")}</details>`;
+}
+
+function webhookPage(ctx: PageContext, team: Team, webhook: Webhook, values: WebhookValues, error?: ApiError) {
   return html`<p><a href=${teamPath(team.id, "/webhooks")}>← Webhooks</a></p>
     <h1>${webhook.name} ${badge(webhook.enabled ? "enabled" : "disabled")}</h1>
     <dl class="facts">
@@ -128,10 +146,7 @@ function webhookPage(ctx: PageContext, team: Team, webhook: Webhook, values: Web
       <dt>Updated</dt><dd>${time(webhook.updatedAt)}</dd>
     </dl>
     <h2>Send a signed trigger</h2>
-    <p class="hint">HMAC-SHA256 of the exact body bytes, keyed with the team's webhook secret, hex, in <code>X-Webhook-Signature</code>.</p>
-    <details open><summary>curl + openssl</summary>${copyable("snippet-curl", snippets.curl, "the curl example")}</details>
-    <details><summary>Node</summary>${copyable("snippet-node", snippets.node, "the Node example")}</details>
-    <details><summary>Python</summary>${copyable("snippet-python", snippets.python, "the Python example")}</details>
+    ${signingHelp(webhook)}
     ${
       ctx.canWrite
         ? html`<h2>Edit</h2>${webhookForm(ctx, teamPath(team.id, `/webhooks/${encodeURIComponent(webhook.id)}`), values, "Save webhook", error)}`
