@@ -257,6 +257,11 @@ export class Stack {
     }
   }
 
+  /** The process id of a running instance (a service's name, or an extra replica's), for /proc readings. */
+  pidOf(instance: string): number | undefined {
+    return this.#children.get(instance)?.pid;
+  }
+
   #spawn(instance: string, name: ServiceName, env: NodeJS.ProcessEnv | undefined): ChildProcess {
     const child = spawn(nodeBinary, ["--import", "@pulsegate/telemetry/register", `services/${name}/src/main.ts`], {
       cwd: root,

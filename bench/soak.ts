@@ -1,0 +1,221 @@
+// `npm run soak` (not in CI): mixed signed load at a fixed rate for SOAK_MINUTES (default 30) against the real
+// services as processes, telemetry on as deployed, and every SOAK_SAMPLE_SECONDS (default 30) a reading of each
+// process: resident memory, open file descriptors, the event loop's p99 delay (its own Prometheus gauge), and
+// the stack's PostgreSQL connections and Redis clients. At the end each series is fitted with a least-squares
+// line after the warm-up (the first fifth of the run) and reported as a slope per hour: flat is the goal, and a
+// series that grows past its bound is named and the run exits 1.
+//
+// The load, SOAK_RATE requests/s in all (default 1,000: about half of what `npm run bench` sustains on the
+// 2-core development machine across these paths): 40 % folds into open alerts, 10 % new alerts (each its own
+// group key), 40 % pings over SOAK_MONITORS monitors (default 5,000, so none nears its 10-a-minute limit),
+// 10 % admin reads (a page of alerts). Autovacuum is off on the development machines: the soak stands in for
+// it with VACUUM ANALYZE every 5 minutes, and says so. 127.0.0.1 only; it stops by itself.
+import { createHmac, randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import autocannon from "autocannon";
+import { Redis } from "ioredis";
+import pg from "pg";
+import { Client } from "../test/support/client.ts";
+import { sampleSum, scrape } from "../test/support/prometheus.ts";
+import { type ServiceName, Stack } from "../test/support/stack.ts";
+
+const MINUTES = Number(process.env.SOAK_MINUTES ?? 30);
+const RATE = Number(process.env.SOAK_RATE ?? 1_000);
+const MONITORS = Number(process.env.SOAK_MONITORS ?? 5_000);
+const SAMPLE_SECONDS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 30);
+const VACUUM_EVERY_MS = 5 * 60_000;
+const SERVICES: ServiceName[] = ["gateway", "auth", "alerts", "monitors"];
+
+/** What "flat" allows per hour, per series kind: beyond it the series is reported as growing. */
+const BOUNDS_PER_HOUR = { rssMiB: 32, fds: 10, loopP99Ms: 5, connections: 2 };
+
+type Sample = { atS: number; values: Record<string, number> };
+
+const sign = (secret: string, body: string) => createHmac("sha256", secret).update(body).digest("hex");
+
+function residentMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
+}
+
+function openFds(pid: number): number {
+  return readdirSync(`/proc/${pid}/fd`).length;
+}
+
+/** Least-squares slope of y over x (x in seconds), per hour. */
+function slopePerHour(points: { x: number; y: number }[]): number {
+  const n = points.length;
+  if (n < 2) return 0;
+  const mx = points.reduce((sum, p) => sum + p.x, 0) / n;
+  const my = points.reduce((sum, p) => sum + p.y, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (const p of points) {
+    num += (p.x - mx) * (p.y - my);
+    den += (p.x - mx) ** 2;
+  }
+  return den === 0 ? 0 : (num / den) * 3_600;
+}
+
+async function main(): Promise<void> {
+  const stack = await Stack.create({
+    databaseName: "pulsegate_soak",
+    metrics: true,
+    env: {
+      LOG_LEVEL: "warn",
+      OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+      OTEL_TRACES_SAMPLER_ARG: "0.01",
+      // The caches at their defaults (the test stack shortens them).
+      WEBHOOK_CACHE_MS: "5000",
+      VERIFIED_CACHE_MS: "3000",
+      VERIFIER_CACHE_MS: "5000",
+      NOTIFY_POLL_MS: "1000",
+    },
+  });
+  const db = new pg.Pool({ connectionString: stack.info.databaseUrl, max: 2 });
+  const redis = new Redis(stack.info.redisUrl, { lazyConnect: true });
+  await redis.connect();
+  const databaseName = new URL(stack.info.databaseUrl).pathname.slice(1);
+  try {
+    const client = new Client(stack.info);
+    const { teamId, secret } = await client.createTeam({ alertQuotaMonthly: 0, heartbeatQuotaMonthly: 0 });
+    const webhook = await client.createWebhook(teamId, { rateLimitPerMinute: 100_000 });
+    const pingUrls = Array.from({ length: MONITORS }, () => randomBytes(24).toString("base64url"));
+    await db.query(
+      `INSERT INTO monitors.monitors (id, team_id, ping_url, name, status, monitoring_active, interval_seconds,
+                                      grace_seconds, severity, reopen_window_seconds, created_at, updated_at)
+       SELECT 'mon_soak_' || n, $1, url, 'soak ' || n, 'idle', false, 3600, 600, 'sev2', 3600, now(), now()
+         FROM unnest($2::text[]) WITH ORDINALITY AS u(url, n)`,
+      [teamId, pingUrls],
+    );
+    await db.query("VACUUM ANALYZE");
+
+    const triggerPath = `/api/alerts/trigger/${webhook.webhookUrl}`;
+    const foldBody = JSON.stringify({ title: "Soak fold", group_key: "soak-fold", severity: "sev3" });
+    const foldSignature = sign(secret, foldBody);
+    const pingSignature = sign(secret, "");
+    const adminPath = `/admin/v1/teams/${teamId}/alerts?limit=20`;
+    let sent = 0;
+    let created = 0;
+    let pinged = 0;
+    const next = (): { method: "GET" | "POST"; path: string; body: string; headers: Record<string, string> } => {
+      const slot = sent++ % 10;
+      if (slot < 4)
+        return { method: "POST", path: triggerPath, body: foldBody, headers: { "x-webhook-signature": foldSignature } };
+      if (slot === 4) {
+        const body = JSON.stringify({ title: "Soak create", group_key: `soak-${created++}`, severity: "sev4" });
+        return { method: "POST", path: triggerPath, body, headers: { "x-webhook-signature": sign(secret, body) } };
+      }
+      if (slot < 9) {
+        return {
+          method: "POST",
+          path: `/api/ping/${pingUrls[pinged++ % pingUrls.length]}`,
+          body: "",
+          headers: { "x-webhook-signature": pingSignature },
+        };
+      }
+      return {
+        method: "GET",
+        path: adminPath,
+        body: "",
+        headers: { authorization: `Bearer ${stack.info.adminToken}` },
+      };
+    };
+
+    const samples: Sample[] = [];
+    const startedAt = Date.now();
+    const read = async (): Promise<void> => {
+      const values: Record<string, number> = {};
+      for (const service of SERVICES) {
+        const pid = stack.pidOf(service);
+        if (pid === undefined) throw new Error(`${service} is not running`);
+        values[`${service} rssMiB`] = residentMiB(pid);
+        values[`${service} fds`] = openFds(pid);
+        const endpoint = stack.info.metrics?.[service];
+        const port = Number(endpoint?.split(":")[1]);
+        values[`${service} loopP99Ms`] = sampleSum(await scrape(port), "nodejs_eventloop_delay_p99_seconds") * 1000;
+      }
+      const connections = await db.query<{ n: string }>(
+        "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+        [databaseName],
+      );
+      values["postgres connections"] = Number(connections.rows[0]?.n ?? 0) - 1; // this soak's own second connection
+      values["redis connections"] = Number(/connected_clients:(\d+)/.exec(await redis.info("clients"))?.[1] ?? 0);
+      samples.push({ atS: (Date.now() - startedAt) / 1000, values });
+    };
+    await read();
+    const sampler = setInterval(
+      () => void read().catch((error: unknown) => console.error("sample:", error)),
+      SAMPLE_SECONDS * 1000,
+    );
+    const vacuum = setInterval(() => void db.query("VACUUM ANALYZE").catch(() => undefined), VACUUM_EVERY_MS);
+    process.stdout.write(
+      `soak: ${MINUTES} min at ${RATE} req/s (40 % folds, 10 % creates, 40 % pings over ${MONITORS} monitors, 10 % admin reads); ` +
+        `a reading every ${SAMPLE_SECONDS} s; VACUUM ANALYZE every 5 min (autovacuum is off here)\n`,
+    );
+
+    const result = await autocannon({
+      url: stack.info.baseUrl,
+      connections: 20,
+      overallRate: RATE,
+      duration: MINUTES * 60,
+      requests: [
+        {
+          setupRequest: (request: autocannon.Request) => {
+            const made = next();
+            return {
+              ...request,
+              method: made.method,
+              path: made.path,
+              headers: { ...request.headers, "content-type": "application/json", ...made.headers },
+              ...(made.method === "POST" ? { body: made.body } : { body: undefined }),
+            };
+          },
+        },
+      ],
+    });
+    clearInterval(sampler);
+    clearInterval(vacuum);
+    await read();
+
+    const warmupS = (MINUTES * 60) / 5;
+    const kept = samples.filter((sample) => sample.atS >= warmupS);
+    const rows: Record<string, { first: number; last: number; perHour: number; bound: number; verdict: string }> = {};
+    let growing = 0;
+    for (const series of Object.keys(samples[0]?.values ?? {})) {
+      const kind = series.split(" ")[1] as keyof typeof BOUNDS_PER_HOUR;
+      const bound = BOUNDS_PER_HOUR[kind] ?? BOUNDS_PER_HOUR.connections;
+      const points = kept.map((sample) => ({ x: sample.atS, y: sample.values[series] ?? 0 }));
+      const perHour = slopePerHour(points);
+      const verdict = perHour > bound ? "GROWS" : "flat";
+      if (verdict === "GROWS") growing++;
+      rows[series] = {
+        first: Math.round((points[0]?.y ?? 0) * 10) / 10,
+        last: Math.round((points.at(-1)?.y ?? 0) * 10) / 10,
+        perHour: Math.round(perHour * 10) / 10,
+        bound,
+        verdict,
+      };
+    }
+    process.stdout.write(
+      `\nload: ${Math.round(result.requests.average)} req/s on average, p99 ${result.latency.p99} ms, ` +
+        `${result["2xx"]} 2xx, ${result.non2xx} non-2xx, ${result.errors + result.timeouts} errors\n` +
+        `slopes over minutes ${Math.round(warmupS / 60)}–${MINUTES} (${kept.length} readings), per hour:\n`,
+    );
+    console.table(rows);
+    if (result.non2xx > 0 || result.errors + result.timeouts > 0) {
+      process.stdout.write("soak: some requests were not answered 2xx\n");
+      process.exitCode = 1;
+    }
+    if (growing > 0) {
+      process.stdout.write(`soak: ${growing} series grow beyond their bound\n`);
+      process.exitCode = 1;
+    }
+  } finally {
+    redis.disconnect();
+    await db.end();
+    await stack.destroy();
+  }
+}
+
+await main();
