@@ -10,6 +10,7 @@ import {
   monitorStatusEnum,
   pingStatusEnum,
   severityEnum,
+  webhookSourceEnum,
 } from "./proto-enums.ts";
 import {
   ALERT_SOURCES,
@@ -22,6 +23,7 @@ import {
   MONITOR_STATUSES,
   PING_STATUSES,
   SEVERITIES,
+  WEBHOOK_SOURCES,
 } from "./words.ts";
 
 /** Every value of a generated enum but UNSPECIFIED (0) and UNRECOGNIZED (-1). */
@@ -31,6 +33,7 @@ const vocabularies: [string, readonly string[], Record<string, number>, EnumMapp
   ["severity", SEVERITIES, alerts.Severity, severityEnum],
   ["alert status", ALERT_STATUSES, alerts.AlertStatus, alertStatusEnum],
   ["alert source", ALERT_SOURCES, alerts.AlertSource, alertSourceEnum],
+  ["webhook source", WEBHOOK_SOURCES, alerts.WebhookSource, webhookSourceEnum],
   ["monitor status", MONITOR_STATUSES, monitors.MonitorStatus, monitorStatusEnum],
   ["ping status", PING_STATUSES, monitors.PingStatus, pingStatusEnum],
   ["channel kind", CHANNEL_KINDS, alerts.ChannelKind, channelKindEnum],

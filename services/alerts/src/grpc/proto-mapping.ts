@@ -1,6 +1,6 @@
 import { outcomeFields } from "@pulsegate/grpc";
 import { alerts } from "@pulsegate/proto";
-import { alertSourceEnum, alertStatusEnum, severityEnum } from "@pulsegate/vocabulary/proto";
+import { alertSourceEnum, alertStatusEnum, severityEnum, webhookSourceEnum } from "@pulsegate/vocabulary/proto";
 import type { AlertView } from "../alerts/alert-row.ts";
 import type { ResolveByKeyResult } from "../alerts/resolve-by-key.ts";
 import type { OccurrenceView } from "../alerts/select-occurrence-page.ts";
@@ -31,7 +31,9 @@ export function filterRulesToProto(rules: FilterRule[]): alerts.FilterRule[] {
   }));
 }
 
-export function webhookToProto(webhook: Webhook): alerts.Webhook {
+/** `now`: a replaced bearer token's grace that has ended is not shown. */
+export function webhookToProto(webhook: Webhook, now: Date = new Date()): alerts.Webhook {
+  const previousValidUntil = webhook.previousBearerTokenValidUntil ?? undefined;
   return {
     id: webhook.id,
     teamId: webhook.teamId,
@@ -44,6 +46,8 @@ export function webhookToProto(webhook: Webhook): alerts.Webhook {
     reopenWindowSeconds: webhook.reopenWindowSeconds,
     repeatIntervalSeconds: webhook.repeatIntervalSeconds ?? 0,
     requireTimestamp: webhook.requireTimestamp ?? false,
+    source: webhookSourceEnum.toProto(webhook.source ?? "signed"),
+    previousBearerTokenValidUntil: previousValidUntil && previousValidUntil > now ? previousValidUntil : undefined,
     createdAt: webhook.createdAt,
     updatedAt: webhook.updatedAt,
   };

@@ -1,7 +1,14 @@
 import type { FieldProblem } from "@pulsegate/errors";
 import { WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { nameProblem } from "@pulsegate/text";
-import { isSeverity, SEVERITIES, type Severity } from "@pulsegate/vocabulary";
+import {
+  isOneOf,
+  isSeverity,
+  SEVERITIES,
+  type Severity,
+  WEBHOOK_SOURCES,
+  type WebhookSource,
+} from "@pulsegate/vocabulary";
 import { type FilterRule, validateFilterRules } from "../filter-rules/index.ts";
 
 export type WebhookSettingsInput = {
@@ -14,6 +21,8 @@ export type WebhookSettingsInput = {
   /** 0: no reminders. */
   repeatIntervalSeconds?: number | undefined;
   requireTimestamp?: boolean | undefined;
+  /** Creation only: fixed for the webhook's life. */
+  source?: string | undefined;
 };
 
 export type WebhookSettings = {
@@ -26,6 +35,7 @@ export type WebhookSettings = {
   /** null: no reminders. */
   repeatIntervalSeconds?: number | null;
   requireTimestamp?: boolean;
+  source?: WebhookSource;
 };
 
 /** Checks the given settings; absent ones stay absent (the caller applies defaults). */
@@ -74,6 +84,10 @@ export function checkWebhookSettings(input: WebhookSettingsInput): {
     }
   }
   if (input.requireTimestamp !== undefined) settings.requireTimestamp = input.requireTimestamp;
+  if (input.source !== undefined) {
+    if (isOneOf(WEBHOOK_SOURCES, input.source)) settings.source = input.source;
+    else errors.push({ field: "source", message: `source must be one of ${WEBHOOK_SOURCES.join(", ")}.` });
+  }
   if (input.repeatIntervalSeconds !== undefined) {
     const checked = checkRepeatInterval(input.repeatIntervalSeconds);
     if (checked === undefined) errors.push(repeatIntervalError());
@@ -94,4 +108,20 @@ function repeatIntervalError(): FieldProblem {
     field: "repeatIntervalSeconds",
     message: `repeatIntervalSeconds must be 0 (no reminders) or a whole number from ${WEBHOOK_LIMITS.minRepeatIntervalSeconds} to ${WEBHOOK_LIMITS.maxRepeatIntervalSeconds}.`,
   };
+}
+
+/**
+ * What a webhook's source rules out: a timestamp in the signature is for signed webhooks only
+ * (Alertmanager signs nothing; its bearer token is checked instead).
+ */
+export function sourceProblems(source: WebhookSource, requireTimestamp: boolean | undefined): FieldProblem[] {
+  return source === "alertmanager" && requireTimestamp === true
+    ? [
+        {
+          field: "requireTimestamp",
+          message:
+            "requireTimestamp applies to signed webhooks only: an Alertmanager webhook is authorised by its bearer token.",
+        },
+      ]
+    : [];
 }

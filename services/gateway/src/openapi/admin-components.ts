@@ -1,4 +1,11 @@
-import { ALERT_STATUSES, CHANNEL_KINDS, DELIVERY_EVENTS, PING_STATUSES, SEVERITIES } from "@pulsegate/vocabulary";
+import {
+  ALERT_STATUSES,
+  CHANNEL_KINDS,
+  DELIVERY_EVENTS,
+  PING_STATUSES,
+  SEVERITIES,
+  WEBHOOK_SOURCES,
+} from "@pulsegate/vocabulary";
 
 /**
  * The admin API's resources as OpenAPI components (shared Fastify schemas, referenced as
@@ -51,11 +58,24 @@ export const adminComponents = [
       value: anyJson,
     },
   },
-  object("Webhook", "A webhook: where a team's systems send signed alert triggers.", {
+  object("Webhook", "A webhook: where a team's systems send signed alert triggers, or Alertmanager its payloads.", {
     id: string,
     teamId: string,
-    webhookUrl: { ...string, description: "The path token of POST /api/alerts/trigger/{webhookUrl}." },
-    triggerUrl: { ...string, format: "uri" },
+    source: {
+      type: ["string", "null"],
+      enum: [...WEBHOOK_SOURCES, null],
+      description:
+        "signed: POST /api/alerts/trigger/{webhookUrl}, signed with the team's secret. alertmanager: POST /api/alerts/alertmanager/{webhookUrl}, Alertmanager's payload with the webhook's bearer token.",
+    },
+    webhookUrl: {
+      ...string,
+      description: "The path token of POST /api/alerts/trigger/{webhookUrl} (or /api/alerts/alertmanager/…).",
+    },
+    triggerUrl: {
+      ...string,
+      format: "uri",
+      description: "Where to send: for an Alertmanager webhook, the url of its webhook_configs.",
+    },
     name: string,
     defaultSeverity: severity,
     enabled: { type: "boolean" },
@@ -66,6 +86,10 @@ export const adminComponents = [
     requireTimestamp: {
       type: "boolean",
       description: "Signatures cover '<X-Webhook-Timestamp>.<body>' (replay protection).",
+    },
+    previousBearerTokenValidUntil: {
+      ...nullableTime,
+      description: "Alertmanager webhooks: until when the bearer token replaced by the last rotation still works.",
     },
     createdAt: time,
     updatedAt: nullableTime,
@@ -241,7 +265,7 @@ export const adminComponents = [
       type: "string",
       examples: ["webhook.update"],
       description:
-        "team.create, team.update, team.rotate_secret, api_key.create, api_key.revoke, webhook.create, webhook.update, monitor.create, monitor.pause, monitor.resume, channel.create, channel.update, channel.delete, notification_policy.put, notification_policy.delete, alert.acknowledge, alert.resolve, delivery.retry",
+        "team.create, team.update, team.rotate_secret, api_key.create, api_key.revoke, webhook.create, webhook.update, webhook.rotate_bearer_token, monitor.create, monitor.pause, monitor.resume, channel.create, channel.update, channel.delete, notification_policy.put, notification_policy.delete, alert.acknowledge, alert.resolve, delivery.retry",
     },
     target: {
       type: "object",

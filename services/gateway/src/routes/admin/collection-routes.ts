@@ -77,14 +77,22 @@ export function teamCreateRoute<Body>(
     body: object;
     /** The 201 answer's description. */
     description: string;
-    /** More answers documented after the 201 (a 409). */
+    /** More answers documented after the 201 (a 409), or a 201 of its own (one with more than the item). */
     responses?: Record<number, unknown>;
-    /** Creates the item with the owning service: the item, its JSON, and audit details beyond its name. */
+    /**
+     * Creates the item with the owning service: the item, its JSON, audit details beyond its name, and
+     * what the answer carries beside the item (a credential shown this once).
+     */
     create: (
       teamId: string,
       body: Body,
       request: FastifyRequest,
-    ) => Promise<{ resource: { id: string; name: string }; json: unknown; details?: Record<string, unknown> }>;
+    ) => Promise<{
+      resource: { id: string; name: string };
+      json: unknown;
+      details?: Record<string, unknown>;
+      beside?: Record<string, unknown>;
+    }>;
   },
 ): void {
   const key = keyOf(collection);
@@ -104,9 +112,9 @@ export function teamCreateRoute<Body>(
       await requireTeam(peers, teamId);
       // Fastify resolves a route's Body through conditional types TypeScript cannot evaluate for a
       // type parameter; `route.body` has validated it.
-      const { resource, json, details } = await route.create(teamId, request.body as Body, request);
+      const { resource, json, details, beside } = await route.create(teamId, request.body as Body, request);
       await audit(request, createdEvent(collection.kind, resource, details));
-      return reply.code(201).send({ [key]: json });
+      return reply.code(201).send({ [key]: json, ...beside });
     },
   );
 }

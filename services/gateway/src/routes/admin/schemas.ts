@@ -1,6 +1,6 @@
 import { TEAM_LIMITS, WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { PAGE_LIMITS } from "@pulsegate/page-cursor";
-import { ALERT_STATUSES, SEVERITIES } from "@pulsegate/vocabulary";
+import { ALERT_STATUSES, SEVERITIES, WEBHOOK_SOURCES } from "@pulsegate/vocabulary";
 import { errors } from "../../errors.ts";
 import { boundedJson } from "../../validation/json-bounds-keyword.ts";
 
@@ -68,6 +68,19 @@ export const updateTeamBody = {
   },
 } as const;
 
+export const rotateBearerTokenBody = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    graceSeconds: {
+      type: "integer",
+      minimum: 0,
+      maximum: WEBHOOK_LIMITS.maxBearerTokenGraceSeconds,
+      description: `How long the replaced token keeps working (default ${WEBHOOK_LIMITS.defaultBearerTokenGraceSeconds}); 0: it stops at once.`,
+    },
+  },
+} as const;
+
 export const rotateSecretBody = {
   type: "object",
   additionalProperties: false,
@@ -78,7 +91,15 @@ export const createWebhookBody = {
   type: "object",
   additionalProperties: false,
   required: ["name"],
-  properties: webhookFields,
+  properties: {
+    ...webhookFields,
+    source: {
+      type: "string",
+      enum: [...WEBHOOK_SOURCES],
+      description:
+        "Fixed for the webhook's life. signed (default): the trigger body, signed with the team's webhook secret. alertmanager: Prometheus Alertmanager's webhook payload, authorised by the bearer token this answer holds (docs/integrations.md).",
+    },
+  },
 } as const;
 
 export const updateWebhookBody = {

@@ -1,8 +1,11 @@
 import { callUnary } from "@pulsegate/grpc";
-import type { Severity } from "@pulsegate/vocabulary";
+import type { Severity, WebhookSource } from "@pulsegate/vocabulary";
 import type { FastifyInstance } from "fastify";
-import { severityToProto } from "../../json-vocabulary.ts";
+import { severityToProto, webhookSourceToProto } from "../../json-vocabulary.ts";
+import { conflictResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
+import { iso } from "./absent-as-null.ts";
+import { owned } from "./access.ts";
 import {
   type OwnedCollection,
   ownedGetRoute,
@@ -10,9 +13,10 @@ import {
   teamCreateRoute,
   teamListRoute,
 } from "./collection-routes.ts";
+import { present } from "./present.ts";
 import { answeredWithPublicUrls, publicBaseUrl } from "./public-base-url.ts";
 import type { RecordAudit } from "./record-audit.ts";
-import { createWebhookBody, updateWebhookBody } from "./schemas.ts";
+import { createWebhookBody, rotateBearerTokenBody, updateWebhookBody } from "./schemas.ts";
 import { type FilterRuleJson, filterRuleToProto, webhookJson } from "./to-json.ts";
 
 type WebhookBody = {
@@ -25,6 +29,16 @@ type WebhookBody = {
   repeatIntervalSeconds?: number;
   requireTimestamp?: boolean;
 };
+
+type CreateWebhookBody = WebhookBody & { source?: WebhookSource };
+
+/** An Alertmanager webhook's bearer token: `pgam_` and 43 base64url characters. */
+const bearerToken = {
+  type: "string",
+  pattern: "^pgam_[A-Za-z0-9_-]{43}$",
+  description:
+    "Alertmanager webhooks: the bearer token for `http_config.authorization.credentials`, shown this once (only its SHA-256 is stored).",
+} as const;
 
 const tags = ["webhooks"];
 const WEBHOOKS: OwnedCollection = { plural: "webhooks", kind: "webhook", ref: "Webhook", tags };
@@ -50,15 +64,33 @@ export async function webhookRoutes(
   /** The webhook a call answered with, and its JSON (its trigger URL on the host this request came to). */
   const answered = answeredWithPublicUrls("webhook", webhookJson, options.publicBaseUrl);
 
-  teamCreateRoute<WebhookBody>(app, peers, audit, WEBHOOKS, {
+  teamCreateRoute<CreateWebhookBody>(app, peers, audit, WEBHOOKS, {
     summary: "Create a webhook",
     body: createWebhookBody,
     description: "The webhook, with its trigger URL.",
-    create: async (teamId, body, request) =>
-      answered(
-        await callUnary(client, client.createWebhook, { teamId, name: body.name, ...settingsToProto(body) }),
-        request,
-      ),
+    responses: {
+      201: {
+        description:
+          "The webhook, with its trigger URL; an Alertmanager webhook's bearer token beside it, shown this once.",
+        type: "object",
+        required: ["webhook"],
+        properties: { webhook: { $ref: "Webhook#" }, bearerToken },
+      },
+    },
+    create: async (teamId, body, request) => {
+      const response = await callUnary(client, client.createWebhook, {
+        teamId,
+        name: body.name,
+        ...settingsToProto(body),
+        source: webhookSourceToProto(body.source),
+      });
+      const source = body.source ?? "signed";
+      return {
+        ...answered(response, request),
+        details: { source },
+        ...(response.bearerToken ? { beside: { bearerToken: response.bearerToken } } : {}),
+      };
+    },
   });
 
   teamListRoute(app, peers, WEBHOOKS, {
@@ -91,4 +123,48 @@ export async function webhookRoutes(
         request,
       ),
   });
+
+  app.post<{ Params: { id: string }; Body: { graceSeconds?: number } }>(
+    "/webhooks/:id/bearer-token/rotate",
+    {
+      config: owned("webhook"),
+      schema: {
+        tags,
+        summary: "Rotate an Alertmanager webhook's bearer token",
+        description:
+          "The new token is shown this once; the replaced one keeps working for graceSeconds, and one replaced before stops at once. A signed webhook has no bearer token (409).",
+        body: rotateBearerTokenBody,
+        response: {
+          200: {
+            description: "The new token (shown once), until when the replaced one still works, and the webhook.",
+            type: "object",
+            required: ["bearerToken", "previousValidUntil", "webhook"],
+            properties: {
+              bearerToken,
+              previousValidUntil: { type: ["string", "null"], format: "date-time" },
+              webhook: { $ref: "Webhook#" },
+            },
+          },
+          409: conflictResponse,
+        },
+      },
+    },
+    async (request) => {
+      const { graceSeconds } = request.body;
+      const response = await callUnary(client, client.rotateWebhookBearerToken, {
+        id: request.params.id,
+        graceSeconds,
+      });
+      await audit(request, {
+        action: "webhook.rotate_bearer_token",
+        target: { kind: "webhook", id: request.params.id },
+        details: graceSeconds === undefined ? {} : { graceSeconds },
+      });
+      return {
+        bearerToken: response.bearerToken,
+        previousValidUntil: iso(response.previousValidUntil),
+        webhook: answered({ webhook: present(response.webhook, "webhook") }, request).json,
+      };
+    },
+  );
 }
