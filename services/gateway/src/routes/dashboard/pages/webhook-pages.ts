@@ -10,7 +10,7 @@ import { html } from "../html.ts";
 import { copyable, csrfField, errorBlock, teamPath } from "../layout.ts";
 import type { Team, Webhook } from "../resources.ts";
 import { type RuleJson, ruleEditor, rulesFromForm } from "../rule-editor.ts";
-import { triggerSnippets } from "../snippets.ts";
+import { alertmanagerSnippet, triggerSnippets } from "../snippets.ts";
 import { loadTeam, sendTeamPage } from "../team-page.ts";
 
 type TeamParams = { teamId: string };
@@ -116,8 +116,22 @@ function webhookList(ctx: PageContext, team: Team, webhooks: Webhook[], values: 
     }`;
 }
 
-function webhookPage(ctx: PageContext, team: Team, webhook: Webhook, values: WebhookValues, error?: ApiError) {
+/** How to send to the webhook: signed triggers, or, for an Alertmanager webhook, its receiver. */
+function sendingHelp(webhook: Webhook) {
+  if (webhook.source === "alertmanager") {
+    return html`<h2>Point Alertmanager at it</h2>
+      <p class="hint">Alertmanager's payloads, authorised by the webhook's bearer token (shown once, when the webhook was created or its token rotated). Field mapping and limits: docs/integrations.md.</p>
+      ${copyable("snippet-alertmanager", alertmanagerSnippet(webhook.triggerUrl), "the Alertmanager receiver")}`;
+  }
   const snippets = triggerSnippets(webhook.triggerUrl);
+  return html`<h2>Send a signed trigger</h2>
+    <p class="hint">HMAC-SHA256 of the exact body bytes, keyed with the team's webhook secret, hex, in <code>X-Webhook-Signature</code>.</p>
+    <details open><summary>curl + openssl</summary>${copyable("snippet-curl", snippets.curl, "the curl example")}</details>
+    <details><summary>Node</summary>${copyable("snippet-node", snippets.node, "the Node example")}</details>
+    <details><summary>Python</summary>${copyable("snippet-python", snippets.python, "the Python example")}</details>`;
+}
+
+function webhookPage(ctx: PageContext, team: Team, webhook: Webhook, values: WebhookValues, error?: ApiError) {
   return html`<p><a href=${teamPath(team.id, "/webhooks")}>← Webhooks</a></p>
     <h1>${webhook.name} ${badge(webhook.enabled ? "enabled" : "disabled")}</h1>
     <dl class="facts">
@@ -127,11 +141,7 @@ function webhookPage(ctx: PageContext, team: Team, webhook: Webhook, values: Web
       <dt>Reopen window</dt><dd>${webhook.reopenWindowSeconds === 0 ? "never reopens" : duration(webhook.reopenWindowSeconds)}</dd>
       <dt>Updated</dt><dd>${time(webhook.updatedAt)}</dd>
     </dl>
-    <h2>Send a signed trigger</h2>
-    <p class="hint">HMAC-SHA256 of the exact body bytes, keyed with the team's webhook secret, hex, in <code>X-Webhook-Signature</code>.</p>
-    <details open><summary>curl + openssl</summary>${copyable("snippet-curl", snippets.curl, "the curl example")}</details>
-    <details><summary>Node</summary>${copyable("snippet-node", snippets.node, "the Node example")}</details>
-    <details><summary>Python</summary>${copyable("snippet-python", snippets.python, "the Python example")}</details>
+    ${sendingHelp(webhook)}
     ${
       ctx.canWrite
         ? html`<h2>Edit</h2>${webhookForm(ctx, teamPath(team.id, `/webhooks/${encodeURIComponent(webhook.id)}`), values, "Save webhook", error)}`
