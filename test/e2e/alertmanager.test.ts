@@ -94,8 +94,12 @@ describe("Alertmanager webhooks, with Debian's Alertmanager", () => {
     expect(JSON.stringify(read.body)).not.toContain(created.bearerToken);
   });
 
-  it("turns each alert into a Pulsegate alert, and resolves the one Alertmanager resolves", async () => {
+  it("turns each alert into a Pulsegate alert, and resolves the one Alertmanager resolves", async ({
+    onTestFailed,
+  }) => {
     const am = alertmanager as Alertmanager;
+    // What Alertmanager logged (a refused notification, say) explains a failure here.
+    onTestFailed(() => console.error(`Alertmanager said:\n${am.output()}`));
     const startsAt = new Date(Date.now() - 60_000).toISOString();
     const disk = {
       labels: { alertname: "DiskFull", severity: "critical", instance: "db-1:9100", env: "production" },
@@ -124,7 +128,7 @@ describe("Alertmanager webhooks, with Debian's Alertmanager", () => {
         const alerts = await teamAlerts(teamId);
         return alerts.length === 2 ? alerts : undefined;
       },
-      { what: `two Pulsegate alerts (Alertmanager said: ${am.output()})` },
+      { what: "two Pulsegate alerts" },
     );
     const byKey = new Map(paged.map((alert) => [alert.groupKey, alert]));
     expect(byKey.get(fingerprintOf("db-1:9100"))).toMatchObject({
@@ -158,7 +162,7 @@ describe("Alertmanager webhooks, with Debian's Alertmanager", () => {
           ? alerts
           : undefined;
       },
-      { what: `the resolved alert resolved in Pulsegate (Alertmanager said: ${am.output()})` },
+      { what: "the resolved alert resolved in Pulsegate" },
     );
     expect(after).toHaveLength(2);
     expect(after.find((alert) => alert.groupKey === fingerprintOf("db-2:9100"))?.status).toBe("open");
@@ -261,6 +265,30 @@ describe("Alertmanager webhooks, sent to directly", () => {
     const alertmanagerOnSigned = await client.trigger(webhook.webhookUrl, { title: "x" }, { secret });
     expect(alertmanagerOnSigned.status).toBe(404);
     expect(alertmanagerOnSigned.body.code).toBe("webhook_not_found");
+  });
+
+  it("checks the webhook, the subscription and the rate limit in the trigger's order", async () => {
+    const expired = await client.createTeam({ subscriptionExpiresAt: "2020-01-01T00:00:00Z" });
+    const lapsed = await createAlertmanagerWebhook(expired.teamId);
+    const refused = await postPayload(lapsed.webhook.triggerUrl, lapsed.bearerToken, payload([]));
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe("subscription_expired");
+    // Before the subscription: a wrong token is 401 even for an expired team.
+    expect((await postPayload(lapsed.webhook.triggerUrl, "pgam_wrong", payload([]))).status).toBe(401);
+
+    const { teamId } = await client.createTeam();
+    const { webhook, bearerToken } = await createAlertmanagerWebhook(teamId, { rateLimitPerMinute: 1 });
+    expect((await postPayload(webhook.triggerUrl, bearerToken, payload([]))).status).toBe(200);
+    const limited = await postPayload(webhook.triggerUrl, bearerToken, payload([]));
+    expect(limited.status).toBe(429);
+    expect(limited.body.code).toBe("rate_limited");
+    expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
+
+    // A disabled webhook is unknown at once (nothing cached), whatever the token.
+    expect((await client.admin("PATCH", `/webhooks/${webhook.id}`, { enabled: false })).status).toBe(200);
+    const disabled = await postPayload(webhook.triggerUrl, bearerToken, payload([]));
+    expect(disabled.status).toBe(404);
+    expect(disabled.body.code).toBe("webhook_not_found");
   });
 
   it("rotates the bearer token: the new one works at once, the old one until the grace ends (0: at once)", async () => {
