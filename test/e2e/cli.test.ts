@@ -94,6 +94,25 @@ describe("pulsegate CLI", () => {
     expect(acked.alert.status).toBe("acknowledged");
   });
 
+  it("webhooks create --source alertmanager prints the bearer token once; rotate-token gives a new one", async () => {
+    const { teamId } = await cliTeam();
+    const human = ok(
+      await runCli(["webhooks", "create", teamId, "Alertmanager", "--source", "alertmanager"], { env: operator }),
+    );
+    const token = /bearer token \(shown once, store it now\): (pgam_[A-Za-z0-9_-]{43})\n/.exec(human.stdout)?.[1];
+    expect(token, human.stdout).toBeDefined();
+    expect(human.stdout).toMatch(/^source: +alertmanager$/m);
+    expect(human.stdout).toMatch(/^triggerUrl: +http:\/\/\S+\/api\/alerts\/alertmanager\/\S+$/m);
+    const id = /^id: +(\S+)$/m.exec(human.stdout)?.[1] as string;
+
+    const rotated = jsonOf<{ bearerToken: string; previousValidUntil: string | null }>(
+      ok(await runCli(["webhooks", "rotate-token", id, "--grace-seconds", "0", "--json"], { env: operator })),
+    );
+    expect(rotated.bearerToken).toMatch(/^pgam_/);
+    expect(rotated.bearerToken).not.toBe(token);
+    expect(rotated.previousValidUntil).toBeNull();
+  });
+
   it("monitors create, ping up, then ping --down --reason", async () => {
     const { teamId, secret } = await cliTeam();
     const monitor = jsonOf<{ monitor: { id: string; pingUrl: string; status: string } }>(

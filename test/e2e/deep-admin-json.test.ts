@@ -118,6 +118,7 @@ describe("deeply nested admin JSON", () => {
       defaultSeverity: alerts.Severity.SEVERITY_UNSPECIFIED,
       filterRules: [{ field: "metadata.host", op: "==", valueJson: JSON.stringify("x".repeat(10_240)) }],
       signatureScheme: alerts.SignatureScheme.SIGNATURE_SCHEME_UNSPECIFIED,
+      source: alerts.WebhookSource.WEBHOOK_SOURCE_UNSPECIFIED,
     };
     await expect(callUnary(alertsClient, alertsClient.createWebhook, webhook)).rejects.toMatchObject({
       code: status.INVALID_ARGUMENT,

@@ -1,6 +1,7 @@
 // BATCH_LIMITS: the alerts and monitors servers take at most maxItemsPerCall items in one batch call
 // (the gateway's batchers never send more); one more is refused whole, as INVALID_ARGUMENT. And
-// AUDIT_LIMITS, which only the gateway's audit recorder meets, on auth's RecordAuditEntries.
+// AUDIT_LIMITS, which only the gateway's audit recorder meets, on auth's RecordAuditEntries; auth's
+// GetTeamAccess takes as many team ids as a batch call takes items.
 import { randomUUID } from "node:crypto";
 import { status } from "@grpc/grpc-js";
 import { callUnary, connectClient } from "@pulsegate/grpc";
@@ -45,6 +46,19 @@ describe("batch gRPC calls", () => {
       callUnary(alertsClient, alertsClient.resolveAlertsByKey, { items: items(count), dryRun: true });
     expect((await resolve(max)).results).toHaveLength(max);
     await expect(resolve(max + 1)).rejects.toMatchObject(refusal(`At most ${max} items per call.`));
+  });
+});
+
+describe("auth's team access", () => {
+  it("answers up to the maximum of teams in one call, in order (unset for no such team), and refuses one more", async () => {
+    const { teamId } = await new Client(stack).createTeam({ alertQuotaMonthly: 42 });
+    const teamIds = (count: number) => [teamId, ...Array.from({ length: count - 1 }, (_, i) => `no-such-team-${i}`)];
+    const access = (count: number) => callUnary(authClient, authClient.getTeamAccess, { teamIds: teamIds(count) });
+    const { results } = await access(max);
+    expect(results).toHaveLength(max);
+    expect(results[0]?.access).toMatchObject({ subscriptionActive: true, alertQuotaMonthly: 42 });
+    expect(results.slice(1).every((result) => result.access === undefined)).toBe(true);
+    await expect(access(max + 1)).rejects.toMatchObject(refusal(`At most ${max} teams per call.`));
   });
 });
 

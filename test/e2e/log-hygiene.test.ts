@@ -82,6 +82,30 @@ describe("log and trace hygiene", () => {
     expect((await client.admin("GET", `/teams/${teamId}`, undefined, apiKeyToken)).status).toBe(200);
     const wrongKey = `${apiKeyToken.slice(0, -1)}${apiKeyToken.endsWith("A") ? "B" : "A"}`;
     expect((await client.admin("GET", `/teams/${teamId}`, undefined, wrongKey)).status).toBe(401);
+    // An Alertmanager webhook's bearer token: created, used, rotated, and the old one tried after.
+    const alertmanagerHook = await client.admin("POST", `/teams/${teamId}/webhooks`, {
+      name: "Alertmanager",
+      source: "alertmanager",
+    });
+    const bearerToken = alertmanagerHook.body.bearerToken as string;
+    const alertmanagerUrl = (alertmanagerHook.body.webhook as { triggerUrl: string }).triggerUrl;
+    const alertmanagerPost = (token: string) =>
+      fetch(alertmanagerUrl, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          version: "4",
+          alerts: [
+            { status: "firing", labels: { alertname: marker }, annotations: {}, fingerprint: "4d2a7c1e9b3f5a60" },
+          ],
+        }),
+      });
+    expect((await alertmanagerPost(bearerToken)).status).toBe(200);
+    const webhookId = (alertmanagerHook.body.webhook as { id: string }).id;
+    const rotatedBearer = (
+      await client.admin("POST", `/webhooks/${webhookId}/bearer-token/rotate`, { graceSeconds: 0 })
+    ).body.bearerToken as string;
+    expect((await alertmanagerPost(bearerToken)).status).toBe(401);
 
     // Wait until the database work of these requests has been exported (so the search means something).
     const spansOf = () =>
@@ -113,6 +137,8 @@ describe("log and trace hygiene", () => {
       slackToken,
       apiKeyToken,
       wrongKey,
+      bearerToken,
+      rotatedBearer,
     ];
     const leaks = [
       ...[...secrets, marker].flatMap((forbidden) => [
@@ -120,7 +146,9 @@ describe("log and trace hygiene", () => {
         around("spans", spans, forbidden),
       ]),
       // Spans name the route, not the token in the path.
-      ...[webhookUrl, monitor.pingUrl].map((token) => around("spans", spans, token)),
+      ...[webhookUrl, monitor.pingUrl, alertmanagerUrl.split("/").at(-1) ?? ""].map((token) =>
+        around("spans", spans, token),
+      ),
     ].filter((leak) => leak !== "");
     expect(leaks.join("\n\n")).toBe("");
     // Log lines go to stdout alone: nothing but spans leaves a process over OTLP (no log records, no metrics).

@@ -16,6 +16,8 @@ describe("OpenAPI", () => {
     expect(Object.keys(document.paths["/admin/v1/teams/{teamId}/api-keys"] ?? {}).sort()).toEqual(["get", "post"]);
     expect(document.paths["/admin/v1/teams/{teamId}/audit-log"]?.get).toBeDefined();
     expect(document.paths["/api/alerts/trigger/{webhookUrl}"]?.post).toBeDefined();
+    expect(document.paths["/api/alerts/alertmanager/{webhookUrl}"]?.post).toBeDefined();
+    expect(document.paths["/admin/v1/webhooks/{id}/bearer-token/rotate"]?.post).toBeDefined();
   });
 
   it("serves the docs page as HTML", async () => {

@@ -298,7 +298,7 @@ describe.each(hintModes)("trigger batches (%s)", (_mode, hints) => {
 
 describe("trigger batches through triggerAlerts", () => {
   async function webhookFor(team: string, settings: Parameters<WebhookService["create"]>[1] = {}) {
-    return webhooks.create(team, { name: "CI", ...settings });
+    return (await webhooks.create(team, { name: "CI", ...settings })).webhook;
   }
 
   function item(team: string, sourceId: string, body: Partial<TriggerItem> = {}): TriggerItem {
@@ -442,7 +442,7 @@ describe("trigger batches through triggerAlerts", () => {
     let now = 0;
     const here = new WebhookService(orm, { cacheMs: 5_000, cacheNow: () => now });
     const elsewhere = new WebhookService(orm, { cacheMs: 5_000 });
-    const hook = await here.create(teamId, { name: "CI" });
+    const { webhook: hook } = await here.create(teamId, { name: "CI" });
     const once = async () => (await triggerAlerts(pool, here, [item(teamId, hook.id)]))[0]?.outcome;
     expect(await once()).toBe("created");
     await elsewhere.update(hook.id, { enabled: false });

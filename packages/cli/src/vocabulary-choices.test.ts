@@ -1,7 +1,7 @@
 // The CLI's closed choices are @pulsegate/vocabulary's lists, the ones the API validates against:
 // a word added there (a channel kind, a severity) is accepted here without touching the CLI.
 import { Writable } from "node:stream";
-import { ALERT_STATUSES, CHANNEL_KINDS, SEVERITIES, SIGNATURE_SCHEMES } from "@pulsegate/vocabulary";
+import { ALERT_STATUSES, CHANNEL_KINDS, SEVERITIES, SIGNATURE_SCHEMES, WEBHOOK_SOURCES } from "@pulsegate/vocabulary";
 import type { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import type { CliIo } from "./cli-io.ts";
@@ -33,6 +33,7 @@ describe("the CLI's choices come from @pulsegate/vocabulary", () => {
     ["channels create", "--kind", CHANNEL_KINDS],
     ["alerts list", "--status", ALERT_STATUSES],
     ["webhooks create", "--severity", SEVERITIES],
+    ["webhooks create", "--source", WEBHOOK_SOURCES],
     ["webhooks update", "--severity", SEVERITIES],
     ["monitors create", "--severity", SEVERITIES],
     ["trigger", "--severity", SEVERITIES],

@@ -1,4 +1,5 @@
 export { ALERT_LIMITS } from "./alert-limits.ts";
+export { ALERTMANAGER_LIMITS } from "./alertmanager-limits.ts";
 export { API_KEY_LIMITS } from "./api-key-limits.ts";
 export { AUDIT_LIMITS } from "./audit-limits.ts";
 export { BATCH_LIMITS } from "./batch-limits.ts";

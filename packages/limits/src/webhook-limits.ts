@@ -21,4 +21,7 @@ export const WEBHOOK_LIMITS = {
    */
   filterValueMaxDepth: 10,
   filterValueMaxBytes: 10_240,
+  /** An Alertmanager webhook's bearer token, rotated: how long the replaced one keeps working, as a team secret's. */
+  defaultBearerTokenGraceSeconds: 86_400,
+  maxBearerTokenGraceSeconds: 604_800,
 } as const;

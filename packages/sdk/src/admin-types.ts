@@ -8,6 +8,7 @@ import type {
   PingStatus,
   Severity,
   SignatureScheme,
+  WebhookSource,
 } from "./words.ts";
 
 /**
@@ -73,9 +74,14 @@ export type FilterRule = { field: string; op: string; value?: unknown };
 export type Webhook = {
   id: string;
   teamId: string;
+  /** `signed` (the trigger endpoint) or `alertmanager` (Alertmanager's payload, with a bearer token). */
+  source: WebhookSource | null;
   /** The path token of the trigger endpoint. */
   webhookUrl: string;
-  /** The full trigger address, as the admin request (or PUBLIC_BASE_URL) names the gateway. */
+  /**
+   * The full trigger address, as the admin request (or PUBLIC_BASE_URL) names the gateway; for an
+   * Alertmanager webhook, the `url` of its `webhook_configs`.
+   */
   triggerUrl: string;
   name: string;
   defaultSeverity: Severity | null;
@@ -83,21 +89,30 @@ export type Webhook = {
   filterRules: FilterRule[];
   rateLimitPerMinute: number;
   reopenWindowSeconds: number;
+  /** Alertmanager webhooks: until when the bearer token replaced by the last rotation still works. */
+  previousBearerTokenValidUntil: string | null;
+  /** null for an Alertmanager webhook: it signs nothing (its bearer token is checked instead). */
+  signatureScheme: SignatureScheme | null;
   createdAt: string | null;
   updatedAt: string | null;
-} & SigningFields;
+} & Omit<SigningFields, "signatureScheme">;
 
-export type CreateWebhookInput = {
-  name: string;
+export type UpdateWebhookInput = {
+  name?: string;
   defaultSeverity?: Severity;
   enabled?: boolean;
   filterRules?: FilterRule[];
   rateLimitPerMinute?: number;
   reopenWindowSeconds?: number;
-  /** "pulsegate" (X-Webhook-Signature, the default) or "standard-webhooks". */
+  /** Signed webhooks: "pulsegate" (X-Webhook-Signature, the default) or "standard-webhooks". */
   signatureScheme?: SignatureScheme;
 };
-export type UpdateWebhookInput = Partial<CreateWebhookInput>;
+/** `source` is fixed at creation (default `signed`). */
+export type CreateWebhookInput = UpdateWebhookInput & { name: string; source?: WebhookSource };
+
+/** An Alertmanager webhook comes with its bearer token, shown this once. */
+export type CreatedWebhook = { webhook: Webhook; bearerToken?: string };
+export type RotatedBearerToken = { bearerToken: string; previousValidUntil: string | null; webhook: Webhook };
 
 export type Alert = {
   id: string;

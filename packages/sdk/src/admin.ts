@@ -8,6 +8,7 @@ import type {
   CreatedApiKey,
   CreatedChannel,
   CreatedTeam,
+  CreatedWebhook,
   CreateMonitorInput,
   CreateTeamInput,
   CreateWebhookInput,
@@ -18,6 +19,7 @@ import type {
   Occurrence,
   PageQuery,
   Ping,
+  RotatedBearerToken,
   RotatedSecret,
   RotatedSigningSecret,
   Team,
@@ -109,7 +111,8 @@ export class PulsegateAdmin {
   }
 
   // Webhooks
-  createWebhook(teamId: string, input: CreateWebhookInput): Promise<{ webhook: Webhook }> {
+  /** With `source: "alertmanager"`, the answer holds the webhook's bearer token, shown this once. */
+  createWebhook(teamId: string, input: CreateWebhookInput): Promise<CreatedWebhook> {
     return this.request("POST", `/teams/${seg(teamId)}/webhooks`, input);
   }
   listWebhooks(teamId: string): Promise<{ webhooks: Webhook[]; nextCursor: string | null }> {
@@ -120,6 +123,10 @@ export class PulsegateAdmin {
   }
   updateWebhook(id: string, input: UpdateWebhookInput): Promise<{ webhook: Webhook }> {
     return this.request("PATCH", `/webhooks/${seg(id)}`, input);
+  }
+  /** An Alertmanager webhook's new bearer token; the replaced one works for `graceSeconds` (default a day). */
+  rotateWebhookBearerToken(id: string, input: { graceSeconds?: number } = {}): Promise<RotatedBearerToken> {
+    return this.request("POST", `/webhooks/${seg(id)}/bearer-token/rotate`, input);
   }
 
   // Monitors

@@ -13,6 +13,14 @@ export type AlertStatus = (typeof ALERT_STATUSES)[number];
 export const ALERT_SOURCES = ["webhook", "monitor"] as const;
 export type AlertSource = (typeof ALERT_SOURCES)[number];
 
+/**
+ * How a webhook's requests are authorised and what they carry: `signed`, Pulsegate's trigger body
+ * signed with the team's secret (the default); `alertmanager`, Prometheus Alertmanager's payload
+ * with the webhook's own bearer token.
+ */
+export const WEBHOOK_SOURCES = ["signed", "alertmanager"] as const;
+export type WebhookSource = (typeof WEBHOOK_SOURCES)[number];
+
 export const MONITOR_STATUSES = ["idle", "up", "down", "paused"] as const;
 export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
 

@@ -75,6 +75,7 @@ describe("RedactingSpanProcessor", () => {
       "/api/ping/abcdefTOKEN/start?dryRun=true",
       "/api/alerts/trigger/abcdefTOKEN",
       "/api/alerts/resolve/abcdefTOKEN",
+      "/api/alerts/alertmanager/abcdefTOKEN",
       "/badge/abcdefTOKEN.svg",
     ];
     for (const path of paths) {
@@ -87,6 +88,7 @@ describe("RedactingSpanProcessor", () => {
       "/api/ping/{token}/start?dryRun=true",
       "/api/alerts/trigger/{token}",
       "/api/alerts/resolve/{token}",
+      "/api/alerts/alertmanager/{token}",
       "/badge/{token}.svg",
     ]);
   });

@@ -8,7 +8,7 @@ type Span = Parameters<NonNullable<SpanProcessor["onEnding"]>>[0];
 const SQL_ATTRIBUTES = ["db.query.text", "db.statement"];
 const URL_ATTRIBUTES = ["url.path", "http.target", "url.full", "http.url"];
 /** The public endpoints' path tokens identify a webhook or monitor: spans name the route, not the token. */
-const PUBLIC_TOKEN = /(\/api\/alerts\/(?:trigger|resolve)\/|\/api\/ping\/|\/badge\/)[^/?#.]+/g;
+const PUBLIC_TOKEN = /(\/api\/alerts\/(?:trigger|resolve|alertmanager)\/|\/api\/ping\/|\/badge\/)[^/?#.]+/g;
 /** Outbound requests (notifications): a channel's URL is a credential (a Slack webhook's path is its secret). */
 const OUTBOUND_SCOPES = new Set(["@opentelemetry/instrumentation-undici"]);
 

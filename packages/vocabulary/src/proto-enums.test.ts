@@ -11,6 +11,7 @@ import {
   pingStatusEnum,
   severityEnum,
   signatureSchemeEnum,
+  webhookSourceEnum,
 } from "./proto-enums.ts";
 import {
   ALERT_SOURCES,
@@ -24,6 +25,7 @@ import {
   PING_STATUSES,
   SEVERITIES,
   SIGNATURE_SCHEMES,
+  WEBHOOK_SOURCES,
 } from "./words.ts";
 
 /** Every value of a generated enum but UNSPECIFIED (0) and UNRECOGNIZED (-1). */
@@ -33,6 +35,7 @@ const vocabularies: [string, readonly string[], Record<string, number>, EnumMapp
   ["severity", SEVERITIES, alerts.Severity, severityEnum],
   ["alert status", ALERT_STATUSES, alerts.AlertStatus, alertStatusEnum],
   ["alert source", ALERT_SOURCES, alerts.AlertSource, alertSourceEnum],
+  ["webhook source", WEBHOOK_SOURCES, alerts.WebhookSource, webhookSourceEnum],
   ["monitor status", MONITOR_STATUSES, monitors.MonitorStatus, monitorStatusEnum],
   ["ping status", PING_STATUSES, monitors.PingStatus, pingStatusEnum],
   ["channel kind", CHANNEL_KINDS, alerts.ChannelKind, channelKindEnum],

@@ -9,6 +9,7 @@ import type {
   PingStatus,
   Severity,
   SignatureScheme,
+  WebhookSource,
 } from "./words.ts";
 
 // The only mapping between Pulsegate's words (words.ts) and the proto enums, used by every gRPC
@@ -51,6 +52,11 @@ const ALERT_SOURCE = {
   webhook: alerts.AlertSource.ALERT_SOURCE_WEBHOOK,
   monitor: alerts.AlertSource.ALERT_SOURCE_MONITOR,
 } as const satisfies Record<AlertSource, alerts.AlertSource>;
+
+const WEBHOOK_SOURCE = {
+  signed: alerts.WebhookSource.WEBHOOK_SOURCE_SIGNED,
+  alertmanager: alerts.WebhookSource.WEBHOOK_SOURCE_ALERTMANAGER,
+} as const satisfies Record<WebhookSource, alerts.WebhookSource>;
 
 const MONITOR_STATUS = {
   idle: monitors.MonitorStatus.MONITOR_STATUS_IDLE,
@@ -101,6 +107,9 @@ export const alertStatusEnum = mapping<AlertStatus, alerts.AlertStatus>(
 );
 export const alertSourceEnum = mapping<AlertSource, alerts.AlertSource>(
   ALERT_SOURCE satisfies Complete<alerts.AlertSource, typeof ALERT_SOURCE>,
+);
+export const webhookSourceEnum = mapping<WebhookSource, alerts.WebhookSource>(
+  WEBHOOK_SOURCE satisfies Complete<alerts.WebhookSource, typeof WEBHOOK_SOURCE>,
 );
 export const monitorStatusEnum = mapping<MonitorStatus, monitors.MonitorStatus>(
   MONITOR_STATUS satisfies Complete<monitors.MonitorStatus, typeof MONITOR_STATUS>,

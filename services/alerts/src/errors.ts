@@ -16,6 +16,11 @@ export const alertsErrors = {
       "channel_unavailable",
       "The delivery's channel is disabled or deleted; enable or recreate it first.",
     ),
+  noBearerToken: () =>
+    new ConflictError(
+      "conflict",
+      "Only an Alertmanager webhook has a bearer token: this one is signed with the team's webhook secret.",
+    ),
   noSigningSecret: () =>
     new ConflictError(
       "no_signing_secret",

@@ -24,6 +24,7 @@ import { createCredentialFailureThrottle } from "./rate-limit/credential-failure
 import { createRateLimiter } from "./rate-limit/webhook-rate-limiter.ts";
 import { adminRoutes } from "./routes/admin/admin-routes.ts";
 import { createApiKeyAuthenticator } from "./routes/admin/api-key-authenticator.ts";
+import { alertmanagerRoute } from "./routes/alertmanager/alertmanager-route.ts";
 import { badgeRoute } from "./routes/badge/badge-route.ts";
 import { createSessionStore } from "./routes/dashboard/create-session-store.ts";
 import { dashboardRoutes } from "./routes/dashboard/dashboard-routes.ts";
@@ -177,6 +178,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       replayGuard: createReplayGuard({ redis: deps.redis, log: deps.log }),
       webhookCacheMs: deps.webhookCacheMs,
     });
+    await publicApi.register(alertmanagerRoute, { peers: deps.peers, calls, rateLimiter });
     await publicApi.register(pingRoute, {
       peers: deps.peers,
       calls,

@@ -46,6 +46,11 @@ export const ERROR_CATALOGUE = {
     status: 401,
     sentence: "X-Webhook-Timestamp is too far from the server's clock: the request is refused as a possible replay.",
   },
+  missing_bearer_token: {
+    status: 401,
+    sentence: "Missing bearer token: send Authorization: Bearer <the webhook's bearerToken>.",
+  },
+  invalid_bearer_token: { status: 401, sentence: "The bearer token is not this webhook's." },
   unauthorized: { status: 401, sentence: "A valid admin token or team API key is required." },
   forbidden: { status: 403, sentence: "Not allowed." },
   subscription_expired: { status: 403, sentence: "The team's subscription has expired." },

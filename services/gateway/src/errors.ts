@@ -32,6 +32,10 @@ export class HttpError extends Error {
 export const errors = {
   missingSignature: () => new HttpError("missing_signature"),
   invalidSignature: () => new HttpError("invalid_signature"),
+  missingBearerToken: () =>
+    new HttpError("missing_bearer_token", undefined, { headers: { "www-authenticate": 'Bearer realm="webhook"' } }),
+  invalidBearerToken: () =>
+    new HttpError("invalid_bearer_token", undefined, { headers: { "www-authenticate": 'Bearer realm="webhook"' } }),
   unauthorized: () =>
     new HttpError("unauthorized", undefined, { headers: { "www-authenticate": 'Bearer realm="admin"' } }),
   readOnlyKey: () => new HttpError("forbidden", "This API key is read-only: it may only use GET."),

@@ -1,5 +1,5 @@
 import { alerts } from "@pulsegate/proto";
-import type { AlertStatus, Severity, SignatureScheme } from "@pulsegate/vocabulary";
+import type { AlertStatus, Severity, SignatureScheme, WebhookSource } from "@pulsegate/vocabulary";
 import {
   alertStatusEnum,
   channelKindEnum,
@@ -10,6 +10,7 @@ import {
   pingStatusEnum,
   severityEnum,
   signatureSchemeEnum,
+  webhookSourceEnum,
 } from "@pulsegate/vocabulary/proto";
 
 // The gateway's proto ⇄ JSON edge. The words and their proto values are @pulsegate/vocabulary's;
@@ -29,10 +30,15 @@ export const channelKindJson = toJson(channelKindEnum);
 export const deliveryStatusJson = toJson(deliveryStatusEnum);
 export const deliveryEventJson = toJson(deliveryEventEnum);
 export const signatureSchemeJson = toJson(signatureSchemeEnum);
+export const webhookSourceJson = toJson(webhookSourceEnum);
 
 /** An absent severity is UNSPECIFIED: the webhook's default (or the update leaves it unchanged). */
 export const severityToProto = (value: Severity | undefined): alerts.Severity =>
   value === undefined ? alerts.Severity.SEVERITY_UNSPECIFIED : severityEnum.toProto(value);
+
+/** An absent source is UNSPECIFIED: a signed webhook. */
+export const webhookSourceToProto = (value: WebhookSource | undefined): alerts.WebhookSource =>
+  value === undefined ? alerts.WebhookSource.WEBHOOK_SOURCE_UNSPECIFIED : webhookSourceEnum.toProto(value);
 
 /** An absent status filter is UNSPECIFIED: every status. */
 export const alertStatusToProto = (value: AlertStatus | undefined): alerts.AlertStatus =>

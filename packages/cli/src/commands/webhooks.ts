@@ -1,5 +1,5 @@
-import type { FilterRule, Severity, SignatureScheme, UpdateWebhookInput, Webhook } from "@pulsegate/sdk";
-import { SEVERITIES, SIGNATURE_SCHEMES } from "@pulsegate/vocabulary";
+import type { FilterRule, Severity, SignatureScheme, UpdateWebhookInput, Webhook, WebhookSource } from "@pulsegate/sdk";
+import { SEVERITIES, SIGNATURE_SCHEMES, WEBHOOK_SOURCES } from "@pulsegate/vocabulary";
 import { Command, Option } from "commander";
 import type { CliIo } from "../cli-io.ts";
 import { adminClient, type ConnectionOptions, withAdminOptions } from "../connection.ts";
@@ -21,6 +21,7 @@ type WebhookFlags = {
 const COLUMNS: Column<Webhook>[] = [
   ["ID", (w) => w.id],
   ["NAME", (w) => w.name],
+  ["SOURCE", (w) => w.source ?? "-"],
   ["ENABLED", (w) => w.enabled],
   ["SEVERITY", (w) => w.defaultSeverity],
   ["RULES", (w) => w.filterRules.length],
@@ -43,7 +44,7 @@ const fieldOptions = (command: Command) =>
     .addOption(
       new Option(
         "--signature-scheme <scheme>",
-        "how triggers are signed: pulsegate (X-Webhook-Signature, the default) or standard-webhooks (key: the team's whsec_ secret)",
+        "how triggers are signed: pulsegate (X-Webhook-Signature, the default) or standard-webhooks (key: the team's whsec_ secret); not for --source alertmanager",
       ).choices(SIGNATURE_SCHEMES),
     );
 
@@ -61,20 +62,67 @@ function webhookInput(flags: WebhookFlags): UpdateWebhookInput {
 }
 
 export function webhooksCommand(io: CliIo): Command {
-  const webhooks = new Command("webhooks").description("webhooks: where signed alert triggers arrive");
+  const webhooks = new Command("webhooks").description(
+    "webhooks: where signed alert triggers (or Alertmanager's payloads) arrive",
+  );
 
   fieldOptions(
     withAdminOptions(
       webhooks
         .command("create")
-        .description("create a webhook; prints its trigger URL")
+        .description("create a webhook; prints its trigger URL (and an Alertmanager webhook's bearer token, once)")
         .argument("<teamId>")
         .argument("<name>")
-        .option("--disable", "create it disabled (answered 404 until enabled)"),
+        .option("--disable", "create it disabled (answered 404 until enabled)")
+        .addOption(
+          new Option(
+            "--source <source>",
+            "signed: triggers signed with the team's secret; alertmanager: Prometheus Alertmanager's payloads, with a bearer token",
+          )
+            .choices(WEBHOOK_SOURCES)
+            .default("signed"),
+        ),
     ),
-  ).action(async (teamId: string, name: string, options: ConnectionOptions & WebhookFlags) => {
-    const answer = await adminClient(io, options).createWebhook(teamId, { ...webhookInput(options), name });
-    printResult(io, options.json, answer, () => formatFields(answer.webhook));
+  ).action(
+    async (teamId: string, name: string, options: ConnectionOptions & WebhookFlags & { source: WebhookSource }) => {
+      const answer = await adminClient(io, options).createWebhook(teamId, {
+        ...webhookInput(options),
+        name,
+        ...(options.source === "signed" ? {} : { source: options.source }),
+      });
+      printResult(
+        io,
+        options.json,
+        answer,
+        () =>
+          formatFields(answer.webhook) +
+          (answer.bearerToken ? `bearer token (shown once, store it now): ${answer.bearerToken}\n` : ""),
+      );
+    },
+  );
+
+  withAdminOptions(
+    webhooks
+      .command("rotate-token")
+      .description("an Alertmanager webhook's new bearer token; the previous one keeps working for the grace period")
+      .argument("<webhookId>")
+      .addOption(
+        new Option(
+          "--grace-seconds <s>",
+          "how long the previous token stays valid (0–604800; default 86400)",
+        ).argParser(integer(0)),
+      ),
+  ).action(async (id: string, options: ConnectionOptions & { graceSeconds?: number }) => {
+    const input = options.graceSeconds === undefined ? {} : { graceSeconds: options.graceSeconds };
+    const answer = await adminClient(io, options).rotateWebhookBearerToken(id, input);
+    printResult(
+      io,
+      options.json,
+      answer,
+      () =>
+        `new bearer token (shown once, store it now): ${answer.bearerToken}\n` +
+        `previous token valid until: ${answer.previousValidUntil ?? "-"}\n`,
+    );
   });
 
   withAdminOptions(webhooks.command("list").description("a team's webhooks").argument("<teamId>")).action(

@@ -4,7 +4,7 @@ import { BATCH_LIMITS } from "@pulsegate/limits";
 import type { Logger } from "@pulsegate/logger";
 import { alerts } from "@pulsegate/proto";
 import { traceparentOf } from "@pulsegate/telemetry";
-import { alertSourceEnum, alertStatusEnum, severityEnum } from "@pulsegate/vocabulary/proto";
+import { alertSourceEnum, alertStatusEnum, severityEnum, webhookSourceEnum } from "@pulsegate/vocabulary/proto";
 import type { AlertService } from "../alerts/alert-service.ts";
 import { OpenKeys } from "../alerts/open-keys.ts";
 import { readAlertUsage } from "../alerts/read-alert-usage.ts";
@@ -40,7 +40,7 @@ export function alertsServiceBinding(
 
   const implementation: alerts.AlertsServiceServer = {
     createWebhook: unary(log, async (request) => {
-      const webhook = await webhooks.create(request.teamId, {
+      const { webhook, bearerToken } = await webhooks.create(request.teamId, {
         name: request.name,
         defaultSeverity: severityName(request.defaultSeverity),
         enabled: request.enabled,
@@ -50,8 +50,12 @@ export function alertsServiceBinding(
         repeatIntervalSeconds: request.repeatIntervalSeconds,
         requireTimestamp: request.requireTimestamp,
         signatureScheme: signatureSchemeFromProto(request.signatureScheme),
+        source:
+          request.source === alerts.WebhookSource.WEBHOOK_SOURCE_UNSPECIFIED
+            ? undefined
+            : (webhookSourceEnum.fromProto(request.source) ?? `unknown(${request.source})`),
       });
-      return { webhook: webhookToProto(webhook) };
+      return { webhook: webhookToProto(webhook), bearerToken: bearerToken ?? "" };
     }),
     getWebhook: unary(log, async (request) => ({ webhook: webhookToProto(await webhooks.get(request.id)) })),
     updateWebhook: unary(log, async (request) => {
@@ -69,11 +73,23 @@ export function alertsServiceBinding(
       return { webhook: webhookToProto(webhook) };
     }),
     listWebhooks: unary(log, async (request) => ({
-      webhooks: (await webhooks.list(request.teamId)).map(webhookToProto),
+      webhooks: (await webhooks.list(request.teamId)).map((webhook) => webhookToProto(webhook)),
     })),
     resolveWebhook: unary(log, async (request) => {
       const webhook = await webhooks.resolve(request.webhookUrl);
       return { webhook: webhook ? webhookToProto(webhook) : undefined };
+    }),
+    rotateWebhookBearerToken: unary(log, async (request) => {
+      const rotated = await webhooks.rotateBearerToken(request.id, request.graceSeconds);
+      return {
+        webhook: webhookToProto(rotated.webhook),
+        bearerToken: rotated.bearerToken,
+        previousValidUntil: rotated.previousValidUntil ?? undefined,
+      };
+    }),
+    authenticateWebhook: unary(log, async (request) => {
+      const { webhook, tokenValid } = await webhooks.authenticate(request.webhookUrl, request.bearerToken);
+      return { webhook: webhook ? webhookToProto(webhook) : undefined, tokenValid };
     }),
     triggerAlert: unary(log, async (request) => {
       const results = await triggerAlerts(pool, webhooks, triggerItemsFromProto(request.items), {

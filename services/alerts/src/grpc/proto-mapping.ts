@@ -1,6 +1,12 @@
 import { outcomeFields } from "@pulsegate/grpc";
 import { alerts } from "@pulsegate/proto";
-import { alertSourceEnum, alertStatusEnum, severityEnum, signatureSchemeEnum } from "@pulsegate/vocabulary/proto";
+import {
+  alertSourceEnum,
+  alertStatusEnum,
+  severityEnum,
+  signatureSchemeEnum,
+  webhookSourceEnum,
+} from "@pulsegate/vocabulary/proto";
 import type { AlertView } from "../alerts/alert-row.ts";
 import type { ResolveByKeyResult } from "../alerts/resolve-by-key.ts";
 import type { OccurrenceView } from "../alerts/select-occurrence-page.ts";
@@ -31,7 +37,9 @@ export function filterRulesToProto(rules: FilterRule[]): alerts.FilterRule[] {
   }));
 }
 
-export function webhookToProto(webhook: Webhook): alerts.Webhook {
+/** `now`: a replaced bearer token's grace that has ended is not shown. */
+export function webhookToProto(webhook: Webhook, now: Date = new Date()): alerts.Webhook {
+  const previousValidUntil = webhook.previousBearerTokenValidUntil ?? undefined;
   return {
     id: webhook.id,
     teamId: webhook.teamId,
@@ -44,7 +52,13 @@ export function webhookToProto(webhook: Webhook): alerts.Webhook {
     reopenWindowSeconds: webhook.reopenWindowSeconds,
     repeatIntervalSeconds: webhook.repeatIntervalSeconds ?? 0,
     requireTimestamp: webhook.requireTimestamp ?? false,
-    signatureScheme: signatureSchemeEnum.toProto(webhook.signatureScheme ?? "pulsegate"),
+    source: webhookSourceEnum.toProto(webhook.source ?? "signed"),
+    previousBearerTokenValidUntil: previousValidUntil && previousValidUntil > now ? previousValidUntil : undefined,
+    // An Alertmanager webhook signs nothing: its stored default scheme is not shown.
+    signatureScheme:
+      webhook.source === "alertmanager"
+        ? alerts.SignatureScheme.SIGNATURE_SCHEME_UNSPECIFIED
+        : signatureSchemeEnum.toProto(webhook.signatureScheme ?? "pulsegate"),
     createdAt: webhook.createdAt,
     updatedAt: webhook.updatedAt,
   };

@@ -13,6 +13,7 @@ import { EmailChannels } from "./0012-email-channels.ts";
 import { ReminderSetAside } from "./0013-reminder-set-aside.ts";
 import { SilenceMatcherBytes } from "./0014-silence-matcher-bytes.ts";
 import { IdempotencyKeys } from "./0015-idempotency-keys.ts";
+import { AlertmanagerWebhooks } from "./0016-alertmanager-webhooks.ts";
 import { SignatureSchemes } from "./0017-signature-schemes.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
@@ -32,5 +33,6 @@ export const migrations = [
   { name: "0013-reminder-set-aside", class: ReminderSetAside },
   { name: "0014-silence-matcher-bytes", class: SilenceMatcherBytes },
   { name: "0015-idempotency-keys", class: IdempotencyKeys },
+  { name: "0016-alertmanager-webhooks", class: AlertmanagerWebhooks },
   { name: "0017-signature-schemes", class: SignatureSchemes },
 ];

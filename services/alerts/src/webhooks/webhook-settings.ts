@@ -8,6 +8,8 @@ import {
   type Severity,
   SIGNATURE_SCHEMES,
   type SignatureScheme,
+  WEBHOOK_SOURCES,
+  type WebhookSource,
 } from "@pulsegate/vocabulary";
 import { type FilterRule, validateFilterRules } from "../filter-rules/index.ts";
 
@@ -21,6 +23,8 @@ export type WebhookSettingsInput = {
   /** 0: no reminders. */
   repeatIntervalSeconds?: number | undefined;
   requireTimestamp?: boolean | undefined;
+  /** Creation only: fixed for the webhook's life. */
+  source?: string | undefined;
   signatureScheme?: string | undefined;
 };
 
@@ -34,6 +38,7 @@ export type WebhookSettings = {
   /** null: no reminders. */
   repeatIntervalSeconds?: number | null;
   requireTimestamp?: boolean;
+  source?: WebhookSource;
   signatureScheme?: SignatureScheme;
 };
 
@@ -83,6 +88,10 @@ export function checkWebhookSettings(input: WebhookSettingsInput): {
     }
   }
   if (input.requireTimestamp !== undefined) settings.requireTimestamp = input.requireTimestamp;
+  if (input.source !== undefined) {
+    if (isOneOf(WEBHOOK_SOURCES, input.source)) settings.source = input.source;
+    else errors.push({ field: "source", message: `source must be one of ${WEBHOOK_SOURCES.join(", ")}.` });
+  }
   if (input.signatureScheme !== undefined) {
     const scheme = checkSignatureScheme(input.signatureScheme);
     if ("problem" in scheme) errors.push(scheme.problem);
@@ -108,6 +117,34 @@ function repeatIntervalError(): FieldProblem {
     field: "repeatIntervalSeconds",
     message: `repeatIntervalSeconds must be 0 (no reminders) or a whole number from ${WEBHOOK_LIMITS.minRepeatIntervalSeconds} to ${WEBHOOK_LIMITS.maxRepeatIntervalSeconds}.`,
   };
+}
+
+/**
+ * What a webhook's source rules out: how a signature is checked (a timestamp in it, a signature
+ * scheme) concerns signed webhooks only. Alertmanager signs nothing; its bearer token is checked
+ * instead, so a scheme given for one would be a setting that does nothing.
+ */
+export function sourceProblems(
+  source: WebhookSource,
+  settings: Pick<WebhookSettings, "requireTimestamp" | "signatureScheme">,
+): FieldProblem[] {
+  if (source !== "alertmanager") return [];
+  const problems: FieldProblem[] = [];
+  if (settings.requireTimestamp === true) {
+    problems.push({
+      field: "requireTimestamp",
+      message:
+        "requireTimestamp applies to signed webhooks only: an Alertmanager webhook is authorised by its bearer token.",
+    });
+  }
+  if (settings.signatureScheme !== undefined) {
+    problems.push({
+      field: "signatureScheme",
+      message:
+        "signatureScheme applies to signed webhooks only: an Alertmanager webhook is authorised by its bearer token.",
+    });
+  }
+  return problems;
 }
 
 /** One of the signature schemes; shared by webhooks, monitors' pings and webhook channels. */

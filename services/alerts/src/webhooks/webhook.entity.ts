@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from "@pulsegate/db";
-import type { Severity, SignatureScheme } from "@pulsegate/vocabulary";
+import type { Severity, SignatureScheme, WebhookSource } from "@pulsegate/vocabulary";
 import type { FilterRule } from "../filter-rules/index.ts";
 
 export const WebhookSchema = defineEntity({
@@ -19,8 +19,18 @@ export const WebhookSchema = defineEntity({
     repeatIntervalSeconds: p.integer().nullable(),
     /** Replay protection: signatures cover "<X-Webhook-Timestamp>.<body>", within 300 s. */
     requireTimestamp: p.boolean().default(false),
-    /** How triggers are signed: the interface's X-Webhook-Signature, or Standard Webhooks (same team secret). */
+    /**
+     * How triggers are signed: the interface's X-Webhook-Signature, or Standard Webhooks (same team
+     * secret). Alertmanager webhooks keep the default and never read it (they sign nothing).
+     */
     signatureScheme: p.string().$type<SignatureScheme>().default("pulsegate"),
+    /** Fixed at creation: `signed` (the interface's trigger) or `alertmanager` (bearer token). */
+    source: p.string().$type<WebhookSource>().default("signed"),
+    /** Alertmanager webhooks: the SHA-256 of the bearer token (bearer-token.ts); the token is never stored. */
+    bearerTokenHash: p.blob().nullable(),
+    /** The token before the last rotation, working until previousBearerTokenValidUntil. */
+    previousBearerTokenHash: p.blob().nullable(),
+    previousBearerTokenValidUntil: p.datetime().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

@@ -1,4 +1,5 @@
 import { type ServiceBinding, unary } from "@pulsegate/grpc";
+import { BATCH_LIMITS } from "@pulsegate/limits";
 import type { Logger } from "@pulsegate/logger";
 import { auth } from "@pulsegate/proto";
 import type { ApiKeyService } from "../api-keys/api-key-service.ts";
@@ -6,7 +7,7 @@ import type { AuditLog } from "../audit/audit-log.ts";
 import { authErrors } from "../errors.ts";
 import { standardWebhooksSecret } from "../secrets/index.ts";
 import type { Team } from "../teams/team.entity.ts";
-import type { SignatureFormat, TeamKeys, VerifyResult } from "../teams/team-keys.ts";
+import type { SignatureFormat, TeamAccess, TeamKeys, VerifyResult } from "../teams/team-keys.ts";
 import type { TeamService } from "../teams/team-service.ts";
 import { apiKeyMethods } from "./api-key-methods.ts";
 
@@ -90,17 +91,16 @@ export function authServiceBinding(
       return {
         results: results.map((result) => ({
           outcome: OUTCOMES[result.outcome],
-          access:
-            "access" in result
-              ? {
-                  subscriptionExpiresAt: result.access.subscriptionExpiresAt ?? undefined,
-                  subscriptionActive: result.access.subscriptionActive,
-                  alertQuotaMonthly: result.access.alertQuotaMonthly,
-                  heartbeatQuotaMonthly: result.access.heartbeatQuotaMonthly,
-                }
-              : undefined,
+          access: "access" in result ? toProtoAccess(result.access) : undefined,
         })),
       };
+    }),
+    getTeamAccess: unary(log, async (request) => {
+      if (request.teamIds.length > BATCH_LIMITS.maxItemsPerCall) {
+        throw authErrors.invalidArgument("teamIds", `At most ${BATCH_LIMITS.maxItemsPerCall} teams per call.`);
+      }
+      const results = await keys.access(request.teamIds);
+      return { results: results.map((access) => ({ access: access ? toProtoAccess(access) : undefined })) };
     }),
     sign: unary(log, async (request) => {
       const signature = await keys.sign(request.teamId, request.payload);
@@ -124,6 +124,15 @@ export function authServiceBinding(
           sign: all.sign,
         };
   return { name: "auth.v1.AuthService", definition: auth.AuthServiceService, implementation };
+}
+
+function toProtoAccess(access: TeamAccess): auth.TeamAccess {
+  return {
+    subscriptionExpiresAt: access.subscriptionExpiresAt ?? undefined,
+    subscriptionActive: access.subscriptionActive,
+    alertQuotaMonthly: access.alertQuotaMonthly,
+    heartbeatQuotaMonthly: access.heartbeatQuotaMonthly,
+  };
 }
 
 function toProtoTeam(team: Team): auth.Team {

@@ -120,6 +120,24 @@ export class TeamKeys {
     return results;
   }
 
+  /**
+   * The access of each team (null for no such team), as verify answers it, for requests authorised
+   * otherwise (an Alertmanager webhook's bearer token): from the same keys, so from memory while
+   * the database is away.
+   */
+  async access(teamIds: string[]): Promise<(TeamAccess | null)[]> {
+    const now = this.#now();
+    const stale = [...new Set(teamIds)].filter((id) => {
+      const cached = this.#cache.get(id);
+      return !cached || now - cached.loadedAt > this.#cacheMs;
+    });
+    if (stale.length > 0) await this.#load(stale);
+    return teamIds.map((id) => {
+      const keys = this.#cache.get(id);
+      return keys ? accessOf(keys, this.#now()) : null;
+    });
+  }
+
   /** Lowercase hex HMAC-SHA256 of `payload` under the team's current secret, or null for no team. */
   async sign(teamId: string, payload: Uint8Array): Promise<string | null> {
     const cached = this.#cache.get(teamId);

@@ -5,6 +5,7 @@ import {
   PING_STATUSES,
   SEVERITIES,
   SIGNATURE_SCHEMES,
+  WEBHOOK_SOURCES,
 } from "@pulsegate/vocabulary";
 
 /**
@@ -78,11 +79,24 @@ export const adminComponents = [
       value: anyJson,
     },
   },
-  object("Webhook", "A webhook: where a team's systems send signed alert triggers.", {
+  object("Webhook", "A webhook: where a team's systems send signed alert triggers, or Alertmanager its payloads.", {
     id: string,
     teamId: string,
-    webhookUrl: { ...string, description: "The path token of POST /api/alerts/trigger/{webhookUrl}." },
-    triggerUrl: { ...string, format: "uri" },
+    source: {
+      type: ["string", "null"],
+      enum: [...WEBHOOK_SOURCES, null],
+      description:
+        "signed: POST /api/alerts/trigger/{webhookUrl}, signed with the team's secret. alertmanager: POST /api/alerts/alertmanager/{webhookUrl}, Alertmanager's payload with the webhook's bearer token.",
+    },
+    webhookUrl: {
+      ...string,
+      description: "The path token of POST /api/alerts/trigger/{webhookUrl} (or /api/alerts/alertmanager/…).",
+    },
+    triggerUrl: {
+      ...string,
+      format: "uri",
+      description: "Where to send: for an Alertmanager webhook, the url of its webhook_configs.",
+    },
     name: string,
     defaultSeverity: severity,
     enabled: { type: "boolean" },
@@ -94,7 +108,16 @@ export const adminComponents = [
       type: "boolean",
       description: "Signatures cover '<X-Webhook-Timestamp>.<body>' (replay protection; the pulsegate scheme).",
     },
+    previousBearerTokenValidUntil: {
+      ...nullableTime,
+      description: "Alertmanager webhooks: until when the bearer token replaced by the last rotation still works.",
+    },
     ...signingKey,
+    signatureScheme: {
+      type: ["string", "null"],
+      enum: [...SIGNATURE_SCHEMES, null],
+      description: `${signingKey.signatureScheme.description} null for an Alertmanager webhook, which signs nothing.`,
+    },
     createdAt: time,
     updatedAt: nullableTime,
   }),
@@ -281,7 +304,7 @@ export const adminComponents = [
       type: "string",
       examples: ["webhook.update"],
       description:
-        "team.create, team.update, team.rotate_secret, api_key.create, api_key.revoke, webhook.create, webhook.update, monitor.create, monitor.pause, monitor.resume, channel.create, channel.update, channel.rotate_signing_secret, channel.delete, notification_policy.put, notification_policy.delete, alert.acknowledge, alert.resolve, delivery.retry",
+        "team.create, team.update, team.rotate_secret, api_key.create, api_key.revoke, webhook.create, webhook.update, webhook.rotate_bearer_token, monitor.create, monitor.pause, monitor.resume, channel.create, channel.update, channel.rotate_signing_secret, channel.delete, notification_policy.put, notification_policy.delete, alert.acknowledge, alert.resolve, delivery.retry",
     },
     target: {
       type: "object",

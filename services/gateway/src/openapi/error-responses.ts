@@ -144,3 +144,27 @@ export function publicErrorResponses(kind: "trigger" | "ping") {
     ...serverErrors,
   } as const;
 }
+
+/** Errors of the Alertmanager endpoint, in the order its checks run (a bearer token for the signature). */
+export const alertmanagerErrorResponses = {
+  400: errorResponse(
+    "The body is not Alertmanager's webhook payload (version 4): `details` names each field, the number of alerts over the bound included.",
+    ["invalid_request", "invalid_json", "malformed_request", "bad_request"],
+  ),
+  401: errorResponse(
+    "No `Authorization: Bearer` token (`missing_bearer_token`), or not the webhook's (`invalid_bearer_token`).",
+    ["missing_bearer_token", "invalid_bearer_token"],
+  ),
+  403: errorResponse("The team's subscription has expired.", ["subscription_expired"]),
+  404: errorResponse("No enabled Alertmanager webhook has that URL (a signed webhook's URL is not known here).", [
+    "webhook_not_found",
+  ]),
+  413: errorResponse("The body is over 1 MiB.", ["payload_too_large", "chunk_extensions_too_large"]),
+  415: errorResponse("The body is not sent as JSON (`application/json` or `+json`).", ["unsupported_media_type"]),
+  429: errorResponse(
+    "The webhook's rate limit per minute (`rate_limited`, with RateLimit-*): each payload counts once. A quota used up is an alert's outcome, not an error.",
+    ["rate_limited"],
+    { ...retryAfterHeader, ...rateLimitHeaders },
+  ),
+  ...serverErrors,
+} as const;

@@ -45,6 +45,10 @@ export function registerOpenApi(app: FastifyInstance, version: string): void {
       },
       tags: [
         { name: "public", description: "Signed with the team's webhook secret (X-Webhook-Signature)." },
+        {
+          name: "integrations",
+          description: "Other tools' own payloads (Prometheus Alertmanager), authorised by the webhook's bearer token.",
+        },
         { name: "teams" },
         { name: "api keys", description: "Bearer tokens for the admin API, scoped to one team, read or write." },
         { name: "audit log" },

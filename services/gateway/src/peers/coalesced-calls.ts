@@ -9,6 +9,9 @@ import type { Peers } from "./connect-peers.ts";
 export type CoalescedCalls = {
   verifySignature: (item: auth.VerifySignatureItem) => Promise<auth.VerifySignatureResult>;
   triggerAlert: (item: alerts.TriggerAlertItem) => Promise<alerts.TriggerAlertResult>;
+  resolveByKey: (item: alerts.ResolveByKeyItem) => Promise<alerts.ResolveByKeyResult>;
+  /** A team's access for requests authorised without a signature (undefined: no such team). */
+  teamAccess: (teamId: string) => Promise<auth.TeamAccess | undefined>;
   /** Forgets the team's cached verifications (its quotas, subscription or secret changed). */
   forgetTeam: (teamId: string) => void;
 };
@@ -25,6 +28,15 @@ export function createCoalescedCalls(peers: Peers, options: { verifiedCacheMs: n
       (await callUnary(peers.alerts, peers.alerts.triggerAlert, { items })).results,
     { name: "TriggerAlert" },
   );
+  const resolve = batchPerTurn(
+    async (items: alerts.ResolveByKeyItem[]) =>
+      (await callUnary(peers.alerts, peers.alerts.resolveAlertsByKey, { items, dryRun: false })).results,
+    { name: "ResolveAlertsByKey" },
+  );
+  const access = batchPerTurn(
+    async (teamIds: string[]) => (await callUnary(peers.auth, peers.auth.getTeamAccess, { teamIds })).results,
+    { name: "GetTeamAccess" },
+  );
   return {
     verifySignature: async (item) => {
       const key = verified.keyOf(item);
@@ -37,5 +49,7 @@ export function createCoalescedCalls(peers: Peers, options: { verifiedCacheMs: n
     forgetTeam: (teamId) => verified.forgetTeam(teamId),
     // Each item carries its request's trace context: the alert's notifications continue that trace.
     triggerAlert: (item) => trigger({ ...item, traceparent: traceparentOf() }),
+    resolveByKey: resolve,
+    teamAccess: async (teamId) => (await access(teamId)).access,
   };
 }

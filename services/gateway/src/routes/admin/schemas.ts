@@ -1,6 +1,6 @@
 import { TEAM_LIMITS, WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { PAGE_LIMITS } from "@pulsegate/page-cursor";
-import { ALERT_STATUSES, SEVERITIES, SIGNATURE_SCHEMES } from "@pulsegate/vocabulary";
+import { ALERT_STATUSES, SEVERITIES, SIGNATURE_SCHEMES, WEBHOOK_SOURCES } from "@pulsegate/vocabulary";
 import { errors } from "../../errors.ts";
 import { boundedJson } from "../../validation/json-bounds-keyword.ts";
 
@@ -40,7 +40,7 @@ const webhookFields = {
       "Replay protection: triggers and resolves must send X-Webhook-Timestamp (Unix seconds, within 300 s) and sign '<timestamp>.<body>'. Default false (the interface's scheme). Applies to the pulsegate scheme only.",
   },
   signatureScheme: signatureSchemeField(
-    "How triggers and resolves are signed: pulsegate (X-Webhook-Signature, the default) or standard-webhooks (webhook-id, webhook-timestamp, webhook-signature; key whsec_ + base64 of the team's webhook secret; a repeated webhook-id is answered from its first request, as an Idempotency-Key).",
+    "How triggers and resolves are signed: pulsegate (X-Webhook-Signature, the default) or standard-webhooks (webhook-id, webhook-timestamp, webhook-signature; key whsec_ + base64 of the team's webhook secret; a repeated webhook-id is answered from its first request, as an Idempotency-Key). Signed webhooks only (400 for an Alertmanager one).",
   ),
   repeatIntervalSeconds: {
     type: "integer",
@@ -75,6 +75,19 @@ export const updateTeamBody = {
   },
 } as const;
 
+export const rotateBearerTokenBody = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    graceSeconds: {
+      type: "integer",
+      minimum: 0,
+      maximum: WEBHOOK_LIMITS.maxBearerTokenGraceSeconds,
+      description: `How long the replaced token keeps working (default ${WEBHOOK_LIMITS.defaultBearerTokenGraceSeconds}); 0: it stops at once.`,
+    },
+  },
+} as const;
+
 export const rotateSecretBody = {
   type: "object",
   additionalProperties: false,
@@ -85,7 +98,15 @@ export const createWebhookBody = {
   type: "object",
   additionalProperties: false,
   required: ["name"],
-  properties: webhookFields,
+  properties: {
+    ...webhookFields,
+    source: {
+      type: "string",
+      enum: [...WEBHOOK_SOURCES],
+      description:
+        "Fixed for the webhook's life. signed (default): the trigger body, signed with the team's webhook secret. alertmanager: Prometheus Alertmanager's webhook payload, authorised by the bearer token this answer holds, with no signatureScheme or requireTimestamp (400; docs/integrations.md).",
+    },
+  },
 } as const;
 
 export const updateWebhookBody = {

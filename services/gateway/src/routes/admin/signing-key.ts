@@ -21,7 +21,7 @@ export function signingKeyJson(scheme: alerts.SignatureScheme) {
   };
 }
 
-type SigningView = { teamId: string; signatureScheme: string; teamSecretFingerprint: string | null };
+type SigningView = { teamId: string; signatureScheme: string | null; teamSecretFingerprint: string | null };
 
 /**
  * Standard-webhooks views with the fingerprint of the team secret their key is formed from (the

@@ -54,6 +54,29 @@ describe("webhookJson", () => {
     expect(json.defaultSeverity).toBe("sev3");
     expect(json.filterRules).toEqual([]);
   });
+
+  it("points an Alertmanager webhook's trigger URL at the Alertmanager endpoint, and names its source", () => {
+    const validUntil = new Date("2030-01-02T03:04:05.000Z");
+    const signed = webhookJson(
+      alerts.Webhook.fromPartial({ webhookUrl: "tok_1", source: alerts.WebhookSource.WEBHOOK_SOURCE_SIGNED }),
+      "https://pg.example",
+    );
+    const alertmanager = webhookJson(
+      alerts.Webhook.fromPartial({
+        webhookUrl: "tok_2",
+        source: alerts.WebhookSource.WEBHOOK_SOURCE_ALERTMANAGER,
+        previousBearerTokenValidUntil: validUntil,
+      }),
+      "https://pg.example",
+    );
+    expect(signed).toMatchObject({ source: "signed", triggerUrl: "https://pg.example/api/alerts/trigger/tok_1" });
+    expect(signed.previousBearerTokenValidUntil).toBeNull();
+    expect(alertmanager).toMatchObject({
+      source: "alertmanager",
+      triggerUrl: "https://pg.example/api/alerts/alertmanager/tok_2",
+      previousBearerTokenValidUntil: validUntil.toISOString(),
+    });
+  });
 });
 
 describe("alertJson", () => {

@@ -1,5 +1,5 @@
 import { alerts, type auth } from "@pulsegate/proto";
-import { alertStatusJson, severityJson } from "../../json-vocabulary.ts";
+import { alertStatusJson, severityJson, webhookSourceJson } from "../../json-vocabulary.ts";
 import { fromJsonText, iso, orNull } from "./absent-as-null.ts";
 import { signingKeyJson } from "./signing-key.ts";
 
@@ -35,13 +35,21 @@ export function filterRuleToProto(rule: FilterRuleJson): alerts.FilterRule {
   return { field: rule.field, op: rule.op, valueJson: rule.value === undefined ? "" : JSON.stringify(rule.value) };
 }
 
-/** `baseUrl` is the scheme and host the admin request came to, e.g. "https://pulsegate.example". */
+/**
+ * `baseUrl` is the scheme and host the admin request came to, e.g. "https://pulsegate.example". A
+ * webhook's requests go where its source is read: an Alertmanager webhook's `triggerUrl` is the one
+ * to paste into Alertmanager's `webhook_configs`.
+ */
 export function webhookJson(webhook: alerts.Webhook, baseUrl: string) {
+  const alertmanager = webhook.source === alerts.WebhookSource.WEBHOOK_SOURCE_ALERTMANAGER;
+  const route = alertmanager ? "alertmanager" : "trigger";
+  const signing = signingKeyJson(webhook.signatureScheme);
   return {
     id: webhook.id,
     teamId: webhook.teamId,
+    source: webhookSourceJson(webhook.source),
     webhookUrl: webhook.webhookUrl,
-    triggerUrl: `${baseUrl}/api/alerts/trigger/${encodeURIComponent(webhook.webhookUrl)}`,
+    triggerUrl: `${baseUrl}/api/alerts/${route}/${encodeURIComponent(webhook.webhookUrl)}`,
     name: webhook.name,
     defaultSeverity: severityJson(webhook.defaultSeverity),
     enabled: webhook.enabled,
@@ -50,7 +58,10 @@ export function webhookJson(webhook: alerts.Webhook, baseUrl: string) {
     reopenWindowSeconds: webhook.reopenWindowSeconds,
     repeatIntervalSeconds: webhook.repeatIntervalSeconds > 0 ? webhook.repeatIntervalSeconds : null,
     requireTimestamp: webhook.requireTimestamp,
-    ...signingKeyJson(webhook.signatureScheme),
+    previousBearerTokenValidUntil: iso(webhook.previousBearerTokenValidUntil),
+    ...signing,
+    // An Alertmanager webhook signs nothing: no scheme (its key fields are null, as for pulsegate).
+    signatureScheme: alertmanager ? null : signing.signatureScheme,
     createdAt: iso(webhook.createdAt),
     updatedAt: iso(webhook.updatedAt),
   };

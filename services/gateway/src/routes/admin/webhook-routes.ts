@@ -1,9 +1,12 @@
 import { callUnary } from "@pulsegate/grpc";
 import type { alerts } from "@pulsegate/proto";
-import type { Severity, SignatureScheme } from "@pulsegate/vocabulary";
+import type { Severity, SignatureScheme, WebhookSource } from "@pulsegate/vocabulary";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { severityToProto, signatureSchemeToProto } from "../../json-vocabulary.ts";
+import { severityToProto, signatureSchemeToProto, webhookSourceToProto } from "../../json-vocabulary.ts";
+import { conflictResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
+import { iso } from "./absent-as-null.ts";
+import { owned } from "./access.ts";
 import {
   type OwnedCollection,
   ownedGetRoute,
@@ -11,9 +14,10 @@ import {
   teamCreateRoute,
   teamListRoute,
 } from "./collection-routes.ts";
+import { present } from "./present.ts";
 import { answeredWithPublicUrls, publicBaseUrl } from "./public-base-url.ts";
 import type { RecordAudit } from "./record-audit.ts";
-import { createWebhookBody, updateWebhookBody } from "./schemas.ts";
+import { createWebhookBody, rotateBearerTokenBody, updateWebhookBody } from "./schemas.ts";
 import { withTeamSecretFingerprints } from "./signing-key.ts";
 import { type FilterRuleJson, filterRuleToProto, webhookJson } from "./to-json.ts";
 
@@ -28,6 +32,16 @@ type WebhookBody = {
   requireTimestamp?: boolean;
   signatureScheme?: SignatureScheme;
 };
+
+type CreateWebhookBody = WebhookBody & { source?: WebhookSource };
+
+/** An Alertmanager webhook's bearer token: `pgam_` and 43 base64url characters. */
+const bearerToken = {
+  type: "string",
+  pattern: "^pgam_[A-Za-z0-9_-]{43}$",
+  description:
+    "Alertmanager webhooks: the bearer token for `http_config.authorization.credentials`, shown this once (only its SHA-256 is stored).",
+} as const;
 
 const tags = ["webhooks"];
 const WEBHOOKS: OwnedCollection = { plural: "webhooks", kind: "webhook", ref: "Webhook", tags };
@@ -59,15 +73,26 @@ export async function webhookRoutes(
     return { resource, json: withFingerprint };
   };
 
-  teamCreateRoute<WebhookBody>(app, peers, audit, WEBHOOKS, {
+  teamCreateRoute<CreateWebhookBody>(app, peers, audit, WEBHOOKS, {
     summary: "Create a webhook",
     body: createWebhookBody,
-    description: "The webhook, with its trigger URL.",
-    create: async (teamId, body, request) =>
-      answered(
-        await callUnary(client, client.createWebhook, { teamId, name: body.name, ...settingsToProto(body) }),
-        request,
-      ),
+    description:
+      "The webhook, with its trigger URL; an Alertmanager webhook's bearer token beside it, shown this once.",
+    answerFields: { bearerToken },
+    create: async (teamId, body, request) => {
+      const response = await callUnary(client, client.createWebhook, {
+        teamId,
+        name: body.name,
+        ...settingsToProto(body),
+        source: webhookSourceToProto(body.source),
+      });
+      const source = body.source ?? "signed";
+      return {
+        ...(await answered(response, request)),
+        details: { source },
+        answer: response.bearerToken ? { bearerToken: response.bearerToken } : {},
+      };
+    },
   });
 
   teamListRoute(app, peers, WEBHOOKS, {
@@ -103,4 +128,48 @@ export async function webhookRoutes(
         request,
       ),
   });
+
+  app.post<{ Params: { id: string }; Body: { graceSeconds?: number } }>(
+    "/webhooks/:id/bearer-token/rotate",
+    {
+      config: owned("webhook"),
+      schema: {
+        tags,
+        summary: "Rotate an Alertmanager webhook's bearer token",
+        description:
+          "The new token is shown this once; the replaced one keeps working for graceSeconds, and one replaced before stops at once. A signed webhook has no bearer token (409).",
+        body: rotateBearerTokenBody,
+        response: {
+          200: {
+            description: "The new token (shown once), until when the replaced one still works, and the webhook.",
+            type: "object",
+            required: ["bearerToken", "previousValidUntil", "webhook"],
+            properties: {
+              bearerToken,
+              previousValidUntil: { type: ["string", "null"], format: "date-time" },
+              webhook: { $ref: "Webhook#" },
+            },
+          },
+          409: conflictResponse,
+        },
+      },
+    },
+    async (request) => {
+      const { graceSeconds } = request.body;
+      const response = await callUnary(client, client.rotateWebhookBearerToken, {
+        id: request.params.id,
+        graceSeconds,
+      });
+      await audit(request, {
+        action: "webhook.rotate_bearer_token",
+        target: { kind: "webhook", id: request.params.id },
+        details: graceSeconds === undefined ? {} : { graceSeconds },
+      });
+      return {
+        bearerToken: response.bearerToken,
+        previousValidUntil: iso(response.previousValidUntil),
+        webhook: (await answered({ webhook: present(response.webhook, "webhook") }, request)).json,
+      };
+    },
+  );
 }

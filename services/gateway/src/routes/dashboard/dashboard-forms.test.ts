@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { booleanField, defined, endOfDayField, integerField } from "./form-values.ts";
 import { html, renderDocument } from "./html.ts";
 import { rulesFromForm } from "./rule-editor.ts";
-import { pingSnippets, standardWebhooksSnippets, triggerSnippets } from "./snippets.ts";
+import { alertmanagerSnippet, pingSnippets, standardWebhooksSnippets, triggerSnippets } from "./snippets.ts";
 
 describe("rule editor rows", () => {
   it("reads JSON values, keeps other text as a string, drops rows without a field, omits empty values", () => {
@@ -73,6 +73,15 @@ describe("snippets", () => {
     const cronLine = ping.cron.split("\n").find((line) => line.startsWith("*/5"));
     expect(cronLine).toBeDefined();
     expect(cronLine).not.toContain("%");
+  });
+
+  it("give an Alertmanager webhook its receiver: the trigger URL, resolves sent, the token read from a file", () => {
+    const receiver = alertmanagerSnippet("https://pulsegate.example/api/alerts/alertmanager/abc");
+    expect(receiver).toContain('- url: "https://pulsegate.example/api/alerts/alertmanager/abc"');
+    expect(receiver).toContain("send_resolved: true");
+    expect(receiver).toContain("max_alerts: 500");
+    expect(receiver).toMatch(/credentials_file: \S+/);
+    expect(receiver).not.toMatch(/pgam_[A-Za-z0-9_-]/);
   });
 
   it("for Standard Webhooks, sign with the library and the whsec_ key from PULSEGATE_WHSEC", () => {

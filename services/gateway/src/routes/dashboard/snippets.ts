@@ -1,3 +1,5 @@
+import { ALERTMANAGER_LIMITS } from "@pulsegate/limits";
+
 /** Copy-paste examples for senders; the secret is always read from PULSEGATE_SECRET, never written in. */
 
 const SIGN_SH = `openssl dgst -sha256 -hmac "$PULSEGATE_SECRET" | sed 's/^.*= //'`;
@@ -39,6 +41,24 @@ request = urllib.request.Request(
 with urllib.request.urlopen(request) as response:
     print(response.status, response.read().decode())`;
   return { curl, node, python };
+}
+
+/**
+ * An Alertmanager webhook's receiver for alertmanager.yml (docs/integrations.md). The bearer token is
+ * shown once, when the webhook is created or its token rotated: the receiver reads it from a file.
+ */
+export function alertmanagerSnippet(triggerUrl: string): string {
+  return `receivers:
+  - name: pulsegate
+    webhook_configs:
+      - url: ${JSON.stringify(triggerUrl)}
+        send_resolved: true
+        max_alerts: ${ALERTMANAGER_LIMITS.maxAlertsPerPayload}
+        http_config:
+          authorization:
+            type: Bearer
+            # The webhook's bearerToken (pgam_…), shown once at creation or rotation:
+            credentials_file: /etc/alertmanager/pulsegate-token`;
 }
 
 export function pingSnippets(pingEndpoint: string): { curl: string; cron: string } {

@@ -3,7 +3,6 @@ import { alerts } from "@pulsegate/proto";
 import type { FastifyInstance } from "fastify";
 import { errors } from "../../errors.ts";
 import { documentationOnly, resolveRouteSchema } from "../../openapi/public-route-docs.ts";
-import { batchPerTurn } from "../../peers/batch-per-turn.ts";
 import type { CoalescedCalls } from "../../peers/coalesced-calls.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { readDryRun } from "../../pipeline/dry-run.ts";
@@ -30,15 +29,12 @@ export type ResolveRouteOptions = {
  * POST /api/alerts/resolve/:webhookUrl — the trigger's checks (DESIGN §2
  * steps 1–6, the webhook's rate limit shared with its triggers), then the
  * team's open alert with the body's group_key is resolved. Concurrent resolves
- * share one ResolveAlertsByKey call, as triggers do; dry runs ask alone.
+ * share one ResolveAlertsByKey call (calls.resolveByKey), as triggers do; dry runs ask alone.
  */
 export function resolveRoute(app: FastifyInstance, options: ResolveRouteOptions): void {
   const { peers, calls, rateLimiter, replayGuard, webhooks } = options;
   const call = (items: alerts.ResolveByKeyItem[], dryRun: boolean) =>
     callUnary(peers.alerts, peers.alerts.resolveAlertsByKey, { items, dryRun });
-  const resolve = batchPerTurn(async (items: alerts.ResolveByKeyItem[]) => (await call(items, false)).results, {
-    name: "ResolveAlertsByKey",
-  });
 
   app.post<{ Params: { webhookUrl: string } }>(
     "/api/alerts/resolve/:webhookUrl",
@@ -59,7 +55,7 @@ export function resolveRoute(app: FastifyInstance, options: ResolveRouteOptions)
         ...idempotencyFields(idempotencyKey, "resolve", webhook.id, payload),
       };
       if (!dryRun) await takeOnce(replayGuard, { sourceId: webhook.id, ...checked, idempotencyKey });
-      const result = dryRun ? (await call([item], true)).results[0] : await resolve(item);
+      const result = dryRun ? (await call([item], true)).results[0] : await calls.resolveByKey(item);
       markReplayed(reply, result?.replayed);
       if (result?.outcome === alerts.ResolveByKeyOutcome.RESOLVE_BY_KEY_OUTCOME_SOURCE_NOT_FOUND) {
         webhooks.invalidate(request.params.webhookUrl);

@@ -1,5 +1,5 @@
 import { WEBHOOK_LIMITS } from "@pulsegate/limits";
-import type { alerts, auth } from "@pulsegate/proto";
+import { alerts, type auth } from "@pulsegate/proto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { errors } from "../../errors.ts";
 import type { CoalescedCalls } from "../../peers/coalesced-calls.ts";
@@ -42,7 +42,8 @@ export async function checkWebhookRequest(
   requireSignatureHeader(request);
 
   const webhook = await deps.webhooks.get(request.params.webhookUrl);
-  if (!webhook?.enabled) throw errors.webhookNotFound();
+  // An Alertmanager webhook is not known here: its URL works on its own route only.
+  if (!webhook?.enabled || !isSigned(webhook)) throw errors.webhookNotFound();
 
   const payload = rawBodyOf(request);
   const signed = readSignedRequest(request, payload, webhook);
@@ -53,13 +54,7 @@ export async function checkWebhookRequest(
   );
 
   requireActiveSubscription(access);
-
-  // A webhook without a positive limit of its own gets the default alerts gives new webhooks.
-  const limit = webhook.rateLimitPerMinute > 0 ? webhook.rateLimitPerMinute : WEBHOOK_LIMITS.defaultRateLimitPerMinute;
-  const decision = await deps.rateLimiter.consume(`webhook:${webhook.id}`, limit);
-  const limitHeaders = rateLimitHeaders(decision);
-  reply.headers(limitHeaders);
-  if (!decision.allowed) throw errors.rateLimited(limitHeaders);
+  await consumeWebhookRateLimit(deps.rateLimiter, webhook, reply);
 
   return {
     webhook,
@@ -69,4 +64,23 @@ export async function checkWebhookRequest(
     timestamp: signed.timestamp,
     webhookId: signed.webhookId,
   };
+}
+
+/** Signed webhooks, and those of an alerts service that predates sources (UNSPECIFIED). */
+function isSigned(webhook: alerts.Webhook): boolean {
+  return webhook.source !== alerts.WebhookSource.WEBHOOK_SOURCE_ALERTMANAGER;
+}
+
+/** Step 5, for every route of a webhook: its rate limit admits the request (headers set on the reply), or 429. */
+export async function consumeWebhookRateLimit(
+  rateLimiter: RateLimiter,
+  webhook: alerts.Webhook,
+  reply: FastifyReply,
+): Promise<void> {
+  // A webhook without a positive limit of its own gets the default alerts gives new webhooks.
+  const limit = webhook.rateLimitPerMinute > 0 ? webhook.rateLimitPerMinute : WEBHOOK_LIMITS.defaultRateLimitPerMinute;
+  const decision = await rateLimiter.consume(`webhook:${webhook.id}`, limit);
+  const limitHeaders = rateLimitHeaders(decision);
+  reply.headers(limitHeaders);
+  if (!decision.allowed) throw errors.rateLimited(limitHeaders);
 }

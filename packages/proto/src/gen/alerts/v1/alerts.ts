@@ -149,6 +149,60 @@ export function alertStatusToJSON(object: AlertStatus): string {
   }
 }
 
+/** How a webhook's requests are authorised, and which payload they carry. */
+export const WebhookSource = {
+  WEBHOOK_SOURCE_UNSPECIFIED: 0,
+  /**
+   * WEBHOOK_SOURCE_SIGNED - Pulsegate's trigger body, signed with the team's webhook secret under the webhook's
+   * signature scheme.
+   */
+  WEBHOOK_SOURCE_SIGNED: 1,
+  /** WEBHOOK_SOURCE_ALERTMANAGER - Prometheus Alertmanager's webhook payload (version 4), with the webhook's bearer token. */
+  WEBHOOK_SOURCE_ALERTMANAGER: 2,
+  UNRECOGNIZED: -1,
+} as const;
+
+export type WebhookSource = typeof WebhookSource[keyof typeof WebhookSource];
+
+export namespace WebhookSource {
+  export type WEBHOOK_SOURCE_UNSPECIFIED = typeof WebhookSource.WEBHOOK_SOURCE_UNSPECIFIED;
+  export type WEBHOOK_SOURCE_SIGNED = typeof WebhookSource.WEBHOOK_SOURCE_SIGNED;
+  export type WEBHOOK_SOURCE_ALERTMANAGER = typeof WebhookSource.WEBHOOK_SOURCE_ALERTMANAGER;
+  export type UNRECOGNIZED = typeof WebhookSource.UNRECOGNIZED;
+}
+
+export function webhookSourceFromJSON(object: any): WebhookSource {
+  switch (object) {
+    case 0:
+    case "WEBHOOK_SOURCE_UNSPECIFIED":
+      return WebhookSource.WEBHOOK_SOURCE_UNSPECIFIED;
+    case 1:
+    case "WEBHOOK_SOURCE_SIGNED":
+      return WebhookSource.WEBHOOK_SOURCE_SIGNED;
+    case 2:
+    case "WEBHOOK_SOURCE_ALERTMANAGER":
+      return WebhookSource.WEBHOOK_SOURCE_ALERTMANAGER;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return WebhookSource.UNRECOGNIZED;
+  }
+}
+
+export function webhookSourceToJSON(object: WebhookSource): string {
+  switch (object) {
+    case WebhookSource.WEBHOOK_SOURCE_UNSPECIFIED:
+      return "WEBHOOK_SOURCE_UNSPECIFIED";
+    case WebhookSource.WEBHOOK_SOURCE_SIGNED:
+      return "WEBHOOK_SOURCE_SIGNED";
+    case WebhookSource.WEBHOOK_SOURCE_ALERTMANAGER:
+      return "WEBHOOK_SOURCE_ALERTMANAGER";
+    case WebhookSource.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 /**
  * How a webhook's triggers (or a monitor's pings) are signed, and how a webhook channel signs
  * its notifications.
@@ -681,7 +735,14 @@ export interface Webhook {
    * "<timestamp>.<body>" (replay protection, 300 s tolerance). Pulsegate scheme only.
    */
   requireTimestamp: boolean;
+  /** Signed webhooks only; UNSPECIFIED for Alertmanager webhooks (a bearer token, no signature). */
   signatureScheme: SignatureScheme;
+  source: WebhookSource;
+  /**
+   * Alertmanager webhooks: until when the bearer token before the last rotation still works;
+   * unset when it no longer does.
+   */
+  previousBearerTokenValidUntil: Date | undefined;
 }
 
 export interface CreateWebhookRequest {
@@ -699,12 +760,18 @@ export interface CreateWebhookRequest {
   requireTimestamp?:
     | boolean
     | undefined;
-  /** UNSPECIFIED: PULSEGATE. */
+  /** UNSPECIFIED: PULSEGATE. Signed webhooks only (INVALID_ARGUMENT with source ALERTMANAGER). */
   signatureScheme: SignatureScheme;
+  /** Unspecified: signed. Fixed for the webhook's life. */
+  source: WebhookSource;
 }
 
 export interface CreateWebhookResponse {
-  webhook: Webhook | undefined;
+  webhook:
+    | Webhook
+    | undefined;
+  /** Alertmanager webhooks: the bearer token, shown this once (only its SHA-256 is stored). */
+  bearerToken: string;
 }
 
 export interface GetWebhookRequest {
@@ -757,6 +824,37 @@ export interface ResolveWebhookRequest {
 export interface ResolveWebhookResponse {
   /** Unset when no webhook has that URL. */
   webhook: Webhook | undefined;
+}
+
+export interface RotateWebhookBearerTokenRequest {
+  id: string;
+  /** How long the token being replaced keeps working: 0..604800; default 86400. */
+  graceSeconds?: number | undefined;
+}
+
+export interface RotateWebhookBearerTokenResponse {
+  webhook:
+    | Webhook
+    | undefined;
+  /** The new token, shown this once. */
+  bearerToken: string;
+  /** Until when the replaced token still works; unset with a grace of 0. */
+  previousValidUntil: Date | undefined;
+}
+
+export interface AuthenticateWebhookRequest {
+  webhookUrl: string;
+  /** The Authorization header's bearer token as presented. */
+  bearerToken: string;
+}
+
+export interface AuthenticateWebhookResponse {
+  /** Unset when no webhook has that URL. Disabled and signed webhooks are returned as such. */
+  webhook:
+    | Webhook
+    | undefined;
+  /** The token is the webhook's current one, or its previous one within the grace window. */
+  tokenValid: boolean;
 }
 
 export interface TriggerAlertItem {
@@ -1360,6 +1458,8 @@ function createBaseWebhook(): Webhook {
     repeatIntervalSeconds: 0,
     requireTimestamp: false,
     signatureScheme: 0,
+    source: 0,
+    previousBearerTokenValidUntil: undefined,
   };
 }
 
@@ -1406,6 +1506,12 @@ export const Webhook: MessageFns<Webhook> = {
     }
     if (message.signatureScheme !== 0) {
       writer.uint32(112).int32(message.signatureScheme);
+    }
+    if (message.source !== 0) {
+      writer.uint32(120).int32(message.source);
+    }
+    if (message.previousBearerTokenValidUntil !== undefined) {
+      Timestamp.encode(toTimestamp(message.previousBearerTokenValidUntil), writer.uint32(130).fork()).join();
     }
     return writer;
   },
@@ -1535,6 +1641,22 @@ export const Webhook: MessageFns<Webhook> = {
             message.signatureScheme = reader.int32() as any;
             continue;
           }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.source = reader.int32() as any;
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.previousBearerTokenValidUntil = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1607,6 +1729,12 @@ export const Webhook: MessageFns<Webhook> = {
         : isSet(object.signature_scheme)
         ? signatureSchemeFromJSON(object.signature_scheme)
         : 0,
+      source: isSet(object.source) ? webhookSourceFromJSON(object.source) : 0,
+      previousBearerTokenValidUntil: isSet(object.previousBearerTokenValidUntil)
+        ? fromJsonTimestamp(object.previousBearerTokenValidUntil)
+        : isSet(object.previous_bearer_token_valid_until)
+        ? fromJsonTimestamp(object.previous_bearer_token_valid_until)
+        : undefined,
     };
   },
 
@@ -1654,6 +1782,12 @@ export const Webhook: MessageFns<Webhook> = {
     if (message.signatureScheme !== 0) {
       obj.signatureScheme = signatureSchemeToJSON(message.signatureScheme);
     }
+    if (message.source !== 0) {
+      obj.source = webhookSourceToJSON(message.source);
+    }
+    if (message.previousBearerTokenValidUntil !== undefined) {
+      obj.previousBearerTokenValidUntil = message.previousBearerTokenValidUntil.toISOString();
+    }
     return obj;
   },
 
@@ -1676,6 +1810,8 @@ export const Webhook: MessageFns<Webhook> = {
     message.repeatIntervalSeconds = object.repeatIntervalSeconds ?? 0;
     message.requireTimestamp = object.requireTimestamp ?? false;
     message.signatureScheme = object.signatureScheme ?? 0;
+    message.source = object.source ?? 0;
+    message.previousBearerTokenValidUntil = object.previousBearerTokenValidUntil ?? undefined;
     return message;
   },
 };
@@ -1692,6 +1828,7 @@ function createBaseCreateWebhookRequest(): CreateWebhookRequest {
     repeatIntervalSeconds: undefined,
     requireTimestamp: undefined,
     signatureScheme: 0,
+    source: 0,
   };
 }
 
@@ -1726,6 +1863,9 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
     }
     if (message.signatureScheme !== 0) {
       writer.uint32(80).int32(message.signatureScheme);
+    }
+    if (message.source !== 0) {
+      writer.uint32(88).int32(message.source);
     }
     return writer;
   },
@@ -1823,6 +1963,14 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
             message.signatureScheme = reader.int32() as any;
             continue;
           }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.source = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1879,6 +2027,7 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
         : isSet(object.signature_scheme)
         ? signatureSchemeFromJSON(object.signature_scheme)
         : 0,
+      source: isSet(object.source) ? webhookSourceFromJSON(object.source) : 0,
     };
   },
 
@@ -1914,6 +2063,9 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
     if (message.signatureScheme !== 0) {
       obj.signatureScheme = signatureSchemeToJSON(message.signatureScheme);
     }
+    if (message.source !== 0) {
+      obj.source = webhookSourceToJSON(message.source);
+    }
     return obj;
   },
 
@@ -1932,18 +2084,22 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
     message.repeatIntervalSeconds = object.repeatIntervalSeconds ?? undefined;
     message.requireTimestamp = object.requireTimestamp ?? undefined;
     message.signatureScheme = object.signatureScheme ?? 0;
+    message.source = object.source ?? 0;
     return message;
   },
 };
 
 function createBaseCreateWebhookResponse(): CreateWebhookResponse {
-  return { webhook: undefined };
+  return { webhook: undefined, bearerToken: "" };
 }
 
 export const CreateWebhookResponse: MessageFns<CreateWebhookResponse> = {
   encode(message: CreateWebhookResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.webhook !== undefined) {
       Webhook.encode(message.webhook, writer.uint32(10).fork()).join();
+    }
+    if (message.bearerToken !== "") {
+      writer.uint32(18).string(message.bearerToken);
     }
     return writer;
   },
@@ -1969,6 +2125,14 @@ export const CreateWebhookResponse: MessageFns<CreateWebhookResponse> = {
             message.webhook = Webhook.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.bearerToken = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1982,13 +2146,23 @@ export const CreateWebhookResponse: MessageFns<CreateWebhookResponse> = {
   },
 
   fromJSON(object: any): CreateWebhookResponse {
-    return { webhook: isSet(object.webhook) ? Webhook.fromJSON(object.webhook) : undefined };
+    return {
+      webhook: isSet(object.webhook) ? Webhook.fromJSON(object.webhook) : undefined,
+      bearerToken: isSet(object.bearerToken)
+        ? globalThis.String(object.bearerToken)
+        : isSet(object.bearer_token)
+        ? globalThis.String(object.bearer_token)
+        : "",
+    };
   },
 
   toJSON(message: CreateWebhookResponse): unknown {
     const obj: any = {};
     if (message.webhook !== undefined) {
       obj.webhook = Webhook.toJSON(message.webhook);
+    }
+    if (message.bearerToken !== "") {
+      obj.bearerToken = message.bearerToken;
     }
     return obj;
   },
@@ -2001,6 +2175,7 @@ export const CreateWebhookResponse: MessageFns<CreateWebhookResponse> = {
     message.webhook = (object.webhook !== undefined && object.webhook !== null)
       ? Webhook.fromPartial(object.webhook)
       : undefined;
+    message.bearerToken = object.bearerToken ?? "";
     return message;
   },
 };
@@ -2763,6 +2938,396 @@ export const ResolveWebhookResponse: MessageFns<ResolveWebhookResponse> = {
     message.webhook = (object.webhook !== undefined && object.webhook !== null)
       ? Webhook.fromPartial(object.webhook)
       : undefined;
+    return message;
+  },
+};
+
+function createBaseRotateWebhookBearerTokenRequest(): RotateWebhookBearerTokenRequest {
+  return { id: "", graceSeconds: undefined };
+}
+
+export const RotateWebhookBearerTokenRequest: MessageFns<RotateWebhookBearerTokenRequest> = {
+  encode(message: RotateWebhookBearerTokenRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.graceSeconds !== undefined) {
+      writer.uint32(16).int32(message.graceSeconds);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RotateWebhookBearerTokenRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRotateWebhookBearerTokenRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.graceSeconds = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RotateWebhookBearerTokenRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      graceSeconds: isSet(object.graceSeconds)
+        ? globalThis.Number(object.graceSeconds)
+        : isSet(object.grace_seconds)
+        ? globalThis.Number(object.grace_seconds)
+        : undefined,
+    };
+  },
+
+  toJSON(message: RotateWebhookBearerTokenRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.graceSeconds !== undefined) {
+      obj.graceSeconds = Math.round(message.graceSeconds);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RotateWebhookBearerTokenRequest>, I>>(base?: I): RotateWebhookBearerTokenRequest {
+    return RotateWebhookBearerTokenRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RotateWebhookBearerTokenRequest>, I>>(
+    object: I,
+  ): RotateWebhookBearerTokenRequest {
+    const message = createBaseRotateWebhookBearerTokenRequest();
+    message.id = object.id ?? "";
+    message.graceSeconds = object.graceSeconds ?? undefined;
+    return message;
+  },
+};
+
+function createBaseRotateWebhookBearerTokenResponse(): RotateWebhookBearerTokenResponse {
+  return { webhook: undefined, bearerToken: "", previousValidUntil: undefined };
+}
+
+export const RotateWebhookBearerTokenResponse: MessageFns<RotateWebhookBearerTokenResponse> = {
+  encode(message: RotateWebhookBearerTokenResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.webhook !== undefined) {
+      Webhook.encode(message.webhook, writer.uint32(10).fork()).join();
+    }
+    if (message.bearerToken !== "") {
+      writer.uint32(18).string(message.bearerToken);
+    }
+    if (message.previousValidUntil !== undefined) {
+      Timestamp.encode(toTimestamp(message.previousValidUntil), writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RotateWebhookBearerTokenResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRotateWebhookBearerTokenResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.webhook = Webhook.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.bearerToken = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.previousValidUntil = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RotateWebhookBearerTokenResponse {
+    return {
+      webhook: isSet(object.webhook) ? Webhook.fromJSON(object.webhook) : undefined,
+      bearerToken: isSet(object.bearerToken)
+        ? globalThis.String(object.bearerToken)
+        : isSet(object.bearer_token)
+        ? globalThis.String(object.bearer_token)
+        : "",
+      previousValidUntil: isSet(object.previousValidUntil)
+        ? fromJsonTimestamp(object.previousValidUntil)
+        : isSet(object.previous_valid_until)
+        ? fromJsonTimestamp(object.previous_valid_until)
+        : undefined,
+    };
+  },
+
+  toJSON(message: RotateWebhookBearerTokenResponse): unknown {
+    const obj: any = {};
+    if (message.webhook !== undefined) {
+      obj.webhook = Webhook.toJSON(message.webhook);
+    }
+    if (message.bearerToken !== "") {
+      obj.bearerToken = message.bearerToken;
+    }
+    if (message.previousValidUntil !== undefined) {
+      obj.previousValidUntil = message.previousValidUntil.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RotateWebhookBearerTokenResponse>, I>>(
+    base?: I,
+  ): RotateWebhookBearerTokenResponse {
+    return RotateWebhookBearerTokenResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RotateWebhookBearerTokenResponse>, I>>(
+    object: I,
+  ): RotateWebhookBearerTokenResponse {
+    const message = createBaseRotateWebhookBearerTokenResponse();
+    message.webhook = (object.webhook !== undefined && object.webhook !== null)
+      ? Webhook.fromPartial(object.webhook)
+      : undefined;
+    message.bearerToken = object.bearerToken ?? "";
+    message.previousValidUntil = object.previousValidUntil ?? undefined;
+    return message;
+  },
+};
+
+function createBaseAuthenticateWebhookRequest(): AuthenticateWebhookRequest {
+  return { webhookUrl: "", bearerToken: "" };
+}
+
+export const AuthenticateWebhookRequest: MessageFns<AuthenticateWebhookRequest> = {
+  encode(message: AuthenticateWebhookRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.webhookUrl !== "") {
+      writer.uint32(10).string(message.webhookUrl);
+    }
+    if (message.bearerToken !== "") {
+      writer.uint32(18).string(message.bearerToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuthenticateWebhookRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuthenticateWebhookRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.webhookUrl = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.bearerToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AuthenticateWebhookRequest {
+    return {
+      webhookUrl: isSet(object.webhookUrl)
+        ? globalThis.String(object.webhookUrl)
+        : isSet(object.webhook_url)
+        ? globalThis.String(object.webhook_url)
+        : "",
+      bearerToken: isSet(object.bearerToken)
+        ? globalThis.String(object.bearerToken)
+        : isSet(object.bearer_token)
+        ? globalThis.String(object.bearer_token)
+        : "",
+    };
+  },
+
+  toJSON(message: AuthenticateWebhookRequest): unknown {
+    const obj: any = {};
+    if (message.webhookUrl !== "") {
+      obj.webhookUrl = message.webhookUrl;
+    }
+    if (message.bearerToken !== "") {
+      obj.bearerToken = message.bearerToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AuthenticateWebhookRequest>, I>>(base?: I): AuthenticateWebhookRequest {
+    return AuthenticateWebhookRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AuthenticateWebhookRequest>, I>>(object: I): AuthenticateWebhookRequest {
+    const message = createBaseAuthenticateWebhookRequest();
+    message.webhookUrl = object.webhookUrl ?? "";
+    message.bearerToken = object.bearerToken ?? "";
+    return message;
+  },
+};
+
+function createBaseAuthenticateWebhookResponse(): AuthenticateWebhookResponse {
+  return { webhook: undefined, tokenValid: false };
+}
+
+export const AuthenticateWebhookResponse: MessageFns<AuthenticateWebhookResponse> = {
+  encode(message: AuthenticateWebhookResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.webhook !== undefined) {
+      Webhook.encode(message.webhook, writer.uint32(10).fork()).join();
+    }
+    if (message.tokenValid !== false) {
+      writer.uint32(16).bool(message.tokenValid);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuthenticateWebhookResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuthenticateWebhookResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.webhook = Webhook.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.tokenValid = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AuthenticateWebhookResponse {
+    return {
+      webhook: isSet(object.webhook) ? Webhook.fromJSON(object.webhook) : undefined,
+      tokenValid: isSet(object.tokenValid)
+        ? globalThis.Boolean(object.tokenValid)
+        : isSet(object.token_valid)
+        ? globalThis.Boolean(object.token_valid)
+        : false,
+    };
+  },
+
+  toJSON(message: AuthenticateWebhookResponse): unknown {
+    const obj: any = {};
+    if (message.webhook !== undefined) {
+      obj.webhook = Webhook.toJSON(message.webhook);
+    }
+    if (message.tokenValid !== false) {
+      obj.tokenValid = message.tokenValid;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AuthenticateWebhookResponse>, I>>(base?: I): AuthenticateWebhookResponse {
+    return AuthenticateWebhookResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AuthenticateWebhookResponse>, I>>(object: I): AuthenticateWebhookResponse {
+    const message = createBaseAuthenticateWebhookResponse();
+    message.webhook = (object.webhook !== undefined && object.webhook !== null)
+      ? Webhook.fromPartial(object.webhook)
+      : undefined;
+    message.tokenValid = object.tokenValid ?? false;
     return message;
   },
 };
@@ -9630,6 +10195,39 @@ export const AlertsServiceService = {
       Buffer.from(ResolveWebhookResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ResolveWebhookResponse => ResolveWebhookResponse.decode(value),
   },
+  /**
+   * An Alertmanager webhook's bearer token: a new one (shown once, stored as its SHA-256); the
+   * previous one keeps working for a grace window.
+   */
+  rotateWebhookBearerToken: {
+    path: "/alerts.v1.AlertsService/RotateWebhookBearerToken" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RotateWebhookBearerTokenRequest): Buffer =>
+      Buffer.from(RotateWebhookBearerTokenRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RotateWebhookBearerTokenRequest =>
+      RotateWebhookBearerTokenRequest.decode(value),
+    responseSerialize: (value: RotateWebhookBearerTokenResponse): Buffer =>
+      Buffer.from(RotateWebhookBearerTokenResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RotateWebhookBearerTokenResponse =>
+      RotateWebhookBearerTokenResponse.decode(value),
+  },
+  /**
+   * Looks a webhook up by the token in its public URL, as ResolveWebhook does, and says whether a
+   * bearer token is its own (Alertmanager webhooks, which cannot sign a body). Never cached: the
+   * answer depends on the token.
+   */
+  authenticateWebhook: {
+    path: "/alerts.v1.AlertsService/AuthenticateWebhook" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AuthenticateWebhookRequest): Buffer =>
+      Buffer.from(AuthenticateWebhookRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AuthenticateWebhookRequest => AuthenticateWebhookRequest.decode(value),
+    responseSerialize: (value: AuthenticateWebhookResponse): Buffer =>
+      Buffer.from(AuthenticateWebhookResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AuthenticateWebhookResponse => AuthenticateWebhookResponse.decode(value),
+  },
   /** Hot path: folds many triggers in one call (DESIGN §10). */
   triggerAlert: {
     path: "/alerts.v1.AlertsService/TriggerAlert" as const,
@@ -9936,6 +10534,17 @@ export interface AlertsServiceServer extends UntypedServiceImplementation {
   listWebhooks: handleUnaryCall<ListWebhooksRequest, ListWebhooksResponse>;
   /** Looks a webhook up by the token in its public URL. Cacheable for seconds. */
   resolveWebhook: handleUnaryCall<ResolveWebhookRequest, ResolveWebhookResponse>;
+  /**
+   * An Alertmanager webhook's bearer token: a new one (shown once, stored as its SHA-256); the
+   * previous one keeps working for a grace window.
+   */
+  rotateWebhookBearerToken: handleUnaryCall<RotateWebhookBearerTokenRequest, RotateWebhookBearerTokenResponse>;
+  /**
+   * Looks a webhook up by the token in its public URL, as ResolveWebhook does, and says whether a
+   * bearer token is its own (Alertmanager webhooks, which cannot sign a body). Never cached: the
+   * answer depends on the token.
+   */
+  authenticateWebhook: handleUnaryCall<AuthenticateWebhookRequest, AuthenticateWebhookResponse>;
   /** Hot path: folds many triggers in one call (DESIGN §10). */
   triggerAlert: handleUnaryCall<TriggerAlertRequest, TriggerAlertResponse>;
   getAlert: handleUnaryCall<GetAlertRequest, GetAlertResponse>;
@@ -10072,6 +10681,45 @@ export interface AlertsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ResolveWebhookResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * An Alertmanager webhook's bearer token: a new one (shown once, stored as its SHA-256); the
+   * previous one keeps working for a grace window.
+   */
+  rotateWebhookBearerToken(
+    request: RotateWebhookBearerTokenRequest,
+    callback: (error: ServiceError | null, response: RotateWebhookBearerTokenResponse) => void,
+  ): ClientUnaryCall;
+  rotateWebhookBearerToken(
+    request: RotateWebhookBearerTokenRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RotateWebhookBearerTokenResponse) => void,
+  ): ClientUnaryCall;
+  rotateWebhookBearerToken(
+    request: RotateWebhookBearerTokenRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RotateWebhookBearerTokenResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Looks a webhook up by the token in its public URL, as ResolveWebhook does, and says whether a
+   * bearer token is its own (Alertmanager webhooks, which cannot sign a body). Never cached: the
+   * answer depends on the token.
+   */
+  authenticateWebhook(
+    request: AuthenticateWebhookRequest,
+    callback: (error: ServiceError | null, response: AuthenticateWebhookResponse) => void,
+  ): ClientUnaryCall;
+  authenticateWebhook(
+    request: AuthenticateWebhookRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AuthenticateWebhookResponse) => void,
+  ): ClientUnaryCall;
+  authenticateWebhook(
+    request: AuthenticateWebhookRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AuthenticateWebhookResponse) => void,
   ): ClientUnaryCall;
   /** Hot path: folds many triggers in one call (DESIGN §10). */
   triggerAlert(

@@ -361,6 +361,20 @@ export interface VerifySignatureResponse {
   results: VerifySignatureResult[];
 }
 
+export interface GetTeamAccessRequest {
+  teamIds: string[];
+}
+
+export interface TeamAccessResult {
+  /** Unset when the team does not exist. */
+  access: TeamAccess | undefined;
+}
+
+export interface GetTeamAccessResponse {
+  /** One result per team id, in order. */
+  results: TeamAccessResult[];
+}
+
 export interface SignRequest {
   teamId: string;
   payload: Buffer;
@@ -2127,6 +2141,219 @@ export const VerifySignatureResponse: MessageFns<VerifySignatureResponse> = {
   fromPartial<I extends Exact<DeepPartial<VerifySignatureResponse>, I>>(object: I): VerifySignatureResponse {
     const message = createBaseVerifySignatureResponse();
     message.results = object.results?.map((e) => VerifySignatureResult.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetTeamAccessRequest(): GetTeamAccessRequest {
+  return { teamIds: [] };
+}
+
+export const GetTeamAccessRequest: MessageFns<GetTeamAccessRequest> = {
+  encode(message: GetTeamAccessRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.teamIds) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTeamAccessRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTeamAccessRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.teamIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTeamAccessRequest {
+    return {
+      teamIds: globalThis.Array.isArray(object?.teamIds)
+        ? object.teamIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.team_ids)
+        ? object.team_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetTeamAccessRequest): unknown {
+    const obj: any = {};
+    if (message.teamIds?.length) {
+      obj.teamIds = message.teamIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTeamAccessRequest>, I>>(base?: I): GetTeamAccessRequest {
+    return GetTeamAccessRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTeamAccessRequest>, I>>(object: I): GetTeamAccessRequest {
+    const message = createBaseGetTeamAccessRequest();
+    message.teamIds = object.teamIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseTeamAccessResult(): TeamAccessResult {
+  return { access: undefined };
+}
+
+export const TeamAccessResult: MessageFns<TeamAccessResult> = {
+  encode(message: TeamAccessResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.access !== undefined) {
+      TeamAccess.encode(message.access, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TeamAccessResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTeamAccessResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.access = TeamAccess.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TeamAccessResult {
+    return { access: isSet(object.access) ? TeamAccess.fromJSON(object.access) : undefined };
+  },
+
+  toJSON(message: TeamAccessResult): unknown {
+    const obj: any = {};
+    if (message.access !== undefined) {
+      obj.access = TeamAccess.toJSON(message.access);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TeamAccessResult>, I>>(base?: I): TeamAccessResult {
+    return TeamAccessResult.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TeamAccessResult>, I>>(object: I): TeamAccessResult {
+    const message = createBaseTeamAccessResult();
+    message.access = (object.access !== undefined && object.access !== null)
+      ? TeamAccess.fromPartial(object.access)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetTeamAccessResponse(): GetTeamAccessResponse {
+  return { results: [] };
+}
+
+export const GetTeamAccessResponse: MessageFns<GetTeamAccessResponse> = {
+  encode(message: GetTeamAccessResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.results) {
+      TeamAccessResult.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTeamAccessResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTeamAccessResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.results.push(TeamAccessResult.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTeamAccessResponse {
+    return {
+      results: globalThis.Array.isArray(object?.results)
+        ? object.results.map((e: any) => TeamAccessResult.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetTeamAccessResponse): unknown {
+    const obj: any = {};
+    if (message.results?.length) {
+      obj.results = message.results.map((e) => TeamAccessResult.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTeamAccessResponse>, I>>(base?: I): GetTeamAccessResponse {
+    return GetTeamAccessResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTeamAccessResponse>, I>>(object: I): GetTeamAccessResponse {
+    const message = createBaseGetTeamAccessResponse();
+    message.results = object.results?.map((e) => TeamAccessResult.fromPartial(e)) || [];
     return message;
   },
 };
@@ -4232,6 +4459,20 @@ export const AuthServiceService = {
     responseSerialize: (value: SignResponse): Buffer => Buffer.from(SignResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SignResponse => SignResponse.decode(value),
   },
+  /**
+   * The access VerifySignature answers with, for requests authorised otherwise (an Alertmanager
+   * webhook's bearer token): many teams in one call, served from memory as verification is.
+   */
+  getTeamAccess: {
+    path: "/auth.v1.AuthService/GetTeamAccess" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetTeamAccessRequest): Buffer => Buffer.from(GetTeamAccessRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTeamAccessRequest => GetTeamAccessRequest.decode(value),
+    responseSerialize: (value: GetTeamAccessResponse): Buffer =>
+      Buffer.from(GetTeamAccessResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetTeamAccessResponse => GetTeamAccessResponse.decode(value),
+  },
   /** Every team, oldest first, keyset-paginated. */
   listTeams: {
     path: "/auth.v1.AuthService/ListTeams" as const,
@@ -4345,6 +4586,11 @@ export interface AuthServiceServer extends UntypedServiceImplementation {
   verifySignature: handleUnaryCall<VerifySignatureRequest, VerifySignatureResponse>;
   /** Signs outbound payloads (notifications) with the team's current secret. */
   sign: handleUnaryCall<SignRequest, SignResponse>;
+  /**
+   * The access VerifySignature answers with, for requests authorised otherwise (an Alertmanager
+   * webhook's bearer token): many teams in one call, served from memory as verification is.
+   */
+  getTeamAccess: handleUnaryCall<GetTeamAccessRequest, GetTeamAccessResponse>;
   /** Every team, oldest first, keyset-paginated. */
   listTeams: handleUnaryCall<ListTeamsRequest, ListTeamsResponse>;
   /**
@@ -4457,6 +4703,25 @@ export interface AuthServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SignResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The access VerifySignature answers with, for requests authorised otherwise (an Alertmanager
+   * webhook's bearer token): many teams in one call, served from memory as verification is.
+   */
+  getTeamAccess(
+    request: GetTeamAccessRequest,
+    callback: (error: ServiceError | null, response: GetTeamAccessResponse) => void,
+  ): ClientUnaryCall;
+  getTeamAccess(
+    request: GetTeamAccessRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetTeamAccessResponse) => void,
+  ): ClientUnaryCall;
+  getTeamAccess(
+    request: GetTeamAccessRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetTeamAccessResponse) => void,
   ): ClientUnaryCall;
   /** Every team, oldest first, keyset-paginated. */
   listTeams(

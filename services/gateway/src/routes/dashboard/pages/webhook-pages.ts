@@ -10,7 +10,7 @@ import { html } from "../html.ts";
 import { copyable, csrfField, errorBlock, teamPath } from "../layout.ts";
 import type { Team, Webhook } from "../resources.ts";
 import { type RuleJson, ruleEditor, rulesFromForm } from "../rule-editor.ts";
-import { standardWebhooksSnippets, triggerSnippets } from "../snippets.ts";
+import { alertmanagerSnippet, standardWebhooksSnippets, triggerSnippets } from "../snippets.ts";
 import { loadTeam, sendTeamPage } from "../team-page.ts";
 
 type TeamParams = { teamId: string };
@@ -116,20 +116,30 @@ function webhookList(ctx: PageContext, team: Team, webhooks: Webhook[], values: 
     }`;
 }
 
-/** How to sign, by the webhook's scheme: the interface's hex header, or Standard Webhooks with its library. */
-function signingHelp(webhook: Webhook) {
+/**
+ * How to send to the webhook: for an Alertmanager webhook its receiver; for a signed one, signing
+ * by its scheme (the interface's hex header, or Standard Webhooks with its library).
+ */
+function sendingHelp(webhook: Webhook) {
+  if (webhook.source === "alertmanager") {
+    return html`<h2>Point Alertmanager at it</h2>
+      <p class="hint">Alertmanager's payloads, authorised by the webhook's bearer token (shown once, when the webhook was created or its token rotated). Field mapping and limits: docs/integrations.md.</p>
+      ${copyable("snippet-alertmanager", alertmanagerSnippet(webhook.triggerUrl), "the Alertmanager receiver")}`;
+  }
   if (webhook.signatureScheme === "standard-webhooks") {
     const snippets = standardWebhooksSnippets(webhook.triggerUrl, {
       title: "Disk almost full on db-1",
       severity: "sev2",
       group_key: "disk-db-1",
     });
-    return html`<p class="hint">Standard Webhooks: <code>webhook-id</code>, <code>webhook-timestamp</code> and <code>webhook-signature</code>, signed with the team's <code>whsec_</code> key (shown once beside the webhook secret: whsec_ + base64 of the secret). A repeated webhook-id is applied once.</p>
+    return html`<h2>Send a signed trigger</h2>
+    <p class="hint">Standard Webhooks: <code>webhook-id</code>, <code>webhook-timestamp</code> and <code>webhook-signature</code>, signed with the team's <code>whsec_</code> key (shown once beside the webhook secret: whsec_ + base64 of the secret). A repeated webhook-id is applied once.</p>
     <details open><summary>Node</summary>${copyable("snippet-node", snippets.node, "the Node example")}</details>
     <details><summary>Python</summary>${copyable("snippet-python", snippets.python, "the Python example")}</details>`;
   }
   const snippets = triggerSnippets(webhook.triggerUrl);
-  return html`<p class="hint">HMAC-SHA256 of the exact body bytes, keyed with the team's webhook secret, hex, in <code>X-Webhook-Signature</code>.</p>
+  return html`<h2>Send a signed trigger</h2>
+    <p class="hint">HMAC-SHA256 of the exact body bytes, keyed with the team's webhook secret, hex, in <code>X-Webhook-Signature</code>.</p>
     <details open><summary>curl + openssl</summary>${copyable("snippet-curl", snippets.curl, "the curl example")}</details>
     <details><summary>Node</summary>${copyable("snippet-node", snippets.node, "the Node example")}</details>
     <details><summary>Python</summary>${copyable("snippet-python", snippets.python, "the Python example")}</details>`;
@@ -145,8 +155,7 @@ function webhookPage(ctx: PageContext, team: Team, webhook: Webhook, values: Web
       <dt>Reopen window</dt><dd>${webhook.reopenWindowSeconds === 0 ? "never reopens" : duration(webhook.reopenWindowSeconds)}</dd>
       <dt>Updated</dt><dd>${time(webhook.updatedAt)}</dd>
     </dl>
-    <h2>Send a signed trigger</h2>
-    ${signingHelp(webhook)}
+    ${sendingHelp(webhook)}
     ${
       ctx.canWrite
         ? html`<h2>Edit</h2>${webhookForm(ctx, teamPath(team.id, `/webhooks/${encodeURIComponent(webhook.id)}`), values, "Save webhook", error)}`
