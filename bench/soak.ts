@@ -199,7 +199,10 @@ async function main(): Promise<void> {
     }
     process.stdout.write(
       `\nload: ${Math.round(result.requests.average)} req/s on average, p99 ${result.latency.p99} ms, ` +
-        `${result["2xx"]} 2xx, ${result.non2xx} non-2xx, ${result.errors + result.timeouts} errors\n` +
+        `${result["2xx"]} 2xx, ${result.non2xx} non-2xx, ${result.errors + result.timeouts} errors; by status: ` +
+        `${Object.entries(result.statusCodeStats ?? {})
+          .map(([code, stats]) => `${code} ${(stats as { count: number }).count}`)
+          .join(", ")}\n` +
         `slopes over minutes ${Math.round(warmupS / 60)}–${MINUTES} (${kept.length} readings), per hour:\n`,
     );
     console.table(rows);
