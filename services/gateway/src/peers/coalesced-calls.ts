@@ -11,6 +11,8 @@ export type CoalescedCalls = {
   triggerAlert: (item: alerts.TriggerAlertItem) => Promise<alerts.TriggerAlertResult>;
   /** Forgets the team's cached verifications (its quotas, subscription or secret changed). */
   forgetTeam: (teamId: string) => void;
+  /** Forgets every cached verification (changes may have gone unannounced). */
+  forgetAll: () => void;
 };
 
 export function createCoalescedCalls(peers: Peers, options: { verifiedCacheMs: number }): CoalescedCalls {
@@ -30,11 +32,13 @@ export function createCoalescedCalls(peers: Peers, options: { verifiedCacheMs: n
       const key = verified.keyOf(item);
       const hit = key === null ? undefined : verified.get(key);
       if (hit) return hit;
+      const version = verified.version();
       const result = await verify(item);
-      if (key !== null) verified.set(key, result);
+      if (key !== null) verified.set(key, result, version);
       return result;
     },
     forgetTeam: (teamId) => verified.forgetTeam(teamId),
+    forgetAll: () => verified.forgetAll(),
     // Each item carries its request's trace context: the alert's notifications continue that trace.
     triggerAlert: (item) => trigger({ ...item, traceparent: traceparentOf() }),
   };
