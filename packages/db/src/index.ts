@@ -22,6 +22,7 @@ export {
 } from "./idempotency-keys.ts";
 export { jsonColumnsToJsonb } from "./json-to-jsonb.ts";
 export { keysetSwap } from "./keyset-swap.ts";
+export { type ChannelListener, type ChannelListenerOptions, listenToChannel } from "./listen-channel.ts";
 export { type OpenOrmOptions, type Orm, openOrm } from "./open-orm.ts";
 export { openServiceDatabase } from "./open-service-database.ts";
 export {

@@ -11,6 +11,7 @@ import { migrations } from "./migrations/index.ts";
 import { parseKeyring } from "./secrets/index.ts";
 import { resealTeams } from "./secrets/reseal-teams.ts";
 import { TeamSchema } from "./teams/team.entity.ts";
+import { followTeamChanges } from "./teams/team-changes.ts";
 import { TeamDirectory } from "./teams/team-directory.ts";
 import { TeamKeys } from "./teams/team-keys.ts";
 import { TeamService } from "./teams/team-service.ts";
@@ -42,6 +43,8 @@ export async function buildAuthService(config: AuthConfig, log: Logger) {
   log.info({ teams: loaded }, "team directory loaded");
   directory.start(config.TEAM_DIRECTORY_REFRESH_MS);
   const keys = new TeamKeys(orm, keyring, log, config.VERIFIER_CACHE_MS, directory);
+  // Changes made through other replicas, at once (the refresh above is the fallback).
+  const changes = followTeamChanges(config.databaseUrl, keys, directory, log);
   const apiKeys = new ApiKeyService(orm, log);
   const audit = new AuditLog(orm);
   // KEK rotation through the admin API (`pulsegate kek reseal`): a short-lived plain pg pool.
@@ -68,8 +71,10 @@ export async function buildAuthService(config: AuthConfig, log: Logger) {
     signingGrpc,
     orm,
     directory,
+    changes,
     close: async () => {
       await Promise.all([grpc.close(), signingGrpc.close()]);
+      await changes.close();
       await directory.stop();
       await orm.close();
     },

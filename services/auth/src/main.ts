@@ -21,6 +21,7 @@ closeOnSignals(log, [
   {
     name: "database",
     close: async () => {
+      await service.changes.close();
       await service.directory.stop();
       await service.orm.close();
     },

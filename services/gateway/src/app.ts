@@ -20,6 +20,7 @@ import type { Peers } from "./peers/connect-peers.ts";
 import { refuseEmptyPathParameters } from "./pipeline/empty-path-parameters.ts";
 import { acceptRawBodies, BODY_LIMIT_BYTES } from "./pipeline/raw-body.ts";
 import { createReplayGuard } from "./pipeline/replay-guard.ts";
+import { createTeamChanges } from "./pipeline/team-changes.ts";
 import { createCredentialFailureThrottle } from "./rate-limit/credential-failure-throttle.ts";
 import { createRateLimiter } from "./rate-limit/webhook-rate-limiter.ts";
 import { adminRoutes } from "./routes/admin/admin-routes.ts";
@@ -162,6 +163,15 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
   app.addHook("onClose", () => sessions.close());
   const calls = createCoalescedCalls(deps.peers, { verifiedCacheMs: deps.verifiedCacheMs ?? 0 });
+  // A team changed through any replica: every replica's cached verdicts of it go at once.
+  const teamChanges = createTeamChanges({
+    redis: deps.redis,
+    log: deps.log,
+    keyPrefix: redisKeyPrefix,
+    forgetTeam: calls.forgetTeam,
+    forgetAll: calls.forgetAll,
+  });
+  app.addHook("onClose", () => teamChanges.close());
   const monitorLookup = createMonitorLookup(deps.peers, {
     ttlMs: deps.monitorCache?.ttlMs ?? 300_000,
     maxEntries: deps.monitorCache?.maxEntries ?? 200_000,
@@ -198,7 +208,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     auditRecorder,
     publicBaseUrl: deps.publicBaseUrl,
     monitorLookup,
-    onTeamChanged: calls.forgetTeam,
+    onTeamChanged: teamChanges.announce,
     credentialFailures,
     // A revoked key's dashboard sessions end with it, on every replica.
     onApiKeyRevoked: (apiKeyId) => sessions.destroyPrincipal(keyPrincipal(apiKeyId)),

@@ -25,6 +25,9 @@ const COLUMNS = `id, ${millis("subscription_expires_at")}, alert_quota_monthly, 
 /** A page of teams by id. `?`: the last id of the previous page ('' for the first), page size. */
 export const SELECT_TEAM_KEYS_BY_ID = `SELECT ${COLUMNS} FROM auth.teams WHERE id > ? ORDER BY id LIMIT ?`;
 
+/** One team. `?`: its id. */
+export const SELECT_TEAM_KEYS_OF = `SELECT ${COLUMNS} FROM auth.teams WHERE id = ?`;
+
 /**
  * A page of teams by last change, keyset over (updated_at, id) with the time as exact text
  * (`updated_key`): a page boundary inside one timestamp (a bulk update gives thousands of rows the
@@ -35,6 +38,10 @@ export const SELECT_TEAM_KEYS_BY_CHANGE = `SELECT ${COLUMNS}, t.updated_at::text
 
 export function selectTeamKeysById(em: EntityManager, after: string, limit: number): Promise<TeamKeysRow[]> {
   return em.getConnection().execute<TeamKeysRow[]>(SELECT_TEAM_KEYS_BY_ID, [after, limit]);
+}
+
+export function selectTeamKeysOf(em: EntityManager, teamId: string): Promise<TeamKeysRow[]> {
+  return em.getConnection().execute<TeamKeysRow[]>(SELECT_TEAM_KEYS_OF, [teamId]);
 }
 
 export function selectTeamKeysByChange(

@@ -1,7 +1,13 @@
 import type { Orm } from "@pulsegate/db";
 import { type Periodic, periodic } from "@pulsegate/lifecycle";
 import type { Logger } from "@pulsegate/logger";
-import { type Millis, selectTeamKeysByChange, selectTeamKeysById, type TeamKeysRow } from "./select-team-keys.ts";
+import {
+  type Millis,
+  selectTeamKeysByChange,
+  selectTeamKeysById,
+  selectTeamKeysOf,
+  type TeamKeysRow,
+} from "./select-team-keys.ts";
 
 /**
  * What verifying a team's signatures needs, as stored: the access fields and
@@ -34,7 +40,8 @@ const OVERLAP_MS = 60_000;
  * Every team's sealed keys, held by auth so that signatures still verify when
  * PostgreSQL is away (issue 15, DESIGN §5: pings are spooled, not refused):
  * loaded in full at start, refreshed by `updated_at` every `refreshMs`, and
- * replaced at once when this process creates, changes or rotates a team. Only
+ * replaced at once when this process creates, changes or rotates a team, or
+ * when any replica's change is announced (team-changes.ts). Only
  * auth holds it; the gateway never sees key material. About 0.6 KB a team
  * (docs/secrets.md: 100,000 teams measured).
  */
@@ -75,6 +82,13 @@ export class TeamDirectory {
       after = last.id;
     }
     return this.#teams.size;
+  }
+
+  /** One team as stored now (a change announced by another replica); gone when it no longer exists. */
+  async reload(teamId: string): Promise<void> {
+    const rows = await selectTeamKeysOf(this.#orm.em, teamId);
+    if (rows.length === 0) this.#teams.delete(teamId);
+    else this.#take(rows);
   }
 
   /** Teams changed since the newest change seen (by any replica), with some overlap. */

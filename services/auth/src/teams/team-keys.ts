@@ -72,6 +72,8 @@ export class TeamKeys {
   readonly #lastUsedWrites = new Map<string, number>();
   readonly #directory: TeamDirectory;
   #databaseRetryAt = 0;
+  /** Counts forget calls: a load that a change overtook must not be kept as fresh. */
+  #forgotten = 0;
 
   constructor(
     orm: Orm,
@@ -146,14 +148,21 @@ export class TeamKeys {
     return keys ? Buffer.from(hmacFromStates(keys.current.key, payload)).toString("hex") : null;
   }
 
-  /** Forgets a team's cached keys (after a rotation in this process). */
+  /** Forgets a team's opened keys (it changed, here or through another replica): the next use reads it again. */
   forget(teamId: string): void {
     this.#cache.delete(teamId);
+    this.#forgotten++;
+  }
+
+  /** Forgets every team's opened keys (changes may have gone unannounced). */
+  forgetAll(): void {
+    this.#cache.clear();
+    this.#forgotten++;
   }
 
   /** A team this process just created, changed or rotated: the directory takes it, opened keys are dropped. */
   learn(team: Team): void {
-    this.#cache.delete(team.id);
+    this.forget(team.id);
     this.#directory.put(team);
   }
 
@@ -181,6 +190,7 @@ export class TeamKeys {
       return;
     }
     let teams: Team[];
+    const forgottenBefore = this.#forgotten;
     try {
       const em = this.#orm.em.fork();
       teams = await em.find(TeamSchema, { id: { $in: teamIds } });
@@ -194,12 +204,15 @@ export class TeamKeys {
       return;
     }
     this.#databaseRetryAt = 0;
-    const loadedAt = this.#now();
+    // A change announced while the rows were read may not be in them: they serve this call, are
+    // marked as loaded long ago so the next one reads again, and the directory keeps its reload.
+    const overtaken = this.#forgotten !== forgottenBefore;
+    const loadedAt = overtaken ? this.#now() - this.#cacheMs - 1 : this.#now();
     // A bound on memory; entries are cheap to reload.
     if (this.#cache.size > MAX_CACHED_TEAMS) this.#cache.clear();
     for (const id of teamIds) this.#cache.delete(id);
     for (const team of teams) {
-      this.#directory.put(team);
+      if (!overtaken) this.#directory.put(team);
       this.#cache.set(team.id, this.#open(team, loadedAt));
     }
   }

@@ -14,6 +14,8 @@ export type CoalescedCalls = {
   teamAccess: (teamId: string) => Promise<auth.TeamAccess | undefined>;
   /** Forgets the team's cached verifications (its quotas, subscription or secret changed). */
   forgetTeam: (teamId: string) => void;
+  /** Forgets every cached verification (changes may have gone unannounced). */
+  forgetAll: () => void;
 };
 
 export function createCoalescedCalls(peers: Peers, options: { verifiedCacheMs: number }): CoalescedCalls {
@@ -42,11 +44,13 @@ export function createCoalescedCalls(peers: Peers, options: { verifiedCacheMs: n
       const key = verified.keyOf(item);
       const hit = key === null ? undefined : verified.get(key);
       if (hit) return hit;
+      const version = verified.version();
       const result = await verify(item);
-      if (key !== null) verified.set(key, result);
+      if (key !== null) verified.set(key, result, version);
       return result;
     },
     forgetTeam: (teamId) => verified.forgetTeam(teamId),
+    forgetAll: () => verified.forgetAll(),
     // Each item carries its request's trace context: the alert's notifications continue that trace.
     triggerAlert: (item) => trigger({ ...item, traceparent: traceparentOf() }),
     resolveByKey: resolve,

@@ -21,7 +21,7 @@ describe("createVerifiedCache", () => {
     let time = 0;
     const cache = createVerifiedCache(1_000, () => time);
     const key = cache.keyOf(item("")) as string;
-    cache.set(key, valid);
+    cache.set(key, valid, cache.version());
     expect(cache.get(key)).toEqual(valid);
     expect(cache.get(cache.keyOf(item("", "A".repeat(64))) as string)).toEqual(valid); // hex case
     expect(cache.get(cache.keyOf(item("x")) as string)).toBeUndefined();
@@ -34,7 +34,7 @@ describe("createVerifiedCache", () => {
   it("never keeps an invalid verdict, nor anything with a zero TTL or a large body", () => {
     const cache = createVerifiedCache(1_000);
     const key = cache.keyOf(item("{}")) as string;
-    cache.set(key, { outcome: auth.VerifyOutcome.VERIFY_OUTCOME_INVALID, access });
+    cache.set(key, { outcome: auth.VerifyOutcome.VERIFY_OUTCOME_INVALID, access }, cache.version());
     expect(cache.get(key)).toBeUndefined();
     expect(createVerifiedCache(0).keyOf(item(""))).toBeNull();
     expect(cache.keyOf(item("x".repeat(65 * 1024)))).toBeNull();
@@ -56,10 +56,23 @@ describe("createVerifiedCache", () => {
     const cache = createVerifiedCache(1_000);
     const mine = cache.keyOf(item("")) as string;
     const theirs = cache.keyOf(item("", "a".repeat(64), "team_2")) as string;
-    cache.set(mine, valid);
-    cache.set(theirs, valid);
+    cache.set(mine, valid, cache.version());
+    cache.set(theirs, valid, cache.version());
     cache.forgetTeam("team_1");
     expect(cache.get(mine)).toBeUndefined();
     expect(cache.get(theirs)).toEqual(valid);
+    cache.forgetAll();
+    expect(cache.get(theirs)).toBeUndefined();
+  });
+
+  it("does not keep a verdict asked for before a change and answered after it", () => {
+    const cache = createVerifiedCache(1_000);
+    const key = cache.keyOf(item("")) as string;
+    const asked = cache.version();
+    cache.forgetTeam("team_1"); // the rotation's announcement arrives while auth is answering
+    cache.set(key, valid, asked);
+    expect(cache.get(key)).toBeUndefined();
+    cache.set(key, valid, cache.version());
+    expect(cache.get(key)).toEqual(valid);
   });
 });

@@ -10,11 +10,16 @@ const VERIFIED_MAX_ENTRIES = 100_000;
  * identical empty-body ping (its signature never changes) stops costing an
  * RPC. Only the verdict and the team's access are kept, never key material;
  * only valid verdicts are kept (a stranger's bad signatures cannot fill it).
- * A rotation with no grace window is felt here within `ttlMs`.
+ * A team's verdicts go when it changes (here or, announced, on another
+ * replica: team-changes.ts); `ttlMs` bounds them if an announcement is lost.
  */
 export function createVerifiedCache(ttlMs: number, now: () => number = Date.now) {
   const entries = new Map<string, { result: auth.VerifySignatureResult; expiresAt: number }>();
+  // Counts forgets: a verdict asked for before one and answered after it may predate the change.
+  let forgets = 0;
   return {
+    /** Taken before asking auth, and given back to `set` with the answer. */
+    version: (): number => forgets,
     keyOf: (item: auth.VerifySignatureItem): string | null => {
       if (ttlMs <= 0 || item.payload.length > CACHEABLE_BODY_BYTES) return null;
       // A Standard Webhooks message signs its own id and timestamp, so it is never sent the same
@@ -31,14 +36,20 @@ export function createVerifiedCache(ttlMs: number, now: () => number = Date.now)
       return undefined;
     },
     forgetTeam: (teamId: string) => {
+      forgets++;
       const prefix = `${teamId}\u0000`;
       for (const key of entries.keys()) if (key.startsWith(prefix)) entries.delete(key);
     },
-    set: (key: string, result: auth.VerifySignatureResult) => {
+    forgetAll: () => {
+      forgets++;
+      entries.clear();
+    },
+    /** Keeps a valid verdict, unless something was forgotten since `version` (then it may be stale). */
+    set: (key: string, result: auth.VerifySignatureResult, version: number) => {
       const valid =
         result.outcome === auth.VerifyOutcome.VERIFY_OUTCOME_VALID_CURRENT ||
         result.outcome === auth.VerifyOutcome.VERIFY_OUTCOME_VALID_PREVIOUS;
-      if (!valid) return;
+      if (!valid || version !== forgets) return;
       if (entries.size >= VERIFIED_MAX_ENTRIES) {
         const oldest = entries.keys().next();
         if (!oldest.done) entries.delete(oldest.value);

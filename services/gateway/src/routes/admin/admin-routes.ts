@@ -34,8 +34,8 @@ export type AdminRoutesOptions = {
   publicBaseUrl?: string | undefined;
   /** The ping route's monitor cache, told about pauses and resumes made here. */
   monitorLookup?: MonitorLookup | undefined;
-  /** Called after a team's settings or secret changed here (cached verifications are forgotten). */
-  onTeamChanged?: ((teamId: string) => void) | undefined;
+  /** Called after a team's settings or secret changed here (cached verifications are forgotten, on every replica). */
+  onTeamChanged?: ((teamId: string) => Promise<void>) | undefined;
   /** Failed bearer tokens, counted per client address with failed dashboard sign-ins. */
   credentialFailures: CredentialFailureThrottle;
   /** Called once a key was revoked here (its dashboard sessions end). */

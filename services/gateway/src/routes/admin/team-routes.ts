@@ -50,7 +50,7 @@ export async function teamRoutes(
     peers,
     audit,
     onTeamChanged,
-  }: { peers: Peers; audit: RecordAudit; onTeamChanged?: ((teamId: string) => void) | undefined },
+  }: { peers: Peers; audit: RecordAudit; onTeamChanged?: ((teamId: string) => Promise<void>) | undefined },
 ): Promise<void> {
   const { auth } = peers;
 
@@ -147,8 +147,8 @@ export async function teamRoutes(
         alertQuotaMonthly: body.alertQuotaMonthly,
         heartbeatQuotaMonthly: body.heartbeatQuotaMonthly,
       });
-      // Quotas and subscription travel with verified signatures: this gateway forgets what it cached.
-      onTeamChanged?.(request.params.teamId);
+      // Quotas and subscription travel with verified signatures: every gateway forgets what it cached.
+      await onTeamChanged?.(request.params.teamId);
       await audit(request, {
         action: "team.update",
         target: { kind: "team", id: request.params.teamId },
@@ -185,7 +185,7 @@ export async function teamRoutes(
     async (request) => {
       const graceSeconds = request.body.graceSeconds;
       const response = await callUnary(auth, auth.rotateSecret, { teamId: request.params.teamId, graceSeconds });
-      onTeamChanged?.(request.params.teamId);
+      await onTeamChanged?.(request.params.teamId);
       await audit(request, {
         action: "team.rotate_secret",
         target: { kind: "team", id: request.params.teamId },
