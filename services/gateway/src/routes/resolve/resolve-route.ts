@@ -6,6 +6,7 @@ import { documentationOnly, resolveRouteSchema } from "../../openapi/public-rout
 import { batchPerTurn } from "../../peers/batch-per-turn.ts";
 import type { CoalescedCalls } from "../../peers/coalesced-calls.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
+import { resendKeyedItems } from "../../peers/resend-keyed-items.ts";
 import { readDryRun } from "../../pipeline/dry-run.ts";
 import { idempotencyFields, markReplayed, readIdempotencyKey } from "../../pipeline/idempotency-key.ts";
 import { parseJsonBody } from "../../pipeline/json-body.ts";
@@ -36,9 +37,10 @@ export function resolveRoute(app: FastifyInstance, options: ResolveRouteOptions)
   const { peers, calls, rateLimiter, replayGuard, webhooks } = options;
   const call = (items: alerts.ResolveByKeyItem[], dryRun: boolean) =>
     callUnary(peers.alerts, peers.alerts.resolveAlertsByKey, { items, dryRun });
-  const resolve = batchPerTurn(async (items: alerts.ResolveByKeyItem[]) => (await call(items, false)).results, {
-    name: "ResolveAlertsByKey",
-  });
+  const resolve = batchPerTurn(
+    resendKeyedItems(async (items: alerts.ResolveByKeyItem[]) => (await call(items, false)).results),
+    { name: "ResolveAlertsByKey" },
+  );
 
   app.post<{ Params: { webhookUrl: string } }>(
     "/api/alerts/resolve/:webhookUrl",
