@@ -1,7 +1,8 @@
 // The monitors service's client of alerts (the incident worker's AlertsPort) against the real
 // alerts service: alerts' domain errors come back through gRPC as domain errors, and decide
-// whether an incident action is done or retried. (An InvalidError, "set aside", cannot be
-// provoked through this typed client; packages/grpc's unit tests carry it through gRPC.)
+// whether an incident action is done or retried; an action sent again is applied once. (An
+// InvalidError, "set aside", cannot be provoked through this typed client; packages/grpc's unit
+// tests carry it through gRPC.)
 import { randomUUID } from "node:crypto";
 import { connectClient } from "@pulsegate/grpc";
 import { alerts } from "@pulsegate/proto";
@@ -21,6 +22,7 @@ afterAll(() => {
 const port = alertsOverGrpc(alertsClient);
 
 const incident = (teamId: string, title: string): IncidentAlert => ({
+  actionId: String(Math.floor(Math.random() * 1e9)),
   teamId,
   monitorId: randomUUID(),
   title,
@@ -40,6 +42,20 @@ describe("monitors' alerts client", () => {
     expect(raised).toMatchObject({ kind: "raised", outcome: "created" });
     expect(await port.resolve((raised as { alertId: string }).alertId)).toBe("resolved");
     expect(await port.resolve(randomUUID())).toBe("resolved");
+  });
+
+  it("raises an action sent again (its answer lost) once: the repeat is answered with the same alert", async () => {
+    const { teamId } = await client.createTeam();
+    const action = incident(teamId, "db-2 down");
+    const first = await port.raise(action);
+    expect(first).toMatchObject({ kind: "raised", outcome: "created" });
+    expect(await port.raise(action)).toEqual(first);
+    const alertId = (first as { alertId: string }).alertId;
+    const stored = await client.admin("GET", `/alerts/${alertId}`);
+    expect((stored.body.alert as { occurrenceCount: number }).occurrenceCount).toBe(1);
+    // Another action of the same monitor and incident folds in, as before.
+    const next = { ...action, actionId: `${action.actionId}1` };
+    expect(await port.raise(next)).toMatchObject({ kind: "raised", outcome: "occurrence_added", alertId });
   });
 
   it("throws, to be retried, when alerts cannot be reached (UnavailableError is no refusal)", async () => {

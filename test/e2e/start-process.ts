@@ -1,10 +1,11 @@
 // `npm start` (scripts/start.ts) as a child process for the start-* and
 // shutdown-* tests: free ports for the gateway and every gRPC listener, so a
 // developer's running stack never collides with it.
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { freePort } from "../support/free-port.ts";
+import { REPLICA_PORT_STEP, replicasFrom } from "../../scripts/lib/start-addresses.ts";
+import { freePort, freePortRange } from "../support/free-port.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 const pinnedNode = resolve(root, "node_modules/.bin/node");
@@ -19,6 +20,33 @@ export type StartOptions = {
 };
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };
+
+/** A service process npm start runs, told apart from its replicas by where it listens. */
+export type ServiceProcess = {
+  pid: number;
+  service: string;
+  /** GRPC_LISTEN_ADDR of auth, alerts or monitors. */
+  grpc: string | undefined;
+  /** SIGNING_GRPC_LISTEN_ADDR of auth. */
+  signing: string | undefined;
+  /** PORT of a gateway. */
+  port: number | undefined;
+};
+
+/**
+ * Free ports for the gateway and the four gRPC listeners. With `--replicas N`, replica i of each
+ * listens 10·i ports above it, and the gateways on the ports after the first's: all of them come
+ * from one block that was free (five lone free ports would leave the replicas' to chance).
+ */
+async function listenPorts(args: string[]): Promise<number[]> {
+  const count = replicasFrom(args);
+  const replicas = "replicas" in count ? count.replicas : 1;
+  if (replicas === 1) return Promise.all(Array.from({ length: 5 }, () => freePort()));
+  // gRPC listeners at base..base+3 (+10·i each), then the gateways after the last replica's.
+  const grpcSpan = REPLICA_PORT_STEP * (replicas - 1) + 4;
+  const base = await freePortRange(grpcSpan + replicas);
+  return [base + grpcSpan, base, base + 1, base + 2, base + 3];
+}
 
 export class StartProcess {
   readonly child: ChildProcess;
@@ -39,7 +67,7 @@ export class StartProcess {
   }
 
   static async spawn(options: StartOptions = {}): Promise<StartProcess> {
-    const [port, auth, alerts, monitors, signing] = await Promise.all(Array.from({ length: 5 }, () => freePort()));
+    const [port, auth, alerts, monitors, signing] = await listenPorts(options.args ?? []);
     const child = spawn(nodeBinary, ["scripts/start.ts", ...(options.args ?? [])], {
       cwd: root,
       env: {
@@ -103,6 +131,34 @@ export class StartProcess {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** The services the start script runs now, by their listen addresses: `ps` is not enough to tell replicas apart. */
+  processes(): ServiceProcess[] {
+    let children: string[];
+    try {
+      children = execFileSync("pgrep", ["-P", String(this.child.pid)], { encoding: "utf8" })
+        .trim()
+        .split("\n");
+    } catch {
+      return [];
+    }
+    return children.flatMap((text) => {
+      const pid = Number(text);
+      try {
+        const command = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+        const service = /services\/(\w+)\/src\/main\.ts/.exec(command)?.[1];
+        const environ = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+        const read = (name: string) =>
+          environ.find((entry) => entry.startsWith(`${name}=`))?.slice(name.length + 1) || undefined;
+        const port = service === "gateway" ? Number(read("PORT")) : undefined;
+        return service
+          ? [{ pid, service, grpc: read("GRPC_LISTEN_ADDR"), signing: read("SIGNING_GRPC_LISTEN_ADDR"), port }]
+          : [];
+      } catch {
+        return [];
+      }
+    });
   }
 
   /** Last resort for afterAll: the whole group (when detached) or the script and what it started. */

@@ -2,13 +2,11 @@
 // is printed and serves; every gRPC client spreads its calls over both replicas of what it calls (seen in
 // each replica's own rpc_server_call_duration count); a replica killed with SIGKILL is started again with
 // back-off and said so, while the other serves; Ctrl-C still stops everything, cleanly.
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { Client } from "../support/client.ts";
 import { dropDatabase, TEST_DATABASE_SERVER } from "../support/database.ts";
 import { eventually } from "../support/eventually.ts";
+import { freePortRange } from "../support/free-port.ts";
 import { sampleSum, scrape } from "../support/prometheus.ts";
 import { StartProcess } from "./start-process.ts";
 
@@ -20,40 +18,6 @@ afterAll(async () => {
   await dropDatabase(databaseName);
 });
 
-/** N such that N..N+count-1 were all free a moment ago. */
-async function freeRange(count: number): Promise<number> {
-  const free = (port: number) =>
-    new Promise<boolean>((resolve) => {
-      const server = createServer();
-      server.once("error", () => resolve(false));
-      server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
-    });
-  for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
-    const all = await Promise.all(Array.from({ length: count }, (_, offset) => free(base + offset)));
-    if (all.every(Boolean)) return base;
-  }
-}
-
-/** The services npm start runs, by their listen address: `ps` is not enough to tell replicas apart. */
-function servicePids(startPid: number): { pid: number; service: string; grpc: string | undefined }[] {
-  const children = execFileSync("pgrep", ["-P", String(startPid)], { encoding: "utf8" })
-    .trim()
-    .split("\n");
-  return children.flatMap((text) => {
-    const pid = Number(text);
-    try {
-      const command = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      const service = /services\/(\w+)\/src\/main\.ts/.exec(command)?.[1];
-      const environ = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
-      const grpc = environ.find((entry) => entry.startsWith("GRPC_LISTEN_ADDR="))?.split("=")[1];
-      return service ? [{ pid, service, grpc }] : [];
-    } catch {
-      return [];
-    }
-  });
-}
-
 /** TriggerAlert calls one alerts process has served (its rpc server histogram's count). */
 async function triggerCalls(metricsPort: number): Promise<number> {
   return sampleSum(await scrape(metricsPort), "rpc_server_call_duration_seconds_count", {
@@ -63,7 +27,7 @@ async function triggerCalls(metricsPort: number): Promise<number> {
 
 describe("npm start -- --replicas 2", () => {
   it("runs two of everything, balances every client over both, and restarts a killed replica", async () => {
-    const metricsBase = await freeRange(8);
+    const metricsBase = await freePortRange(8);
     start = await StartProcess.spawn({
       args: ["--replicas", "2"],
       env: {
@@ -99,8 +63,8 @@ describe("npm start -- --replicas 2", () => {
     expect((after[1] ?? 0) - (before[1] ?? 0)).toBeGreaterThan(0);
 
     // SIGKILL the second alerts replica: said, started again, and the other serves meanwhile.
-    const startPid = start.child.pid as number;
-    const alertsProcesses = servicePids(startPid).filter((entry) => entry.service === "alerts");
+    const running = start;
+    const alertsProcesses = running.processes().filter((entry) => entry.service === "alerts");
     expect(alertsProcesses).toHaveLength(2);
     // Replica 2 listens 10 ports above replica 1.
     const portOf = (entry: { grpc: string | undefined }) => Number(entry.grpc?.split(":")[1]);
@@ -113,7 +77,7 @@ describe("npm start -- --replicas 2", () => {
     }
     const restarted = await eventually(
       async () => {
-        const now = servicePids(startPid).filter((entry) => entry.service === "alerts" && entry.pid !== killed?.pid);
+        const now = running.processes().filter((entry) => entry.service === "alerts" && entry.pid !== killed?.pid);
         if (now.length !== 2) throw new Error(`${now.length} alerts processes other than the killed one`);
         return now;
       },

@@ -8,6 +8,7 @@ import {
   type ServiceError as GrpcServiceError,
   Metadata,
 } from "@grpc/grpc-js";
+import { retryConfig } from "./idempotent-methods.ts";
 
 type ClientConstructor<C extends Client> = new (
   address: string,
@@ -26,9 +27,11 @@ export type DeadlineClient<C extends Client = Client> = C & {
  * the first that answered (grpc-js's default `pick_first`): a target that names several replicas — a
  * headless Kubernetes Service, whose DNS name resolves to every ready pod, or `ipv4:a:p,b:p` as
  * `npm start -- --replicas` gives — gets the load spread over them. Servers age connections out
- * (create-server.ts), which makes the client resolve the name again and find new replicas.
+ * (create-server.ts), which makes the client resolve the name again and find new replicas. A read
+ * that fails UNAVAILABLE (its replica died under it) is sent again, to the next replica
+ * (idempotent-methods.ts); a write never is.
  */
-const ROUND_ROBIN = JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] });
+const SERVICE_CONFIG = JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }], ...retryConfig() });
 
 /**
  * One long-lived channel per peer (grpc-js reconnects by itself), whose calls
@@ -44,7 +47,7 @@ export function connectClient<C extends Client>(
     "grpc.keepalive_timeout_ms": 10_000,
     "grpc.max_receive_message_length": 8 * 1024 * 1024,
     "grpc.max_send_message_length": 8 * 1024 * 1024,
-    "grpc.service_config": ROUND_ROBIN,
+    "grpc.service_config": SERVICE_CONFIG,
   });
   return Object.assign(client, { deadlineMs: options.deadlineMs });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type BatchOptions, batchPerTurn } from "./batch-per-turn.ts";
+import { type BatchOptions, batchPerTurn, ItemFailure } from "./batch-per-turn.ts";
 
 /** Lets the batcher's turn end, so what it gathered is sent. */
 const nextTurn = () => new Promise((done) => setImmediate(done));
@@ -48,6 +48,18 @@ describe("batchPerTurn", () => {
     expect(results.map((result) => result.status)).toEqual(["rejected", "rejected"]);
     const short = batchPerTurn(async (_items: number[]) => [1]);
     await expect(Promise.all([short(1), short(2)])).rejects.toThrow(/expected 2 results/);
+  });
+
+  it("fails the caller of an ItemFailure alone, and answers the others of its batch", async () => {
+    const oddsFail = batchPerTurn(async (items: number[]) =>
+      items.map((item) => (item % 2 ? new ItemFailure(new Error(`no ${item}`)) : item)),
+    );
+    const results = await Promise.allSettled([oddsFail(1), oddsFail(2), oddsFail(3)]);
+    expect(results).toEqual([
+      { status: "rejected", reason: new Error("no 1") },
+      { status: "fulfilled", value: 2 },
+      { status: "rejected", reason: new Error("no 3") },
+    ]);
   });
 
   it("keeps accumulating while maxInFlight calls are out, and sends the rest when one comes back", async () => {

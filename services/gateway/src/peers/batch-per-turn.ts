@@ -32,18 +32,28 @@ export type BatchOptions = {
   ordered?: boolean;
 };
 
+/** A result that fails its one caller with `error`, while the other items of its batch are answered. */
+export class ItemFailure {
+  readonly error: unknown;
+
+  constructor(error: unknown) {
+    this.error = error;
+  }
+}
+
 /**
  * Coalesces concurrent calls into one call of `send` (DESIGN §10: the
  * hot-path RPCs take repeated items), like a database's group commit. With
  * few calls in flight, the items of one event-loop turn go together; with
  * `maxInFlight` out, they wait for one to come back (or for `maxBatch` of
  * them), so a busy gateway sends fewer, larger batches instead of more
- * small ones. `send` answers one result per item, in order; if it fails,
- * every caller of that batch gets its error. Each call is traced as a batch
+ * small ones. `send` answers one result per item, in order (an ItemFailure
+ * fails that item's caller alone); if it fails, every caller of that batch
+ * gets its error. Each call is traced as a batch
  * linked to its requests (batch-trace.ts), never inside one request's trace.
  */
 export function batchPerTurn<Item, Result>(
-  send: (items: Item[]) => Promise<Result[]>,
+  send: (items: Item[]) => Promise<(Result | ItemFailure)[]>,
   options: BatchOptions = {},
 ): (item: Item) => Promise<Result> {
   const { maxBatch = 256, maxInFlight = 2, name = "call", ordered = false } = options;
@@ -74,7 +84,9 @@ export function batchPerTurn<Item, Result>(
             return;
           }
           batch.forEach((entry, index) => {
-            entry.resolve(results[index] as Result);
+            const result = results[index];
+            if (result instanceof ItemFailure) entry.reject(result.error);
+            else entry.resolve(result as Result);
           });
         },
         (error: unknown) => {

@@ -4,6 +4,7 @@ import { traceparentOf } from "@pulsegate/telemetry";
 import { createVerifiedCache } from "../pipeline/verified-cache.ts";
 import { batchPerTurn } from "./batch-per-turn.ts";
 import type { Peers } from "./connect-peers.ts";
+import { resendKeyedItems } from "./resend-keyed-items.ts";
 
 /** The hot-path RPCs, coalesced: concurrent requests share one call (see batchPerTurn). */
 export type CoalescedCalls = {
@@ -26,13 +27,17 @@ export function createCoalescedCalls(peers: Peers, options: { verifiedCacheMs: n
   );
   const verified = createVerifiedCache(options.verifiedCacheMs);
   const trigger = batchPerTurn(
-    async (items: alerts.TriggerAlertItem[]) =>
-      (await callUnary(peers.alerts, peers.alerts.triggerAlert, { items })).results,
+    resendKeyedItems(
+      async (items: alerts.TriggerAlertItem[]) =>
+        (await callUnary(peers.alerts, peers.alerts.triggerAlert, { items })).results,
+    ),
     { name: "TriggerAlert" },
   );
   const resolve = batchPerTurn(
-    async (items: alerts.ResolveByKeyItem[]) =>
-      (await callUnary(peers.alerts, peers.alerts.resolveAlertsByKey, { items, dryRun: false })).results,
+    resendKeyedItems(
+      async (items: alerts.ResolveByKeyItem[]) =>
+        (await callUnary(peers.alerts, peers.alerts.resolveAlertsByKey, { items, dryRun: false })).results,
+    ),
     { name: "ResolveAlertsByKey" },
   );
   const access = batchPerTurn(

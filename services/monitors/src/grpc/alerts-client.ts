@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { NotFoundError } from "@pulsegate/errors";
 import { callUnary, type DeadlineClient, domainErrorFromGrpc, refusalOf } from "@pulsegate/grpc";
 import { alerts } from "@pulsegate/proto";
@@ -62,7 +63,23 @@ function triggerItem(incident: IncidentAlert): alerts.TriggerAlertItem {
     repeatIntervalSeconds: incident.repeatIntervalSeconds ?? 0,
     // The caller's span (the incident action's): the alert's notifications continue its trace.
     traceparent: traceparentOf(),
-    idempotencyKey: "",
-    requestFingerprint: "",
+    ...incidentIdempotency(incident),
+  };
+}
+
+/**
+ * The action's own idempotency key: sent again after its answer was lost (alerts died after
+ * applying it, the call ran out of time), the raise is answered from the first instead of folding a
+ * second occurrence into the alert. Keys share one namespace per team with the Idempotency-Keys of
+ * the team's own requests; the spaces keep these apart from all of those (the gateway admits
+ * visible ASCII alone). The digest covers what the action asks, so a key that ever met another
+ * action is refused (IDEMPOTENCY_KEY_REUSED), never answered with that one's alert.
+ */
+function incidentIdempotency(incident: IncidentAlert): { idempotencyKey: string; requestFingerprint: string } {
+  const { monitorId, groupKey, title, description, severity, metadata } = incident;
+  const asked = JSON.stringify([monitorId, groupKey, title, description, severity, metadata]);
+  return {
+    idempotencyKey: `monitors incident ${monitorId} ${incident.actionId}`,
+    requestFingerprint: createHash("sha256").update(asked).digest("hex"),
   };
 }

@@ -2,6 +2,8 @@ import type { Severity } from "@pulsegate/vocabulary";
 
 /** An incident to raise as an alert (source monitor), in the monitor's words. */
 export type IncidentAlert = {
+  /** The incident action's id (monitors.incident_actions): the same on every attempt to send it. */
+  actionId: string;
   teamId: string;
   monitorId: string;
   title: string;

@@ -112,6 +112,7 @@ export class IncidentWorker {
 
   async #raise(action: ClaimedIncidentAction): Promise<void> {
     const raised = await this.#alerts.raise({
+      actionId: action.id,
       teamId: action.team_id,
       monitorId: action.monitor_id,
       title: action.title,

@@ -15,6 +15,7 @@ import {
 import { batchPerTurn } from "../../peers/batch-per-turn.ts";
 import type { CoalescedCalls } from "../../peers/coalesced-calls.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
+import { resendKeyedItems } from "../../peers/resend-keyed-items.ts";
 import { readDryRun } from "../../pipeline/dry-run.ts";
 import { idempotencyFields, markReplayed, readIdempotencyKey } from "../../pipeline/idempotency-key.ts";
 import { isJsonContentType, parseJsonBody } from "../../pipeline/json-body.ts";
@@ -60,8 +61,10 @@ export async function pingRoute(app: FastifyInstance, options: PingRouteOptions)
   const lookup = options.monitorLookup;
   const limiter = createPingRateLimiter({ redis: options.redis, log: app.log });
   const recordPing = batchPerTurn(
-    async (items: monitors.RecordPingItem[]) =>
-      (await callUnary(peers.monitors, peers.monitors.recordPing, { items })).results,
+    resendKeyedItems(
+      async (items: monitors.RecordPingItem[]) =>
+        (await callUnary(peers.monitors, peers.monitors.recordPing, { items })).results,
+    ),
     // One at a time, in arrival order (a monitor's pings are applied in order): each RecordPing is a
     // transaction whose fixed cost (round trips, a commit) is much of its price, so fewer, larger
     // batches buy throughput. Two batches side by side, each for half the monitors, did worse
