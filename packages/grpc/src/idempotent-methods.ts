@@ -18,11 +18,13 @@ export const IDEMPOTENT_METHODS: Readonly<Record<string, readonly string[]>> = {
     "GetApiKey",
     "AuthenticateApiKey",
     "ListAuditEntries",
+    "GetTeamAccess",
   ],
   "alerts.v1.AlertsService": [
     "GetWebhook",
     "ListWebhooks",
     "ResolveWebhook",
+    "AuthenticateWebhook",
     "GetAlert",
     "ListAlerts",
     "ListOccurrences",
