@@ -75,8 +75,32 @@ const sharedSessions = new WeakMap<pg.ClientBase, Promise<boolean>>();
 /** A named statement: prepared once per connection, then only bound and executed. */
 export type Statement = { name: string; text: string };
 
+/** `RETURNING *` or `SELECT * FROM schema.table` (`x.*` alike): a whole table's row, whatever its columns are then. */
+const WHOLE_ROW = /\b(?:RETURNING\s+(?:\w+\.)?\*|SELECT\s+(?:\w+\.)?\*\s+FROM\s+\w+\.\w+)/i;
+
+/**
+ * A named statement names its columns: its result type is fixed when a connection prepares it, so
+ * one over a table's `*` fails (0A000, "cached plan must not change result type") on every
+ * connection that prepared it once a migration adds a column, in every process still running while
+ * the migrate Job runs (docs/decisions.md, "Migrations: expand, then contract"). Refused here, at
+ * start, rather than found in a rolling upgrade.
+ */
 export function statement(name: string, text: string): Statement {
+  if (WHOLE_ROW.test(text)) {
+    throw new Error(
+      `statement ${name} reads a table's *: a named statement lists its columns (a migration may add one)`,
+    );
+  }
   return { name, text };
+}
+
+/**
+ * A prepared statement whose result type a migration changed (a column added under a `*` in it, or
+ * in a view it reads): this connection would fail it each time; a fresh one prepares it anew.
+ */
+export function isStalePlan(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === "0A000" && typeof message === "string" && message.includes("cached plan must not change result type");
 }
 
 export async function run<Row extends pg.QueryResultRow>(
@@ -106,7 +130,8 @@ export async function run<Row extends pg.QueryResultRow>(
 /**
  * Runs `work` in one transaction on one connection and commits it (one
  * synchronous commit), or rolls back and rethrows. A connection that failed
- * mid-transaction is discarded, not returned to the pool.
+ * mid-transaction is discarded, not returned to the pool, and so is one whose
+ * prepared statement went stale (isStalePlan): it would fail the next time too.
  */
 export async function inTransaction<T>(pool: PgPool, work: (client: PgClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
@@ -122,6 +147,7 @@ export async function inTransaction<T>(pool: PgPool, work: (client: PgClient) =>
     } catch (rollbackError) {
       broken = rollbackError as Error;
     }
+    if (isStalePlan(error)) broken ??= error as Error;
     throw error;
   } finally {
     client.release(broken);

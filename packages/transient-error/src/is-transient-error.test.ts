@@ -28,6 +28,11 @@ describe("isTransientError", () => {
     expect(isTransientError(orm)).toBe(true);
   });
 
+  it("recognises a prepared statement a migration made stale (a fresh connection prepares it anew)", () => {
+    expect(isTransientError(withCode("cached plan must not change result type", "0A000"))).toBe(true);
+    expect(isTransientError(withCode("cannot use WHERE CURRENT OF here", "0A000"))).toBe(false);
+  });
+
   it("looks behind causes and into an AggregateError", () => {
     expect(isTransientError(new Error("wrapped", { cause: withCode("terminating connection", "57P01") }))).toBe(true);
     expect(isTransientError(new AggregateError([new Error("x"), withCode("refused", "ECONNREFUSED")]))).toBe(true);

@@ -15,8 +15,10 @@ const NETWORK_CODES = new Set([
 // admin or crash shutdown, cannot connect now).
 const SQLSTATE_UNAVAILABLE = /^(08|53|57P)/;
 
+// The last: a prepared statement a migration made stale (0A000, whose other causes are bugs), which a
+// fresh connection prepares anew (@pulsegate/db discards the stale one).
 const MESSAGES =
-  /connection terminated|timeout exceeded when trying to connect|query read timeout|connect ECONNREFUSED|connection refused|connection error|not queryable|database system is (starting|shutting) up|terminating connection/i;
+  /connection terminated|timeout exceeded when trying to connect|query read timeout|connect ECONNREFUSED|connection refused|connection error|not queryable|database system is (starting|shutting) up|terminating connection|cached plan must not change result type/i;
 
 type ErrorLike = { code?: unknown; name?: unknown; message?: unknown; cause?: unknown };
 

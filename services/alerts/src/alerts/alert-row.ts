@@ -51,6 +51,45 @@ export type AlertRow = {
   silenced_by?: string | null;
 };
 
+/** The columns an AlertRow holds, in table order. */
+const ALERT_COLUMN_NAMES = [
+  "id",
+  "team_id",
+  "status",
+  "group_key",
+  "title",
+  "description",
+  "severity",
+  "occurrence_count",
+  "source",
+  "source_id",
+  "metadata",
+  "first_seen_at",
+  "last_seen_at",
+  "acknowledged_at",
+  "resolved_at",
+  "created_at",
+  "repeat_interval_seconds",
+  "next_reminder_at",
+  "reminders_sent",
+  "silenced_by",
+] as const satisfies readonly (keyof AlertRow)[];
+
+// An AlertRow field missing from the list fails to compile here.
+const everyColumnNamed: Exclude<keyof AlertRow, (typeof ALERT_COLUMN_NAMES)[number]> extends never ? true : never =
+  true;
+void everyColumnNamed;
+
+/**
+ * The select list of a whole alert, for named statements (`a` qualifies each column). Not `*`: a
+ * prepared statement's result type is fixed when a connection prepares it, so one over `*` fails
+ * (0A000 "cached plan must not change result type") on every connection that prepared it once a
+ * migration adds a column (docs/decisions.md, "Migrations: expand, then contract").
+ */
+export function alertColumns(alias?: string): string {
+  return ALERT_COLUMN_NAMES.map((column) => (alias ? `${alias}.${column}` : column)).join(", ");
+}
+
 export function alertFromRow(row: AlertRow): AlertView {
   return {
     id: row.id,

@@ -27,14 +27,18 @@ export type ChannelView = {
   updatedAt: Date;
 };
 
-/** What the API shows of a channel: never its credentials, nor the delivery policy's counters. */
+/**
+ * What the API shows of a channel: never its credentials, nor the delivery policy's counters. A
+ * webhook channel without a scheme was written by a release before schemes (during a rolling
+ * upgrade, after migration 0017 had backfilled the others): it signs as pulsegate, and says so.
+ */
 export function channelView(channel: Channel): ChannelView {
   const { credentialsSealed, failingSince, failedDeliveries, deletedAt, ...view } = channel;
   return {
     ...view,
     disabledReason: view.disabledReason ?? null,
     disabledAt: view.disabledAt ?? null,
-    signatureScheme: view.signatureScheme ?? null,
+    signatureScheme: view.kind === "webhook" ? (view.signatureScheme ?? "pulsegate") : null,
     signingSecretRotatedAt: view.signingSecretRotatedAt ?? null,
     previousSigningSecretValidUntil: view.previousSigningSecretValidUntil ?? null,
   };

@@ -1,5 +1,5 @@
 import { type PgClient, type PgPool, run, statement } from "@pulsegate/db";
-import type { AlertRow } from "../alerts/alert-row.ts";
+import { type AlertRow, alertColumns } from "../alerts/alert-row.ts";
 
 /**
  * Reminders as a queue: the alerts whose reminder is due, through the partial index on
@@ -26,7 +26,7 @@ export const TAKE_DUE_REMINDERS = statement(
           reminders_sent = a.reminders_sent + CASE WHEN a.status = 'open' THEN 1 ELSE 0 END
      FROM due
     WHERE a.id = due.id
-   RETURNING a.*`,
+   RETURNING ${alertColumns("a")}`,
 );
 
 /** The due alerts' ids, unlocked (to take them one at a time). $1 now; $2 batch size. */

@@ -69,6 +69,53 @@ export type MonitorRow = {
   created_at: Date | string;
 };
 
+/** The columns a MonitorRow holds (all of the table's but updated_at), in table order. */
+const MONITOR_COLUMN_NAMES = [
+  "id",
+  "team_id",
+  "ping_url",
+  "name",
+  "status",
+  "monitoring_active",
+  "interval_seconds",
+  "grace_seconds",
+  "severity",
+  "reopen_window_seconds",
+  "last_ping_at",
+  "last_ping_status",
+  "last_reason",
+  "next_due_at",
+  "incident_open",
+  "open_alert_ids",
+  "alert_quota_monthly",
+  "created_at",
+  "schedule",
+  "timezone",
+  "max_duration_seconds",
+  "run_started_at",
+  "last_duration_ms",
+  "badge_token",
+  "repeat_interval_seconds",
+  "require_timestamp",
+  "signature_scheme",
+] as const satisfies readonly (keyof MonitorRow)[];
+
+// A MonitorRow field missing from the list fails to compile here.
+const everyColumnNamed: Exclude<keyof MonitorRow, (typeof MONITOR_COLUMN_NAMES)[number]> extends never ? true : never =
+  true;
+void everyColumnNamed;
+
+/**
+ * The select list of a whole monitor, for named statements (`m` qualifies each column). Not `*`: a
+ * prepared statement's result type is fixed when a connection prepares it, so one over `*` fails
+ * (0A000 "cached plan must not change result type") on every connection that prepared it once a
+ * migration adds a column — in every process still running while the migrate Job runs
+ * (docs/decisions.md, "Migrations: expand, then contract").
+ */
+export function monitorColumns(alias?: string): string {
+  return MONITOR_COLUMN_NAMES.map((column) => (alias ? `${alias}.${column}` : column)).join(", ");
+}
+
 export function monitorFromRow(row: MonitorRow): MonitorView {
   return {
     id: row.id,

@@ -1,10 +1,10 @@
 import { type PgPool, run, statement } from "@pulsegate/db";
-import type { MonitorRow } from "./monitor-row.ts";
+import { type MonitorRow, monitorColumns } from "./monitor-row.ts";
 
 /** Many ping URLs at once (the gateway's cache misses of one moment): one prepared statement on the hot path's pool. */
 const SELECT_MONITORS_BY_PING_URL = statement(
   "monitors_resolve_by_ping_url",
-  "SELECT * FROM monitors.monitors WHERE ping_url = ANY($1::text[])",
+  `SELECT ${monitorColumns()} FROM monitors.monitors WHERE ping_url = ANY($1::text[])`,
 );
 
 export function selectMonitorsByPingUrl(pool: PgPool, pingUrls: string[]): Promise<MonitorRow[]> {

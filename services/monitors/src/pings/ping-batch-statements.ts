@@ -1,4 +1,5 @@
 import { statement } from "@pulsegate/db";
+import { monitorColumns } from "../monitors/monitor-row.ts";
 
 /**
  * The ping batch's statements: named, so each connection prepares them once.
@@ -19,7 +20,7 @@ import { statement } from "@pulsegate/db";
 export const LOCK_BATCH = statement(
   "monitors_lock_ping_batch",
   `WITH locked AS (
-     SELECT * FROM monitors.monitors WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE
+     SELECT ${monitorColumns()} FROM monitors.monitors WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE
    ), usage AS (
      INSERT INTO monitors.heartbeat_quota_usage AS usage (team_id, month, used)
      SELECT DISTINCT p.team_id, p.month::date, 0

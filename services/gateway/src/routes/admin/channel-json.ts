@@ -1,4 +1,4 @@
-import type { alerts } from "@pulsegate/proto";
+import { alerts } from "@pulsegate/proto";
 import {
   channelKindJson,
   deliveryEventJson,
@@ -9,6 +9,15 @@ import {
 import { iso, orNull } from "./absent-as-null.ts";
 
 /** JSON shapes of channels, policies and deliveries (camelCase; absent values are null). */
+
+/**
+ * A webhook channel's scheme; null for the other kinds. An alerts service of a release before
+ * schemes (a rolling upgrade) answers none for a webhook channel: it signs as pulsegate.
+ */
+function webhookChannelScheme(channel: alerts.Channel) {
+  if (channel.kind !== alerts.ChannelKind.CHANNEL_KIND_WEBHOOK) return null;
+  return signatureSchemeJson(channel.signatureScheme) ?? "pulsegate";
+}
 
 /** The URL is a secret: only its masked form ever leaves the alerts service. */
 export function channelJson(channel: alerts.Channel) {
@@ -21,7 +30,7 @@ export function channelJson(channel: alerts.Channel) {
     enabled: channel.enabled,
     disabledReason: orNull(channel.disabledReason),
     disabledAt: iso(channel.disabledAt),
-    signatureScheme: signatureSchemeJson(channel.signatureScheme),
+    signatureScheme: webhookChannelScheme(channel),
     signingSecretRotatedAt: iso(channel.signingSecretRotatedAt),
     previousSigningSecretValidUntil: iso(channel.previousSigningSecretValidUntil),
     createdAt: iso(channel.createdAt),
