@@ -4,22 +4,9 @@ import { makeGenericClientConstructor, type ServiceDefinition } from "@grpc/grpc
 import { afterEach, describe, expect, it } from "vitest";
 import { callUnary, connectClient, type UnaryMethod } from "./client.ts";
 import { createGrpcServer, type GrpcServer } from "./create-server.ts";
+import { jsonMethod } from "./testing/json-method.ts";
 
-const json = {
-  serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),
-  deserialize: (bytes: Buffer) => JSON.parse(bytes.toString()) as unknown,
-};
-const definition: ServiceDefinition = {
-  whoAmI: {
-    path: "/test.Replica/WhoAmI",
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: json.serialize,
-    requestDeserialize: json.deserialize,
-    responseSerialize: json.serialize,
-    responseDeserialize: json.deserialize,
-  },
-};
+const definition: ServiceDefinition = { whoAmI: jsonMethod("/test.Replica/WhoAmI") };
 type ReplicaClient = InstanceType<ReturnType<typeof makeGenericClientConstructor>> & {
   whoAmI: UnaryMethod<Record<string, never>, { replica: string }>;
 };

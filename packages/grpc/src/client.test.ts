@@ -8,23 +8,10 @@ import {
 } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callUnary, connectClient, type UnaryMethod } from "./client.ts";
+import { jsonMethod } from "./testing/json-method.ts";
 
 // A one-method service answering after `ms`, over JSON: enough to watch deadlines at work.
-const json = {
-  serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),
-  deserialize: (bytes: Buffer) => JSON.parse(bytes.toString()) as unknown,
-};
-const definition: ServiceDefinition = {
-  wait: {
-    path: "/test.Slow/Wait",
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: json.serialize,
-    requestDeserialize: json.deserialize,
-    responseSerialize: json.serialize,
-    responseDeserialize: json.deserialize,
-  },
-};
+const definition: ServiceDefinition = { wait: jsonMethod("/test.Slow/Wait") };
 type SlowClient = InstanceType<ReturnType<typeof makeGenericClientConstructor>> & {
   wait: UnaryMethod<{ ms: number }, { waited: number }>;
 };

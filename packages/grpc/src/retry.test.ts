@@ -8,24 +8,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { callUnary, connectClient, type DeadlineClient, type UnaryMethod } from "./client.ts";
 import { createGrpcServer, type GrpcServer } from "./create-server.ts";
 import { IDEMPOTENT_METHODS } from "./idempotent-methods.ts";
+import { jsonMethod } from "./testing/json-method.ts";
 
-const json = {
-  serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),
-  deserialize: (bytes: Buffer) => JSON.parse(bytes.toString()) as unknown,
-};
-const method = (path: string) => ({
-  path,
-  requestStream: false,
-  responseStream: false,
-  requestSerialize: json.serialize,
-  requestDeserialize: json.deserialize,
-  responseSerialize: json.serialize,
-  responseDeserialize: json.deserialize,
-});
 // Two methods of the monitors service by their real names, one read and one write, over JSON.
 const definition: ServiceDefinition = {
-  getMonitor: method("/monitors.v1.MonitorsService/GetMonitor"),
-  recordPing: method("/monitors.v1.MonitorsService/RecordPing"),
+  getMonitor: jsonMethod("/monitors.v1.MonitorsService/GetMonitor"),
+  recordPing: jsonMethod("/monitors.v1.MonitorsService/RecordPing"),
 };
 type Answer = { replica: string };
 type MonitorsClient = InstanceType<ReturnType<typeof makeGenericClientConstructor>> & {
