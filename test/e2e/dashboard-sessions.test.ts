@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../support/client.ts";
+import { signedIn, signIn, signOut } from "../support/dashboard-session.ts";
 import { Stack } from "../support/stack.ts";
 
 const PREFIX = `pulsegate-test:sessions-${process.pid}-${randomBytes(4).toString("hex")}`;
@@ -50,39 +51,6 @@ afterAll(async () => {
 /** A documentation address (RFC 5737) of its own for each test: counts never mix. */
 let addressesUsed = 0;
 const freshAddress = () => `198.51.100.${++addressesUsed}`;
-
-type SignIn = { status: number; sessionId: string | undefined; retryAfter: string | null; text: string };
-
-async function signIn(baseUrl: string, token: string, address = "192.0.2.1"): Promise<SignIn> {
-  const response = await fetch(`${baseUrl}/dashboard/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": address },
-    body: new URLSearchParams({ token }).toString(),
-  });
-  const sessionId = /pulsegate_session=([^;]+)/.exec(response.headers.get("set-cookie") ?? "")?.[1];
-  return {
-    status: response.status,
-    sessionId,
-    retryAfter: response.headers.get("retry-after"),
-    text: await response.text(),
-  };
-}
-
-/**
- * Whether `sessionId` is signed in on `baseUrl`: its teams page answers (200, or 303 to the key's
- * own team) instead of sending it to sign-in.
- */
-async function signedIn(baseUrl: string, sessionId: string | undefined): Promise<boolean> {
-  const response = await fetch(`${baseUrl}/dashboard/teams`, {
-    redirect: "manual",
-    headers: { cookie: `pulsegate_session=${sessionId}` },
-  });
-  await response.arrayBuffer();
-  if (response.status === 200) return true;
-  if (response.status !== 303) throw new Error(`teams page answered ${response.status}`);
-  return response.headers.get("location") !== "/dashboard/login";
-}
 
 async function adminCall(baseUrl: string, token: string, address: string) {
   const response = await fetch(`${baseUrl}/admin/v1/teams?limit=1`, {
@@ -139,21 +107,7 @@ describe("dashboard sessions in Redis, across gateway replicas", () => {
     expect(await signedIn(b, session.sessionId)).toBe(true);
 
     // A form posted on the other replica carries the same CSRF token: the whole session is shared.
-    const teams = await fetch(`${b}/dashboard/teams`, {
-      headers: { cookie: `pulsegate_session=${session.sessionId}` },
-    });
-    const csrf = /name="_csrf" value="([^"]+)"/.exec(await teams.text())?.[1];
-    expect(csrf).toEqual(expect.any(String));
-    const signOut = await fetch(`${b}/dashboard/logout`, {
-      method: "POST",
-      redirect: "manual",
-      headers: {
-        cookie: `pulsegate_session=${session.sessionId}`,
-        "content-type": "application/x-www-form-urlencoded",
-      },
-      body: new URLSearchParams({ _csrf: csrf ?? "" }).toString(),
-    });
-    expect(signOut.status).toBe(303);
+    expect(await signOut(b, session.sessionId)).toBe(303);
     expect(await signedIn(a, session.sessionId)).toBe(false);
     expect(await signedIn(b, session.sessionId)).toBe(false);
   });

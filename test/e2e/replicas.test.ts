@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../support/client.ts";
+import { signedIn, signIn, signOut } from "../support/dashboard-session.ts";
 import { dropDatabase, recreateDatabase, TEST_DATABASE_SERVER } from "../support/database.ts";
 import { eventually } from "../support/eventually.ts";
 import { type ReceivedRequest, Receiver } from "../support/receiver.ts";
@@ -135,34 +136,6 @@ async function sentTwice(requests: ReceivedRequest[]): Promise<string[]> {
 /** Lets both replicas' background passes run several times (they poll every 100–250 ms here). */
 const passesRun = () => new Promise((done) => setTimeout(done, 1_200));
 
-type SignIn = { status: number; sessionId: string | undefined };
-
-async function signIn(baseUrl: string, token: string): Promise<SignIn> {
-  const response = await fetch(`${baseUrl}/dashboard/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ token }).toString(),
-  });
-  await response.arrayBuffer();
-  return {
-    status: response.status,
-    sessionId: /pulsegate_session=([^;]+)/.exec(response.headers.get("set-cookie") ?? "")?.[1],
-  };
-}
-
-/** The teams page answers the session (200) instead of sending it to sign-in (303 to the login page). */
-async function signedIn(baseUrl: string, sessionId: string | undefined): Promise<boolean> {
-  const response = await fetch(`${baseUrl}/dashboard/teams`, {
-    redirect: "manual",
-    headers: { cookie: `pulsegate_session=${sessionId}` },
-  });
-  await response.arrayBuffer();
-  if (response.status === 200) return true;
-  if (response.status !== 303) throw new Error(`teams page answered ${response.status}`);
-  return response.headers.get("location") !== "/dashboard/login";
-}
-
 describe("npm start -- --replicas 2: two of everything behave as one", () => {
   it("a dashboard session made on gateway 1 is valid on gateway 2, and signing out on 2 ends it on 1", async () => {
     const [first, second] = gateways;
@@ -170,21 +143,7 @@ describe("npm start -- --replicas 2: two of everything behave as one", () => {
     expect(session.status).toBe(303);
     expect(await signedIn(second, session.sessionId)).toBe(true);
 
-    const page = await fetch(`${second}/dashboard/teams`, {
-      headers: { cookie: `pulsegate_session=${session.sessionId}` },
-    });
-    const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1];
-    expect(csrf).toEqual(expect.any(String));
-    const signOut = await fetch(`${second}/dashboard/logout`, {
-      method: "POST",
-      redirect: "manual",
-      headers: {
-        cookie: `pulsegate_session=${session.sessionId}`,
-        "content-type": "application/x-www-form-urlencoded",
-      },
-      body: new URLSearchParams({ _csrf: csrf ?? "" }).toString(),
-    });
-    expect(signOut.status).toBe(303);
+    expect(await signOut(second, session.sessionId)).toBe(303);
     expect(await signedIn(first, session.sessionId)).toBe(false);
   });
 
