@@ -152,9 +152,7 @@ async function main(): Promise<void> {
       samples.push({ atS: (Date.now() - startedAt) / 1000, values });
     };
     await read();
-    process.stdout.write(
-      `pids: ${SERVICES.map((service) => `${service} ${stack.pidOf(service)}`).join(", ")}\n`,
-    );
+    process.stdout.write(`pids: ${SERVICES.map((service) => `${service} ${stack.pidOf(service)}`).join(", ")}\n`);
     const sampler = setInterval(
       () => void read().catch((error: unknown) => console.error("sample:", error)),
       SAMPLE_SECONDS * 1000,
