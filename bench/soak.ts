@@ -27,7 +27,7 @@ const VACUUM_EVERY_MS = 5 * 60_000;
 const SERVICES: ServiceName[] = ["gateway", "auth", "alerts", "monitors"];
 
 /** What "flat" allows per hour, per series kind: beyond it the series is reported as growing. */
-const BOUNDS_PER_HOUR = { rssMiB: 32, fds: 10, loopP99Ms: 5, connections: 2 };
+const BOUNDS_PER_HOUR = { rssMiB: 32, heapMiB: 16, series: 20, fds: 10, loopP99Ms: 5, connections: 2 };
 
 type Sample = { atS: number; values: Record<string, number> };
 
@@ -70,6 +70,8 @@ async function main(): Promise<void> {
       VERIFIED_CACHE_MS: "3000",
       VERIFIER_CACHE_MS: "5000",
       NOTIFY_POLL_MS: "1000",
+      // e.g. `--heapsnapshot-signal=SIGUSR2`, to take heap snapshots of a process during the run.
+      ...(process.env.SOAK_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SOAK_NODE_OPTIONS } : {}),
     },
   });
   const db = new pg.Pool({ connectionString: stack.info.databaseUrl, max: 2 });
@@ -133,7 +135,13 @@ async function main(): Promise<void> {
         values[`${service} fds`] = openFds(pid);
         const endpoint = stack.info.metrics?.[service];
         const port = Number(endpoint?.split(":")[1]);
-        values[`${service} loopP99Ms`] = sampleSum(await scrape(port), "nodejs_eventloop_delay_p99_seconds") * 1000;
+        const metrics = await scrape(port);
+        // V8's heap in use (all spaces): unlike RSS it falls when the collector frees, so it tells a leak from
+        // a heap that V8 merely grew and keeps.
+        values[`${service} heapMiB`] = sampleSum(metrics, "v8js_memory_heap_used_bytes") / 2 ** 20;
+        values[`${service} loopP99Ms`] = sampleSum(metrics, "nodejs_eventloop_delay_p99_seconds") * 1000;
+        // Metric series exported: a label carrying an id would add series (and memory) for ever.
+        values[`${service} series`] = metrics.split("\n").filter((line) => line !== "" && !line.startsWith("#")).length;
       }
       const connections = await db.query<{ n: string }>(
         "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
@@ -144,6 +152,7 @@ async function main(): Promise<void> {
       samples.push({ atS: (Date.now() - startedAt) / 1000, values });
     };
     await read();
+    process.stdout.write(`pids: ${SERVICES.map((service) => `${service} ${stack.pidOf(service)}`).join(", ")}\n`);
     const sampler = setInterval(
       () => void read().catch((error: unknown) => console.error("sample:", error)),
       SAMPLE_SECONDS * 1000,

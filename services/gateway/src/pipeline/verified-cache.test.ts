@@ -75,4 +75,31 @@ describe("createVerifiedCache", () => {
     cache.set(key, valid, cache.version());
     expect(cache.get(key)).toEqual(valid);
   });
+
+  it("holds about one TTL of verdicts at a steady rate of new bodies, not its 100,000 cap", () => {
+    let time = 0;
+    const cache = createVerifiedCache(1_000, () => time);
+    // A new trigger body every 10 ms for 20 minutes: each key is asked for once and never again.
+    for (let n = 0; n < 120_000; n++) {
+      time = n * 10;
+      cache.set(cache.keyOf(item(`{"group_key":"k-${n}"}`, (n % 16).toString(16).repeat(64))) as string, valid, 0);
+    }
+    expect(cache.size()).toBeLessThanOrEqual(101);
+    const last = cache.keyOf(item(`{"group_key":"k-119999"}`, (119_999 % 16).toString(16).repeat(64))) as string;
+    expect(cache.get(last)).toEqual(valid);
+  });
+
+  it("keeps a verdict set again until its new expiry, however many expire around it", () => {
+    let time = 0;
+    const cache = createVerifiedCache(1_000, () => time);
+    const ping = cache.keyOf(item("")) as string;
+    cache.set(ping, valid, 0);
+    for (let n = 1; n <= 50; n++) {
+      time = n * 100;
+      if (n % 5 === 0) cache.set(ping, valid, 0);
+      cache.set(cache.keyOf(item(`${n}`)) as string, valid, 0);
+    }
+    expect(cache.get(ping)).toEqual(valid);
+    expect(cache.size()).toBeLessThanOrEqual(11);
+  });
 });

@@ -50,11 +50,18 @@ export function createVerifiedCache(ttlMs: number, now: () => number = Date.now)
         result.outcome === auth.VerifyOutcome.VERIFY_OUTCOME_VALID_CURRENT ||
         result.outcome === auth.VerifyOutcome.VERIFY_OUTCOME_VALID_PREVIOUS;
       if (!valid || version !== forgets) return;
-      if (entries.size >= VERIFIED_MAX_ENTRIES) {
-        const oldest = entries.keys().next();
-        if (!oldest.done) entries.delete(oldest.value);
+      const time = now();
+      // Oldest first: re-set keys move to the end, so the Map's order is expiry order. Expired verdicts
+      // go here too, not only when their key is asked for again: each new trigger body brings a key that
+      // is never asked for again, and without this the Map filled to its cap at any steady rate.
+      entries.delete(key);
+      for (const [oldest, entry] of entries) {
+        if (entries.size < VERIFIED_MAX_ENTRIES && entry.expiresAt > time) break;
+        entries.delete(oldest);
       }
-      entries.set(key, { result, expiresAt: now() + ttlMs });
+      entries.set(key, { result, expiresAt: time + ttlMs });
     },
+    /** Verdicts held (expired ones included until the next `set`). */
+    size: (): number => entries.size,
   };
 }
