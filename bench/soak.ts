@@ -19,6 +19,7 @@ import pg from "pg";
 import { Client } from "../test/support/client.ts";
 import { sampleSum, scrape } from "../test/support/prometheus.ts";
 import { type ServiceName, Stack } from "../test/support/stack.ts";
+import { deployedRuntime } from "./deployed-runtime.ts";
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 30);
 const RATE = Number(process.env.SOAK_RATE ?? 1_000);
@@ -69,6 +70,15 @@ function slopePerHour(points: { x: number; y: number }[]): number {
 }
 
 async function main(): Promise<void> {
+  const deployed = deployedRuntime();
+  process.stdout.write(
+    deployed === undefined
+      ? "kubectl not found: the services run with Node's own heap sizing, not the production overlay's\n"
+      : `as the production overlay runs them: ${SERVICES.map((service) => {
+          const runtime = deployed.get(service);
+          return `${service} ${runtime?.nodeOptions ?? "(no NODE_OPTIONS)"}, limit ${runtime?.memoryLimitMiB ?? "none"} MiB`;
+        }).join("; ")}\n`,
+  );
   const stack = await Stack.create({
     databaseName: "pulsegate_soak",
     metrics: true,
@@ -81,8 +91,12 @@ async function main(): Promise<void> {
       VERIFIED_CACHE_MS: "3000",
       VERIFIER_CACHE_MS: "5000",
       NOTIFY_POLL_MS: "1000",
-      // e.g. `--heapsnapshot-signal=SIGUSR2`, to take heap snapshots of a process during the run.
-      ...(process.env.SOAK_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SOAK_NODE_OPTIONS } : {}),
+    },
+    // The heap the production overlay gives each container; SOAK_NODE_OPTIONS is added to it (e.g.
+    // `--heapsnapshot-signal=SIGUSR2`, to take heap snapshots of a process during the run).
+    serviceEnv: (service) => {
+      const options = [deployed?.get(service)?.nodeOptions, process.env.SOAK_NODE_OPTIONS].filter(Boolean).join(" ");
+      return options === "" ? {} : { NODE_OPTIONS: options };
     },
   });
   const db = new pg.Pool({ connectionString: stack.info.databaseUrl, max: 2 });
@@ -233,6 +247,14 @@ async function main(): Promise<void> {
         `slopes over minutes ${Math.round(WARMUP_S / 60)}–${MINUTES} (${kept.length} readings), per hour:\n`,
     );
     console.table(rows);
+    for (const service of SERVICES) {
+      const limit = deployed?.get(service)?.memoryLimitMiB;
+      const peak = Math.max(...samples.map((sample) => sample.values[`${service} rssMiB`] ?? 0));
+      const verdict =
+        limit === undefined ? "" : peak < limit ? ` (under its ${limit} MiB limit)` : ` — OVER its ${limit} MiB limit`;
+      process.stdout.write(`${service}: peak RSS ${Math.round(peak)} MiB${verdict}\n`);
+      if (limit !== undefined && peak >= limit) process.exitCode = 1;
+    }
     if (seriesAdded.size > 0)
       process.stdout.write(
         `series that appeared after the warm-up:\n${[...seriesAdded].map((name) => `  ${name}`).join("\n")}\n`,
