@@ -28,7 +28,12 @@ const root = resolve(import.meta.dirname, "..");
 const work = process.env.CHECK_K8S_WORK;
 if (!work) throw new Error("CHECK_K8S_WORK is not set (run scripts/check-k8s.sh)");
 const external = new Set(
-  (process.env.EXTERNAL_SECRETS ?? "pulsegate-secrets pulsegate-db-app").split(/\s+/).filter(Boolean),
+  (
+    process.env.EXTERNAL_SECRETS ??
+    "pulsegate-secrets pulsegate-db-app redis-credentials pulsegate-tls pulsegate-admin-tls"
+  )
+    .split(/\s+/)
+    .filter(Boolean),
 );
 let errorCount = 0;
 const failedRenders = new Set<string>();
