@@ -38,4 +38,4 @@ export {
 export { type RowDate, rowDate, rowDateOrNull, rowTextArray } from "./row-values.ts";
 export { runMigrations } from "./run-migrations.ts";
 export { type UniqueNames, uniqueNamesSql } from "./unique-names.ts";
-export { isUniqueViolation } from "./unique-violation.ts";
+export { isUniqueViolation, onUniqueViolation } from "./unique-violation.ts";

@@ -13,3 +13,13 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
   }
   return false;
 }
+
+/**
+ * A `catch` handler that answers a violation of the unique index `constraint` with `replacement()`
+ * and rethrows anything else: `await em.flush().catch(onUniqueViolation("teams_name_key", nameTaken))`.
+ */
+export function onUniqueViolation(constraint: string, replacement: () => Error): (error: unknown) => never {
+  return (error) => {
+    throw isUniqueViolation(error, constraint) ? replacement() : error;
+  };
+}

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type EntityManager, LockMode, type Orm } from "@pulsegate/db";
+import { type EntityManager, LockMode, type Orm, onUniqueViolation } from "@pulsegate/db";
 import { instantSentence, isWithinInstantLimits, TEAM_LIMITS } from "@pulsegate/limits";
 import { decodeCursor, encodeCursor, pageSize } from "@pulsegate/page-cursor";
 import { checkName } from "../check-name.ts";
@@ -20,6 +20,9 @@ export type UpdateTeamInput = {
   alertQuotaMonthly?: number | undefined;
   heartbeatQuotaMonthly?: number | undefined;
 };
+
+/** Team names are unique (docs/decisions.md, "Names"): a create or rename that loses the race is a conflict. */
+const nameTaken = onUniqueViolation("teams_name_key", () => authErrors.nameTaken("team"));
 
 /** The additional data that binds a sealed blob to its team and fingerprint. */
 export function sealingContext(teamId: string, fingerprint: string): string {
@@ -68,7 +71,7 @@ export class TeamService {
       previousSecretValidUntil: null,
       previousSecretLastUsedAt: null,
     });
-    await em.flush();
+    await em.flush().catch(nameTaken);
     return { team, secret };
   }
 
@@ -113,7 +116,7 @@ export class TeamService {
       team.heartbeatQuotaMonthly = checkQuota("heartbeatQuotaMonthly", input.heartbeatQuotaMonthly, 0);
     }
     team.updatedAt = this.#now();
-    await em.flush();
+    await em.flush().catch(nameTaken);
     return team;
   }
 

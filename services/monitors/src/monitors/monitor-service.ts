@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { EntityManager, Orm, PgPool } from "@pulsegate/db";
+import { type EntityManager, type Orm, onUniqueViolation, type PgPool } from "@pulsegate/db";
 import { decodeIdCursor, encodeIdCursor, pageSize } from "@pulsegate/page-cursor";
 import { newUrlToken } from "@pulsegate/text";
 import { isTransientError } from "@pulsegate/transient-error";
@@ -13,6 +13,9 @@ import { selectMonitor, selectTeamMonitors } from "./select-monitor.ts";
 import { selectMonitorsByPingUrl } from "./select-monitors-by-ping-url.ts";
 import { type PingView, selectPingPage } from "./select-ping-page.ts";
 import { updateMonitorPaused } from "./update-monitor-paused.ts";
+
+/** A team's live monitors have unique names (docs/decisions.md, "Names"); the loser of a race is a conflict. */
+const nameTaken = onUniqueViolation("monitors_team_name_key", () => monitorsErrors.nameTaken("monitor"));
 
 /** Creating, reading, pausing and resuming monitors, and reading their pings. */
 export class MonitorService {
@@ -41,7 +44,7 @@ export class MonitorService {
       badgeToken: newUrlToken(),
       settings,
       at: this.#now(),
-    });
+    }).catch(nameTaken);
     return this.#lastKnown.remember(monitorFromRow(row));
   }
 

@@ -58,7 +58,12 @@ export async function channelRoutes(
     body: createChannelBody,
     description:
       "The channel (its URL masked); a standard-webhooks webhook channel's signing secret beside it, shown this once.",
-    responses: { 409: conflictResponse },
+    responses: {
+      409: errorResponse("The team has as many channels as it may have, or one with that name.", [
+        "too_many_channels",
+        "name_taken",
+      ]),
+    },
     answerFields: { signingSecret },
     create: async (teamId, body) => {
       const response = await callUnary(client, client.createChannel, {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { page, wrapped } from "../../openapi/admin-components.ts";
+import { nameTakenResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { orNull } from "./absent-as-null.ts";
 import { owned, TEAM } from "./access.ts";
@@ -77,7 +78,7 @@ export function teamCreateRoute<Body>(
     body: object;
     /** The 201 answer's description. */
     description: string;
-    /** More answers documented after the 201 (a 409). */
+    /** More answers documented after the 201 (a 409 beyond name_taken). */
     responses?: Record<number, unknown>;
     /** Fields the 201 answer may carry beside the item (a secret shown once), as OpenAPI properties. */
     answerFields?: Record<string, unknown>;
@@ -111,6 +112,7 @@ export function teamCreateRoute<Body>(
           201: route.answerFields
             ? { ...created, properties: { ...created.properties, ...route.answerFields } }
             : created,
+          409: nameTakenResponse,
           ...route.responses,
         },
       },
@@ -177,7 +179,7 @@ export function ownedUpdateRoute<Body extends { enabled?: boolean | undefined }>
         tags: collection.tags,
         summary: route.summary,
         body: route.body,
-        response: { 200: wrapped(key, collection.ref, route.description) },
+        response: { 200: wrapped(key, collection.ref, route.description), 409: nameTakenResponse },
       },
     },
     async (request) => {

@@ -2,6 +2,7 @@ import { callUnary } from "@pulsegate/grpc";
 import type { FastifyInstance } from "fastify";
 import { errors } from "../../errors.ts";
 import { page, wrapped } from "../../openapi/admin-components.ts";
+import { nameTakenResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { iso } from "./absent-as-null.ts";
 import { ADMIN_ONLY, TEAM } from "./access.ts";
@@ -73,6 +74,7 @@ export async function teamRoutes(
               standardWebhooksSecret,
             },
           },
+          409: nameTakenResponse,
         },
       },
     },
@@ -129,7 +131,7 @@ export async function teamRoutes(
         summary: "Change a team's name, subscription or quotas",
         description: "A team API key may change the name only: subscription and quotas are the admin token's.",
         body: updateTeamBody,
-        response: { 200: wrapped("team", "Team", "The team as changed.") },
+        response: { 200: wrapped("team", "Team", "The team as changed."), 409: nameTakenResponse },
       },
     },
     async (request) => {
