@@ -221,6 +221,13 @@ export class ChannelService {
     });
   }
 
+  /** A channel that has not been deleted, as stored (its sealed credentials included): for a test message. */
+  async stored(id: string): Promise<Channel> {
+    const channel = await this.#em().findOne(ChannelSchema, { id, deletedAt: null });
+    if (!channel) throw alertsErrors.channelNotFound();
+    return channel;
+  }
+
   /** Ids of the team's channels that exist (enabled or not). */
   async idsOf(teamId: string): Promise<Set<string>> {
     const channels = await this.#em().find(ChannelSchema, { teamId, deletedAt: null }, { fields: ["id"] });

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type EntityManager, type Orm, onUniqueViolation } from "@pulsegate/db";
+import { type EntityManager, LockMode, type Orm, onUniqueViolation } from "@pulsegate/db";
 import { WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { newUrlToken } from "@pulsegate/text";
 import { BatchReadCache } from "../caching/batch-read-cache.ts";
@@ -95,6 +95,22 @@ export class WebhookService {
     if (problems.length > 0) throw alertsErrors.invalid(problems);
     Object.assign(webhook, settings, { updatedAt: this.#now() });
     await em.flush().catch(nameTaken);
+    this.#cache.invalidate(id);
+    return webhook;
+  }
+
+  /**
+   * Gone at once (its URL is unknown from now on, here and through every replica's look-up); the
+   * alerts it opened are kept, as the team's history (docs/decisions.md, "Deleting"). The webhook
+   * as it was.
+   */
+  async delete(id: string): Promise<Webhook> {
+    const webhook = await this.#orm.em.fork().transactional(async (em) => {
+      const found = await em.findOne(WebhookSchema, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!found) throw alertsErrors.webhookNotFound();
+      await em.nativeDelete(WebhookSchema, { id });
+      return found;
+    });
     this.#cache.invalidate(id);
     return webhook;
   }

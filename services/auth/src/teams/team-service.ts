@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type EntityManager, LockMode, type Orm, onUniqueViolation } from "@pulsegate/db";
 import { instantSentence, isWithinInstantLimits, TEAM_LIMITS } from "@pulsegate/limits";
 import { decodeCursor, encodeCursor, pageSize } from "@pulsegate/page-cursor";
+import { ApiKeySchema } from "../api-keys/api-key.entity.ts";
 import { checkName } from "../check-name.ts";
 import { authErrors } from "../errors.ts";
 import { deriveHmacStates, generateSecret, type Keyring, sealStates } from "../secrets/index.ts";
@@ -118,6 +119,23 @@ export class TeamService {
     team.updatedAt = this.#now();
     await em.flush().catch(nameTaken);
     return team;
+  }
+
+  /**
+   * Deletes the team, its secrets and its API keys at once, in one transaction; its row's trigger
+   * tells every auth replica (migration 0007), so its signatures and keys stop verifying everywhere.
+   * The audit log keeps its entries (docs/decisions.md, "Deleting"). The team as it was, and the
+   * ids of its keys.
+   */
+  async delete(teamId: string): Promise<{ team: Team; apiKeyIds: string[] }> {
+    return this.#orm.em.fork().transactional(async (em) => {
+      const team = await em.findOne(TeamSchema, { id: teamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!team) throw authErrors.teamNotFound();
+      const keys = await em.find(ApiKeySchema, { teamId }, { fields: ["id"] });
+      await em.nativeDelete(ApiKeySchema, { teamId });
+      await em.nativeDelete(TeamSchema, { id: teamId });
+      return { team, apiKeyIds: keys.map((key) => key.id) };
+    });
   }
 
   /**

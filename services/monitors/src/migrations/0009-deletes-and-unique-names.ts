@@ -13,6 +13,8 @@ export class DeletesAndUniqueNames extends Migration {
     this.addSql(
       "CREATE INDEX IF NOT EXISTS monitors_deleted_idx ON monitors.monitors (deleted_at) WHERE deleted_at IS NOT NULL",
     );
+    // The purge finds a deleted monitor's incident actions, done ones included, by monitor.
+    this.addSql("CREATE INDEX IF NOT EXISTS incident_actions_monitor_idx ON monitors.incident_actions (monitor_id)");
     for (const sql of uniqueNamesSql({
       table: "monitors.monitors",
       index: "monitors_team_name_key",
