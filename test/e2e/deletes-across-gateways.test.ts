@@ -10,12 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, sign } from "../support/client.ts";
 import { signedIn, signIn } from "../support/dashboard-session.ts";
 import { eventually } from "../support/eventually.ts";
+import { Receiver } from "../support/receiver.ts";
 import { Stack } from "../support/stack.ts";
+import { createChannel } from "./notifications-helpers.ts";
 
 let stack: Stack;
 let one: Client;
 let two: Client;
 let db: pg.Pool;
+const closers: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
   stack = await Stack.create({
@@ -37,6 +40,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  for (const close of closers) await close();
   await db?.end();
   await stack?.destroy();
 });
@@ -165,11 +169,25 @@ describe("deleting a team", () => {
   it("answers 204; everything of it is 404 at once through both gateways; its rows are purged, its audit log kept", async () => {
     const { teamId, secret, webhookId, webhookUrl } = await one.setup();
     const monitor = await one.createMonitor(teamId);
+    // Channels with deliveries (one a receiver that never answers: a delivery left pending), a policy, a silence.
+    const receiver = await Receiver.start((request) => (request.path === "/hang" ? "hang" : 200));
+    closers.push(() => receiver.close());
+    const channel = await createChannel(one, teamId, { kind: "webhook", url: receiver.url("/ok") });
+    await createChannel(one, teamId, { kind: "webhook", url: receiver.url("/hang") });
+    const policy = { routes: [{ severities: ["sev2"], channelIds: [channel.id] }] };
+    expect((await one.admin("PUT", `/teams/${teamId}/notification-policy`, policy)).status).toBe(200);
+    const window = {
+      startsAt: new Date(Date.now() + 3_600_000).toISOString(),
+      endsAt: new Date(Date.now() + 7_200_000).toISOString(),
+    };
+    expect((await one.admin("POST", `/teams/${teamId}/silences`, { name: "Later", ...window })).status).toBe(201);
     const badgeUrl = (monitor as unknown as { badgeUrl: string }).badgeUrl;
     const key = await one.admin("POST", `/teams/${teamId}/api-keys`, { name: "reader", scope: "read" });
     const token = key.body.token as string;
     const session = await signIn(two.stack.baseUrl, token, `192.0.2.${randomBytes(1)[0]}`);
     expect(await signedIn(two.stack.baseUrl, session.sessionId)).toBe(true);
+    await one.trigger(webhookUrl, { title: "Notified", group_key: "notified" }, { secret });
+    await receiver.waitFor((requests) => requests.length >= 1, "a delivery");
     for (const client of [one, two]) {
       expect((await client.trigger(webhookUrl, { title: "Disk full" }, { secret })).status).toBe(201);
       expect((await client.ping(monitor.pingUrl, undefined, { secret })).status).toBe(200);
@@ -207,6 +225,11 @@ describe("deleting a team", () => {
       ["SELECT count(*)::int AS n FROM alerts.webhooks WHERE team_id = $1", "webhooks"],
       ["SELECT count(*)::int AS n FROM alerts.alerts WHERE team_id = $1", "alerts"],
       ["SELECT count(*)::int AS n FROM alerts.occurrences WHERE team_id = $1", "occurrences"],
+      ["SELECT count(*)::int AS n FROM alerts.deliveries WHERE team_id = $1", "deliveries"],
+      ["SELECT count(*)::int AS n FROM alerts.outbox WHERE team_id = $1 AND alert_id IS NOT NULL", "outbox events"],
+      ["SELECT count(*)::int AS n FROM alerts.channels WHERE team_id = $1", "channels"],
+      ["SELECT count(*)::int AS n FROM alerts.silences WHERE team_id = $1", "silences"],
+      ["SELECT count(*)::int AS n FROM alerts.notification_policies WHERE team_id = $1", "the policy"],
       ["SELECT count(*)::int AS n FROM monitors.monitors WHERE team_id = $1", "monitors"],
       ["SELECT count(*)::int AS n FROM monitors.pings WHERE team_id = $1", "pings"],
       ["SELECT count(*)::int AS n FROM auth.api_keys WHERE team_id = $1", "API keys"],
