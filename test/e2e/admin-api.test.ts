@@ -2,7 +2,7 @@
 import { API_KEY_LIMITS, CHANNEL_LIMITS, SILENCE_LIMITS, TEAM_LIMITS, WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { PAGE_LIMITS } from "@pulsegate/page-cursor";
 import { describe, expect, inject, it } from "vitest";
-import { Client } from "../support/client.ts";
+import { Client, uniqueName } from "../support/client.ts";
 
 const client = new Client(inject("stack"));
 
@@ -20,13 +20,14 @@ describe("admin API", () => {
   });
 
   it("creates a team, shows the secret once, and never again", async () => {
-    const created = await client.admin("POST", "/teams", { name: "Payments", alertQuotaMonthly: 500 });
+    const name = uniqueName("Payments");
+    const created = await client.admin("POST", "/teams", { name, alertQuotaMonthly: 500 });
     expect(created.status).toBe(201);
     expect(created.headers.get("cache-control")).toBe("no-store");
     const secret = created.body.webhookSecret as string;
     expect(secret).toMatch(/^[0-9a-f]{64}$/);
     const team = created.body.team as Record<string, unknown>;
-    expect(team).toMatchObject({ name: "Payments", alertQuotaMonthly: 500 });
+    expect(team).toMatchObject({ name, alertQuotaMonthly: 500 });
     const fetched = await client.admin("GET", `/teams/${team.id}`);
     expect(fetched.status).toBe(200);
     expect(JSON.stringify(fetched.body)).not.toContain(secret);
@@ -151,7 +152,7 @@ describe("admin API", () => {
     ["alertQuotaMonthly", TEAM_LIMITS.quotaMax],
     ["heartbeatQuotaMonthly", TEAM_LIMITS.quotaMax],
   ])("accepts a team's %s at its maximum (%i) and refuses one above", async (field, max) => {
-    const created = await client.admin("POST", "/teams", { name: "Limits", [field]: max });
+    const created = await client.admin("POST", "/teams", { name: uniqueName("Limits"), [field]: max });
     expect(created.status).toBe(201);
     expect(created.body.team).toMatchObject({ [field]: max });
     refusesAbove(await client.admin("POST", "/teams", { name: "Limits", [field]: max + 1 }), field, max);
@@ -318,9 +319,10 @@ describe("admin API", () => {
   it("keeps a team's silences to their maximum, refusing the next with the service's sentence", async () => {
     const { teamId } = await client.createTeam();
     const max = SILENCE_LIMITS.maxPerTeam;
-    const create = () => client.admin("POST", `/teams/${teamId}/silences`, silenceBody({}));
-    for (let i = 0; i < max; i++) expect((await create()).status).toBe(201);
-    const over = await create();
+    // Names are unique within a team: one each.
+    const create = (i: number) => client.admin("POST", `/teams/${teamId}/silences`, silenceBody({ name: `s${i}` }));
+    for (let i = 0; i < max; i++) expect((await create(i)).status).toBe(201);
+    const over = await create(max);
     expect(over.status).toBe(400);
     expect(over.body).toMatchObject({
       code: "invalid_request",
@@ -331,10 +333,10 @@ describe("admin API", () => {
   it("keeps a team's channels to their maximum, refusing the next with 409 and the service's sentence", async () => {
     const { teamId } = await client.createTeam();
     const max = CHANNEL_LIMITS.maxPerTeam;
-    const create = () =>
-      client.admin("POST", `/teams/${teamId}/channels`, { kind: "webhook", name: "x", url: urlOf(50) });
-    for (let i = 0; i < max; i++) expect((await create()).status).toBe(201);
-    const over = await create();
+    const create = (i: number) =>
+      client.admin("POST", `/teams/${teamId}/channels`, { kind: "webhook", name: `c${i}`, url: urlOf(50) });
+    for (let i = 0; i < max; i++) expect((await create(i)).status).toBe(201);
+    const over = await create(max);
     expect(over.status).toBe(409);
     expect(over.body).toMatchObject({ code: "too_many_channels", error: `A team has at most ${max} channels.` });
   });

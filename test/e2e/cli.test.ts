@@ -2,7 +2,7 @@
 // commands with the admin token, callers' trigger, ping and run signed with the secret.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type CliResult, jsonOf, runCli } from "../support/cli.ts";
-import { Client } from "../support/client.ts";
+import { Client, uniqueName } from "../support/client.ts";
 import { eventually } from "../support/eventually.ts";
 import { freePort } from "../support/free-port.ts";
 import { Receiver } from "../support/receiver.ts";
@@ -21,7 +21,7 @@ function ok(result: CliResult): CliResult {
 }
 
 /** A team made through the CLI: its id and the secret it printed. */
-async function cliTeam(name = "CLI team"): Promise<{ teamId: string; secret: string }> {
+async function cliTeam(name = uniqueName("CLI team")): Promise<{ teamId: string; secret: string }> {
   const created = jsonOf<{ team: { id: string }; webhookSecret: string }>(
     ok(await runCli(["teams", "create", name, "--json"], { env: operator })),
   );
@@ -37,19 +37,18 @@ async function pingsOf(monitorId: string): Promise<PingRow[]> {
 
 describe("pulsegate CLI", () => {
   it("teams create --json shows the webhook secret once; teams show never does", async () => {
-    const result = ok(
-      await runCli(["teams", "create", "Payments", "--alert-quota", "500", "--json"], { env: operator }),
-    );
+    const payments = uniqueName("Payments");
+    const result = ok(await runCli(["teams", "create", payments, "--alert-quota", "500", "--json"], { env: operator }));
     const created = jsonOf<{ team: Record<string, unknown>; webhookSecret: string }>(result);
     expect(created.webhookSecret).toMatch(/^[0-9a-f]{64}$/);
-    expect(created.team).toMatchObject({ name: "Payments", alertQuotaMonthly: 500 });
+    expect(created.team).toMatchObject({ name: payments, alertQuotaMonthly: 500 });
 
     const shown = ok(await runCli(["teams", "show", created.team.id as string, "--json"], { env: operator }));
     expect(jsonOf<{ team: { id: string } }>(shown).team.id).toBe(created.team.id);
     expect(shown.stdout).not.toContain(created.webhookSecret);
 
     // Without --json: short lines for people, the secret among them once.
-    const human = ok(await runCli(["teams", "create", "Human"], { env: operator }));
+    const human = ok(await runCli(["teams", "create", uniqueName("Human")], { env: operator }));
     expect(human.stdout).toMatch(/webhook secret \(shown once, store it now\): [0-9a-f]{64}/);
 
     // Two teams at least by now: a page of one has a cursor.

@@ -395,7 +395,16 @@ describe("dashboard", () => {
     await tabPage.keyboard.type(stack.adminToken);
     await tabPage.keyboard.press("Enter");
     await tabPage.waitForURL(/\/dashboard\/teams$/);
-    const pages = ["alerts", "alerts?status=resolved", "monitors", "webhooks", "channels", "access", "settings"];
+    const pages = [
+      "alerts",
+      "alerts?status=resolved",
+      "monitors",
+      "webhooks",
+      "channels",
+      "silences",
+      "access",
+      "settings",
+    ];
     const { webhooks } = (await client.admin("GET", `/teams/${state.teamId}/webhooks`)).body as {
       webhooks: { id: string }[];
     };

@@ -21,7 +21,7 @@ export async function createChannel(
   teamId: string,
   body: { kind: ChannelKind; url: string; name?: string; key?: string },
 ): Promise<{ id: string; maskedUrl: string }> {
-  const response = await client.admin("POST", `/teams/${teamId}/channels`, { name: `${body.kind} channel`, ...body });
+  const response = await client.createNamed(`/teams/${teamId}/channels`, `${body.kind} channel`, body);
   if (response.status !== 201) throw new Error(`create channel: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.channel as { id: string; maskedUrl: string };
 }

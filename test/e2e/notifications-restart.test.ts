@@ -139,8 +139,8 @@ describe("notification delivery across restarts and replicas", () => {
     const mine = closers.slice(closers.lastIndexOf("grpc"));
     // Stop taking calls, stop the background workers, and only then close the database.
     expect(mine[0]).toBe("grpc");
-    expect(mine.slice(1, 4).sort()).toEqual(["notifications", "reminders", "retention"]);
-    expect(mine[4]).toBe("database");
+    expect(mine.slice(1, 5).sort()).toEqual(["notifications", "purge", "reminders", "retention"]);
+    expect(mine[5]).toBe("database");
     expect(lines.some((line) => line.includes("close failed"))).toBe(false);
   });
 });

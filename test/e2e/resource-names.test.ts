@@ -2,6 +2,7 @@
 // badges (XML), chat messages, the dashboard and terminals: a control character in one
 // (C0, U+0000 to U+001F, or DEL, U+007F) is refused with 400 naming the field, on create
 // and on rename, while any other text stays welcome.
+import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
 import { Client } from "../support/client.ts";
 import { createChannel } from "./notifications-helpers.ts";
@@ -95,8 +96,10 @@ describe("resource names", () => {
 
   it.each(places)("%s: any other text is a name, blanks around it trimmed", async (_, setUp) => {
     const attempt = await setUp();
-    const response = await attempt("\t Café ☕ nightly · über-backup \n");
+    // Team names are unique across the shared stack: each place gives its own.
+    const tag = randomUUID().slice(0, 6);
+    const response = await attempt(`\t Café ☕ nightly · über-backup ${tag} \n`);
     expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
-    expect(JSON.stringify(response.body)).toContain('"name":"Café ☕ nightly · über-backup"');
+    expect(JSON.stringify(response.body)).toContain(`"name":"Café ☕ nightly · über-backup ${tag}"`);
   });
 });

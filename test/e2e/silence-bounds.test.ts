@@ -11,8 +11,10 @@ const db = new pg.Pool({ connectionString: stack.databaseUrl, max: 2 });
 afterAll(() => db.end());
 
 const HOUR = 3_600_000;
+// Names are unique within a team: each silence gets its own.
+let made = 0;
 const silenceBody = (matchers: Record<string, unknown>) => ({
-  name: "Bounds",
+  name: `Bounds ${++made}`,
   startsAt: new Date(Date.now() - 60_000).toISOString(),
   endsAt: new Date(Date.now() + HOUR).toISOString(),
   matchers,

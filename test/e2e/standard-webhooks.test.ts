@@ -9,7 +9,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { standardWebhooksSnippets } from "../../services/gateway/src/routes/dashboard/snippets.ts";
 import { jsonOf, runCli } from "../support/cli.ts";
-import { Client, sign } from "../support/client.ts";
+import { Client, sign, uniqueName } from "../support/client.ts";
 import { Receiver } from "../support/receiver.ts";
 import { waitForDeliveries } from "./notifications-helpers.ts";
 
@@ -25,7 +25,7 @@ type Answer = { status: number; headers: Headers; body: Record<string, unknown> 
 
 /** A team (with its whsec_ key as created) and a source of it with the standard-webhooks scheme. */
 async function standardTeam() {
-  const created = await client.admin("POST", "/teams", { name: "Standard Webhooks" });
+  const created = await client.admin("POST", "/teams", { name: uniqueName("Standard Webhooks") });
   expect(created.status).toBe(201);
   const team = created.body.team as { id: string; secretFingerprint: string };
   return {

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { createLogger } from "@pulsegate/logger";
 import { connectRedis } from "@pulsegate/redis";
 import { afterAll, describe, expect, it } from "vitest";
+import type { LookupNotice } from "../../services/gateway/src/pipeline/lookup-notices.ts";
 import { createTeamChanges } from "../../services/gateway/src/pipeline/team-changes.ts";
 import { eventually } from "../support/eventually.ts";
 import { hostPortOf, TcpProxy } from "../support/tcp-proxy.ts";
@@ -21,20 +22,24 @@ afterAll(async () => {
 function replica(url: string, keyPrefix: string) {
   const redis = connectRedis(url, log);
   const forgotten: string[] = [];
+  const notices: LookupNotice[] = [];
   let cleared = 0;
+  let lookupsCleared = 0;
   const changes = createTeamChanges({
     redis,
     keyPrefix,
     log,
     forgetTeam: (teamId) => forgotten.push(teamId),
     forgetAll: () => cleared++,
+    forgetLookups: (notice) => notices.push(notice),
+    forgetAllLookups: () => lookupsCleared++,
     checkEveryMs: 200,
   });
   closers.push(async () => {
     await changes.close();
     redis.disconnect();
   });
-  return { changes, forgotten, cleared: () => cleared };
+  return { changes, forgotten, notices, cleared: () => cleared, lookupsCleared: () => lookupsCleared };
 }
 
 describe("team changes across gateway replicas", () => {
@@ -53,6 +58,25 @@ describe("team changes across gateway replicas", () => {
     expect(elsewhere.forgotten).toEqual([]);
   });
 
+  it("a deletion's look-up notice reaches every replica of the deployment, as sent", async () => {
+    const prefix = `pulsegate-test:team-changes-${randomBytes(4).toString("hex")}`;
+    const [one, two] = [replica(redisUrl, prefix), replica(redisUrl, prefix)];
+    await eventually(async () => (one.lookupsCleared() && two.lookupsCleared() ? true : undefined));
+    const sent: LookupNotice[] = [
+      { kind: "webhook", webhookUrl: "w" },
+      { kind: "monitor", pingUrl: "p", badgeToken: "b" },
+      { kind: "team", teamId: "team_a" },
+    ];
+    for (const notice of sent) {
+      await one.changes.announceLookups(notice);
+      // Applied here before the announcement is answered (and again when it comes back on the channel).
+      expect(one.notices).toContainEqual(notice);
+    }
+    await eventually(async () => (two.notices.length >= 3 ? true : undefined), { timeoutMs: 1_000 });
+    expect(two.notices).toEqual(sent);
+    expect(two.forgotten).toEqual([]);
+  });
+
   it("a replica whose subscription dropped forgets everything once subscribed again", async () => {
     const prefix = `pulsegate-test:team-changes-${randomBytes(4).toString("hex")}`;
     const proxy = await TcpProxy.start(hostPortOf(redisUrl, 6379));
@@ -69,6 +93,7 @@ describe("team changes across gateway replicas", () => {
     await proxy.restore();
     await eventually(async () => (cutOff.cleared() === 2 ? true : undefined), { timeoutMs: 10_000 });
     expect(cutOff.forgotten).toEqual([]);
+    expect(cutOff.lookupsCleared()).toBe(2);
     // And it hears the next one.
     await announcer.changes.announce("team_next");
     await eventually(async () => (cutOff.forgotten.includes("team_next") ? true : undefined), { timeoutMs: 1_000 });

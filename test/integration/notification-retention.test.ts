@@ -55,7 +55,7 @@ async function delivery(
   await database.db.query(
     `INSERT INTO alerts.channels (id, team_id, kind, name, credentials_sealed, masked_url, enabled, created_at,
                                   updated_at)
-     VALUES ($1, 'team_1', 'webhook', 'hook', '\\x00', 'https://example.com/…', true, now(), now())`,
+     VALUES ($1::text, 'team_1', 'webhook', $1::text, '\\x00', 'https://example.com/…', true, now(), now())`,
     [`ch_${id}`],
   );
   await database.db.query(

@@ -43,7 +43,7 @@ async function monitor(teamId: string, status = "idle"): Promise<string> {
   await db.query(
     `INSERT INTO monitors.monitors (id, team_id, ping_url, name, status, monitoring_active, interval_seconds,
                                     grace_seconds, severity, reopen_window_seconds, created_at, updated_at)
-     VALUES ($1, $2, $3, 'batch', $4, false, 300, 60, 'sev2', 3600, now(), now())`,
+     VALUES ($1::text, $2, $3, $1::text, $4, false, 300, 60, 'sev2', 3600, now(), now())`,
     [id, teamId, randomUUID(), status],
   );
   return id;

@@ -84,7 +84,7 @@ describe("team directory", () => {
     await orm.em.getConnection().execute(
       `INSERT INTO auth.teams (id, name, alert_quota_monthly, heartbeat_quota_monthly, created_at, updated_at,
                                secret_fingerprint, secret_sealed, secret_rotated_at)
-       SELECT 'team_bulk_' || lpad(n::text, 6, '0'), 'bulk', 0, 0, now(), now(), repeat('0', 64), '\\x01', now()
+       SELECT 'team_bulk_' || lpad(n::text, 6, '0'), 'bulk ' || n, 0, 0, now(), now(), repeat('0', 64), '\\x01', now()
          FROM generate_series(1, 12000) AS n`,
     );
     // Also the few changed within the overlap before it (the other test's), read again.

@@ -297,8 +297,10 @@ describe.each(hintModes)("trigger batches (%s)", (_mode, hints) => {
 });
 
 describe("trigger batches through triggerAlerts", () => {
+  // Names are unique within a team: each webhook gets its own.
+  let made = 0;
   async function webhookFor(team: string, settings: Parameters<WebhookService["create"]>[1] = {}) {
-    return (await webhooks.create(team, { name: "CI", ...settings })).webhook;
+    return (await webhooks.create(team, { name: `CI ${++made}`, ...settings })).webhook;
   }
 
   function item(team: string, sourceId: string, body: Partial<TriggerItem> = {}): TriggerItem {

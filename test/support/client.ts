@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { sign } from "@pulsegate/sdk";
 import type { StackInfo } from "./stack.ts";
 
@@ -36,6 +37,9 @@ async function toJson(response: Response): Promise<JsonResponse> {
   return { status: response.status, headers: response.headers, body };
 }
 
+/** `name` and a random suffix: team names are unique across the whole (shared) test stack. */
+export const uniqueName = (name: string) => `${name} ${randomUUID().slice(0, 8)}`;
+
 export class Client {
   readonly stack: StackInfo;
 
@@ -55,15 +59,28 @@ export class Client {
     return toJson(response);
   }
 
+  /**
+   * POSTs a named resource; without a name given, `fallback`, then `fallback 2`, `fallback 3`… until
+   * one is free (names are unique within a team), so a test's second monitor needs no name of its own.
+   */
+  async createNamed(path: string, fallback: string, body: Record<string, unknown>): Promise<JsonResponse> {
+    if (body.name !== undefined) return this.admin("POST", path, body);
+    for (let n = 1; ; n++) {
+      const response = await this.admin("POST", path, { ...body, name: n === 1 ? fallback : `${fallback} ${n}` });
+      if (response.status !== 409 || response.body.code !== "name_taken") return response;
+    }
+  }
+
+  /** A team named "Test team" and a random suffix, unless `body` names it: team names are unique. */
   async createTeam(body: Record<string, unknown> = {}): Promise<{ teamId: string; secret: string }> {
-    const response = await this.admin("POST", "/teams", { name: "Test team", ...body });
+    const response = await this.admin("POST", "/teams", { name: uniqueName("Test team"), ...body });
     if (response.status !== 201) throw new Error(`create team: ${response.status} ${JSON.stringify(response.body)}`);
     const team = response.body.team as { id: string };
     return { teamId: team.id, secret: response.body.webhookSecret as string };
   }
 
   async createWebhook(teamId: string, body: Record<string, unknown> = {}): Promise<{ id: string; webhookUrl: string }> {
-    const response = await this.admin("POST", `/teams/${teamId}/webhooks`, { name: "CI", ...body });
+    const response = await this.createNamed(`/teams/${teamId}/webhooks`, "CI", body);
     if (response.status !== 201) throw new Error(`create webhook: ${response.status} ${JSON.stringify(response.body)}`);
     return response.body.webhook as { id: string; webhookUrl: string };
   }
@@ -99,7 +116,7 @@ export class Client {
   }
 
   async createMonitor(teamId: string, body: Record<string, unknown> = {}): Promise<MonitorJson> {
-    const response = await this.admin("POST", `/teams/${teamId}/monitors`, { name: "Nightly backup", ...body });
+    const response = await this.createNamed(`/teams/${teamId}/monitors`, "Nightly backup", body);
     if (response.status !== 201) throw new Error(`create monitor: ${response.status} ${JSON.stringify(response.body)}`);
     return response.body.monitor as MonitorJson;
   }

@@ -37,3 +37,5 @@ export {
 } from "./pg-pool.ts";
 export { type RowDate, rowDate, rowDateOrNull, rowTextArray } from "./row-values.ts";
 export { runMigrations } from "./run-migrations.ts";
+export { type UniqueNames, uniqueNamesSql } from "./unique-names.ts";
+export { isUniqueViolation, onUniqueViolation } from "./unique-violation.ts";

@@ -8,3 +8,4 @@ export {
   RETRY_SHORTLY_CODE,
   UnavailableError,
 } from "./domain-errors.ts";
+export { NAME_TAKEN_CODE, type NameScope, nameTakenError } from "./name-taken.ts";

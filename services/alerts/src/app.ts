@@ -1,10 +1,13 @@
 import { createPgPool, openServiceDatabase } from "@pulsegate/db";
 import { callUnary, connectClient, createGrpcServer } from "@pulsegate/grpc";
+import { periodic } from "@pulsegate/lifecycle";
 import type { Logger } from "@pulsegate/logger";
 import { auth } from "@pulsegate/proto";
 import { parseKeyring } from "@pulsegate/sealing";
 import { AlertService } from "./alerts/alert-service.ts";
 import type { AlertsConfig } from "./config.ts";
+import { purgeDeletedTeams } from "./deletion/purge-deleted-teams.ts";
+import { TeamDeletions } from "./deletion/team-deletions.ts";
 import { alertsServiceBinding } from "./grpc/alerts-server.ts";
 import { migrations } from "./migrations/index.ts";
 import { provideMigrationKeyring } from "./migrations/migration-keyring.ts";
@@ -110,6 +113,19 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
     intervalMs: config.RETENTION_INTERVAL_MS,
   });
 
+  // Deleted teams' rows go in bounded batches, started at once by a deletion (and every PURGE_INTERVAL_MS).
+  const purge = periodic({
+    name: "deletion purge",
+    intervalMs: config.PURGE_INTERVAL_MS,
+    log,
+    task: async (signal) => {
+      const { skipped, removed, teamsFinished, more } = await purgeDeletedTeams(orm, { signal });
+      if (!skipped && (removed > 0 || teamsFinished > 0)) log.info({ removed, teamsFinished }, "deleted teams purged");
+      return more;
+    },
+  });
+  const teamDeletions = new TeamDeletions(orm, { onDeleted: () => purge.kick() });
+
   const reminders = reminderSchedule(pool, log, {
     intervalMs: config.REMINDER_INTERVAL_MS,
     onOutboxWritten: () => dispatcher.nudge(),
@@ -129,7 +145,9 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
           onOutboxWritten: () => dispatcher.nudge(),
           resealChannels: async () => ({ ...(await resealChannels(pool, sealer)), kekId: sealer.currentKekId }),
           maxAttempts: config.NOTIFY_MAX_ATTEMPTS,
+          send: (message) => dispatcher.send(message),
         },
+        teamDeletions,
         silences,
       ),
     ],
@@ -155,12 +173,14 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
     dispatcher,
     retention,
     reminders,
+    purge,
     stopNotifications,
     closeDatabase,
     close: async () => {
       await grpc.close();
       await retention.stop();
       await reminders.stop();
+      await purge.stop();
       await stopNotifications();
       await closeDatabase();
     },

@@ -35,6 +35,8 @@ export function loadAlertsConfig(source: NodeJS.ProcessEnv = process.env) {
       // (alerts and occurrences never are). Deliveries show in the admin API, so keep a while.
       NOTIFY_RETENTION_DAYS: env.int(30, 1, 36_500),
       RETENTION_INTERVAL_MS: env.int(3_600_000, 1_000, 86_400_000),
+      // Deleted teams are purged this often (and at once after a deletion).
+      PURGE_INTERVAL_MS: env.int(60_000, 100, 3_600_000),
       // How often due reminders (alert.reminder) are looked for.
       REMINDER_INTERVAL_MS: env.int(5_000, 100, 600_000),
       // The relay email channels send through (smtp:// or smtps://, credentials in the URL); unset: no email channels.

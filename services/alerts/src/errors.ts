@@ -1,4 +1,11 @@
-import { ConflictError, type FieldProblem, InvalidError, NotFoundError } from "@pulsegate/errors";
+import {
+  ConflictError,
+  type FieldProblem,
+  InvalidError,
+  type NameScope,
+  NotFoundError,
+  nameTakenError,
+} from "@pulsegate/errors";
 import { NOT_FOUND_SENTENCES } from "@pulsegate/not-found";
 import { invalidCursor } from "@pulsegate/page-cursor";
 
@@ -27,6 +34,7 @@ export const alertsErrors = {
       "Only a webhook channel created with signatureScheme standard-webhooks has a signing secret of its own; the others sign with the team's webhook secret.",
     ),
   tooManyChannels: (max: number) => new ConflictError("too_many_channels", `A team has at most ${max} channels.`),
+  nameTaken: (scope: NameScope) => nameTakenError(scope),
   invalidCursor,
   invalid: (details: FieldProblem[]) => InvalidError.fields(details),
 };

@@ -17,12 +17,14 @@ if (metricsPort) observeAlerts(service.pool, log);
 service.dispatcher.start();
 service.retention.start();
 service.reminders.start();
+service.purge.start();
 closeOnSignals(log, [
   // The gateway and monitors finish their own in-flight work first, calling alerts.
   waitForCallers(callers, drainMs, log),
   { name: "grpc", close: () => service.grpc.close() },
   { name: "retention", close: () => service.retention.stop() },
   { name: "reminders", close: () => service.reminders.stop() },
+  { name: "purge", close: () => service.purge.stop() },
   { name: "notifications", close: () => service.stopNotifications() },
   { name: "database", close: () => service.closeDatabase() },
   { name: "telemetry", close: shutdownTelemetry },

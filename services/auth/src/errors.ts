@@ -1,4 +1,4 @@
-import { ForbiddenError, InvalidError, NotFoundError } from "@pulsegate/errors";
+import { ForbiddenError, InvalidError, type NameScope, NotFoundError, nameTakenError } from "@pulsegate/errors";
 import { NOT_FOUND_SENTENCES } from "@pulsegate/not-found";
 import { invalidCursor } from "@pulsegate/page-cursor";
 
@@ -7,6 +7,7 @@ export const authErrors = {
   teamNotFound: () => new NotFoundError("team_not_found", NOT_FOUND_SENTENCES.team_not_found),
   apiKeyNotFound: () => new NotFoundError("api_key_not_found", NOT_FOUND_SENTENCES.api_key_not_found),
   invalidCursor,
+  nameTaken: (scope: NameScope) => nameTakenError(scope),
   invalidArgument: (field: string, message: string) => InvalidError.fields([{ field, message }]),
   signNotAllowed: () =>
     new ForbiddenError("sign_not_allowed", "Sign is served only on the signing listener (SIGNING_GRPC_LISTEN_ADDR)."),

@@ -25,8 +25,10 @@ import { createCredentialFailureThrottle } from "./rate-limit/credential-failure
 import { createRateLimiter } from "./rate-limit/webhook-rate-limiter.ts";
 import { adminRoutes } from "./routes/admin/admin-routes.ts";
 import { createApiKeyAuthenticator } from "./routes/admin/api-key-authenticator.ts";
+import { createResourceOwners } from "./routes/admin/resource-owners.ts";
+import { createTeamPresence } from "./routes/admin/team-presence.ts";
 import { alertmanagerRoute } from "./routes/alertmanager/alertmanager-route.ts";
-import { badgeRoute } from "./routes/badge/badge-route.ts";
+import { badgeRoute, createBadgeLookup } from "./routes/badge/badge-route.ts";
 import { createSessionStore } from "./routes/dashboard/create-session-store.ts";
 import { dashboardRoutes } from "./routes/dashboard/dashboard-routes.ts";
 import { keyPrincipal } from "./routes/dashboard/session-store.ts";
@@ -34,6 +36,7 @@ import { healthRoutes } from "./routes/health/health-routes.ts";
 import { createMonitorLookup } from "./routes/ping/monitor-lookup.ts";
 import { pingRoute } from "./routes/ping/ping-route.ts";
 import { triggerRoute } from "./routes/trigger/trigger-route.ts";
+import { createWebhookLookup } from "./routes/trigger/webhook-lookup.ts";
 import { narrowDateTimeFormat } from "./validation/date-time-format.ts";
 import { addJsonBoundsKeyword } from "./validation/json-bounds-keyword.ts";
 
@@ -163,20 +166,49 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
   app.addHook("onClose", () => sessions.close());
   const calls = createCoalescedCalls(deps.peers, { verifiedCacheMs: deps.verifiedCacheMs ?? 0 });
-  // A team changed through any replica: every replica's cached verdicts of it go at once.
+  const monitorLookup = createMonitorLookup(deps.peers, {
+    ttlMs: deps.monitorCache?.ttlMs ?? 300_000,
+    maxEntries: deps.monitorCache?.maxEntries ?? 200_000,
+    negativeTtlMs: deps.webhookCacheMs,
+  });
+  const webhooks = createWebhookLookup(deps.peers, deps.webhookCacheMs);
+  const badges = createBadgeLookup(deps.peers, deps.webhookCacheMs);
+  const apiKeys = createApiKeyAuthenticator(deps.peers, { ttlMs: deps.apiKeyCacheMs ?? 5_000 });
+  const owners = createResourceOwners(deps.peers);
+  const presence = createTeamPresence(deps.peers, { ttlMs: 30_000 });
+  // A team changed through any replica: every replica's cached verdicts of it go at once; a webhook,
+  // monitor or team deleted (or a monitor changed) through any replica: every replica's look-ups of it.
   const teamChanges = createTeamChanges({
     redis: deps.redis,
     log: deps.log,
     keyPrefix: redisKeyPrefix,
     forgetTeam: calls.forgetTeam,
     forgetAll: calls.forgetAll,
+    forgetLookups: (notice) => {
+      if (notice.kind === "webhook") webhooks.invalidate(notice.webhookUrl);
+      if (notice.kind === "monitor") {
+        monitorLookup.invalidate(notice.pingUrl);
+        badges.invalidate(notice.badgeToken);
+      }
+      if (notice.kind === "team") {
+        const ofTeam = (resource: { teamId: string } | undefined) => resource?.teamId === notice.teamId;
+        webhooks.invalidateWhere(ofTeam);
+        monitorLookup.invalidateWhere(ofTeam);
+        badges.invalidateWhere(ofTeam);
+        owners.forgetTeam(notice.teamId);
+        presence.forget(notice.teamId);
+        apiKeys.forgetTeam(notice.teamId);
+      }
+    },
+    forgetAllLookups: () => {
+      webhooks.clear();
+      monitorLookup.clear();
+      badges.clear();
+      owners.clear();
+      presence.clear();
+    },
   });
   app.addHook("onClose", () => teamChanges.close());
-  const monitorLookup = createMonitorLookup(deps.peers, {
-    ttlMs: deps.monitorCache?.ttlMs ?? 300_000,
-    maxEntries: deps.monitorCache?.maxEntries ?? 200_000,
-    negativeTtlMs: deps.webhookCacheMs,
-  });
 
   // Public surfaces: raw bodies (the signature covers the exact bytes).
   app.register(async (publicApi) => {
@@ -186,7 +218,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       calls,
       rateLimiter,
       replayGuard: createReplayGuard({ redis: deps.redis, log: deps.log }),
-      webhookCacheMs: deps.webhookCacheMs,
+      webhooks,
     });
     await publicApi.register(alertmanagerRoute, { peers: deps.peers, calls, rateLimiter });
     await publicApi.register(pingRoute, {
@@ -199,7 +231,6 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const auditRecorder = createAuditRecorder(deps.peers, deps.log);
   // Entries of actions already answered are sent before the gRPC clients close.
   app.addHook("onClose", () => auditRecorder.flush(5_000));
-  const apiKeys = createApiKeyAuthenticator(deps.peers, { ttlMs: deps.apiKeyCacheMs ?? 5_000 });
   app.register(adminRoutes, {
     prefix: "/admin/v1",
     peers: deps.peers,
@@ -209,12 +240,15 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     publicBaseUrl: deps.publicBaseUrl,
     monitorLookup,
     onTeamChanged: teamChanges.announce,
+    announceLookups: teamChanges.announceLookups,
+    owners,
+    presence,
     credentialFailures,
     // A revoked key's dashboard sessions end with it, on every replica.
     onApiKeyRevoked: (apiKeyId) => sessions.destroyPrincipal(keyPrincipal(apiKeyId)),
   });
   app.register(healthRoutes, { peers: deps.peers, redis: deps.redis });
-  app.register(badgeRoute, { peers: deps.peers, cacheMs: deps.webhookCacheMs });
+  app.register(badgeRoute, { badges });
   // The web dashboard: pages in front of the admin API above, called in process (docs/dashboard.md).
   app.register(dashboardRoutes, {
     gateway: app,

@@ -63,6 +63,7 @@ const ARGUMENTS: Record<string, unknown[]> = {
   invalidArgument: ["name", "name is required."],
   deliveryNotFailed: ["pending"],
   tooManyChannels: [20],
+  nameTaken: ["webhook"],
 };
 
 /** Sign is called by the alerts service only, never on a caller's behalf: these never reach the gateway. */

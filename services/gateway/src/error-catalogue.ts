@@ -79,6 +79,10 @@ export const ERROR_CATALOGUE = {
     sentence: "The delivery's channel is disabled or deleted; enable or recreate it first.",
   },
   too_many_channels: { status: 409, sentence: "The team has as many channels as it may have." },
+  name_taken: {
+    status: 409,
+    sentence: "That name is in use: team names are unique, and so are the names of a team's resources of one kind.",
+  },
   no_signing_secret: {
     status: 409,
     sentence:

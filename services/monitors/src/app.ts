@@ -6,6 +6,7 @@ import { alerts } from "@pulsegate/proto";
 import { connectRedis } from "@pulsegate/redis";
 import { inBackgroundSpan } from "@pulsegate/telemetry";
 import type { MonitorsConfig } from "./config.ts";
+import { purgeDeleted } from "./deletion/purge-deleted.ts";
 import { alertsOverGrpc } from "./grpc/alerts-client.ts";
 import { monitorsServiceBinding } from "./grpc/monitors-server.ts";
 import { IncidentWorker } from "./incidents/incident-worker.ts";
@@ -74,7 +75,8 @@ export async function buildMonitorsService(config: MonitorsConfig, log: Logger) 
     log,
     onIncident: (actionId) => incidents.runNow(actionId, config.INCIDENT_INLINE_WAIT_MS),
   });
-  const monitorService = new MonitorService(orm, pool, lastKnown);
+  let purgeLoop: Periodic | undefined;
+  const monitorService = new MonitorService(orm, pool, lastKnown, { onDeleted: () => purgeLoop?.kick() });
   const spoolStatus = () => describeSpool(spool, recorder.spooling);
   const grpc = createGrpcServer([monitorsServiceBinding(log, monitorService, recorder, spoolStatus)], {
     maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
@@ -149,6 +151,13 @@ export async function buildMonitorsService(config: MonitorsConfig, log: Logger) 
       return full;
     });
     if (spool.configured) every("spool durability check", 60_000, checkDurability);
+    // Deleted monitors and teams: their rows go in bounded batches, started at once by a delete.
+    purgeLoop = every("deletion purge", config.PURGE_INTERVAL_MS, async (signal) => {
+      const result = await purgeDeleted(orm, { signal });
+      const { skipped, more, ...removed } = result;
+      if (!skipped && Object.values(removed).some((count) => count > 0)) log.info(removed, "deleted monitors purged");
+      return more;
+    });
     start(
       monitorRetention(orm, log, {
         pingRetentionDays: config.PING_RETENTION_DAYS,

@@ -26,6 +26,8 @@ export function loadMonitorsConfig(source: NodeJS.ProcessEnv = process.env) {
       PING_RETENTION_DAYS: env.int(90, 1, 36_500),
       INCIDENT_ACTION_RETENTION_DAYS: env.int(7, 1, 36_500),
       RETENTION_INTERVAL_MS: env.int(3_600_000, 1_000, 86_400_000),
+      // Deleted monitors and teams are purged this often (and at once after a delete).
+      PURGE_INTERVAL_MS: env.int(60_000, 100, 3_600_000),
     },
     source,
   );

@@ -1,4 +1,11 @@
-import { type FieldProblem, InvalidError, NotFoundError, UnavailableError } from "@pulsegate/errors";
+import {
+  type FieldProblem,
+  InvalidError,
+  type NameScope,
+  NotFoundError,
+  nameTakenError,
+  UnavailableError,
+} from "@pulsegate/errors";
 import { NOT_FOUND_SENTENCES } from "@pulsegate/not-found";
 import { invalidCursor } from "@pulsegate/page-cursor";
 
@@ -6,6 +13,7 @@ import { invalidCursor } from "@pulsegate/page-cursor";
 export const monitorsErrors = {
   monitorNotFound: () => new NotFoundError("monitor_not_found", NOT_FOUND_SENTENCES.monitor_not_found),
   invalidCursor,
+  nameTaken: (scope: NameScope) => nameTakenError(scope),
   invalid: (details: FieldProblem[]) => InvalidError.fields(details),
   pingNotStored: () =>
     new UnavailableError(

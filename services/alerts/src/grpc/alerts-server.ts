@@ -10,6 +10,7 @@ import { OpenKeys } from "../alerts/open-keys.ts";
 import { readAlertUsage } from "../alerts/read-alert-usage.ts";
 import { anyResolved, type ResolveByKeyItem, resolveAlertsByKey } from "../alerts/resolve-by-key.ts";
 import { previewTriggers, type TriggerItem, triggerAlerts } from "../alerts/trigger-alerts.ts";
+import type { TeamDeletions } from "../deletion/team-deletions.ts";
 import { alertsErrors } from "../errors.ts";
 import type { SilenceService } from "../silences/silence-service.ts";
 import type { WebhookService } from "../webhooks/webhook-service.ts";
@@ -32,6 +33,7 @@ export function alertsServiceBinding(
   webhooks: WebhookService,
   alertService: AlertService,
   notifications: NotificationDeps,
+  teamDeletions: TeamDeletions,
   silences?: SilenceService,
 ): ServiceBinding {
   const openKeys = new OpenKeys();
@@ -147,6 +149,11 @@ export function alertsServiceBinding(
       return { alert };
     }),
     getAlertUsage: unary(log, async (request) => readAlertUsage(pool, request.teamId)),
+    deleteWebhook: unary(log, async (request) => ({ webhook: webhookToProto(await webhooks.delete(request.id)) })),
+    deleteTeamData: unary(log, async (request) => {
+      await teamDeletions.delete(request.teamId);
+      return {};
+    }),
     ...notificationMethods(log, notifications, alertService),
     ...(silences
       ? silenceMethods(log, silences)

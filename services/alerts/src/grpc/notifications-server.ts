@@ -5,7 +5,9 @@ import { channelKindEnum } from "@pulsegate/vocabulary/proto";
 import type { AlertService } from "../alerts/alert-service.ts";
 import type { ChannelService } from "../notifications/channel-service.ts";
 import type { DeliveryStore } from "../notifications/delivery-store.ts";
+import type { Sendable, SendOutcome } from "../notifications/dispatcher.ts";
 import type { PolicyService } from "../notifications/policy-service.ts";
+import { sendTestNotification } from "../notifications/test-notification.ts";
 import { channelToProto, deliveryToProto, policyToProto, routesFromProto } from "./notifications-mapping.ts";
 import { signatureSchemeFromProto } from "./proto-mapping.ts";
 
@@ -19,6 +21,8 @@ export type NotificationDeps = {
   maxAttempts: number;
   /** KEK rotation: re-seals every channel's credentials under the current KEK. */
   resealChannels: () => Promise<{ resealed: number; alreadyCurrent: number; kekId: string }>;
+  /** Sends one message as the dispatcher sends a delivery (test messages). */
+  send: (message: Sendable) => Promise<SendOutcome>;
 };
 
 type NotificationMethods = Pick<
@@ -36,6 +40,7 @@ type NotificationMethods = Pick<
   | "getDelivery"
   | "retryDelivery"
   | "resealChannelCredentials"
+  | "testChannel"
 >;
 
 /** The notification RPCs of alerts.v1: translation only. */
@@ -104,5 +109,14 @@ export function notificationMethods(
       return { delivery: deliveryToProto(delivery) };
     }),
     resealChannelCredentials: unary(log, async () => deps.resealChannels()),
+    testChannel: unary(log, async (request) => {
+      const result = await sendTestNotification(deps.send, await channels.stored(request.id));
+      return {
+        delivered: result.delivered,
+        statusCode: result.statusCode ?? 0,
+        error: result.error,
+        durationMs: result.durationMs,
+      };
+    }),
   };
 }

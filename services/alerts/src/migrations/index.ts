@@ -15,6 +15,7 @@ import { SilenceMatcherBytes } from "./0014-silence-matcher-bytes.ts";
 import { IdempotencyKeys } from "./0015-idempotency-keys.ts";
 import { AlertmanagerWebhooks } from "./0016-alertmanager-webhooks.ts";
 import { SignatureSchemes } from "./0017-signature-schemes.ts";
+import { UniqueNamesAndTeamDeletions } from "./0018-unique-names-and-team-deletions.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
 export const migrations = [
@@ -35,4 +36,5 @@ export const migrations = [
   { name: "0015-idempotency-keys", class: IdempotencyKeys },
   { name: "0016-alertmanager-webhooks", class: AlertmanagerWebhooks },
   { name: "0017-signature-schemes", class: SignatureSchemes },
+  { name: "0018-unique-names-and-team-deletions", class: UniqueNamesAndTeamDeletions },
 ];

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type EntityManager, LockMode, type Orm } from "@pulsegate/db";
+import { type EntityManager, LockMode, type Orm, onUniqueViolation } from "@pulsegate/db";
 import type { FieldProblem } from "@pulsegate/errors";
 import { CHANNEL_LIMITS } from "@pulsegate/limits";
 import { nameProblem } from "@pulsegate/text";
@@ -38,6 +38,9 @@ export type UpdateChannelInput = {
   key?: string | undefined;
 };
 
+/** A team's live channels have unique names (docs/decisions.md, "Names"); the loser of a race is a conflict. */
+const nameTaken = onUniqueViolation("channels_team_name_key", () => alertsErrors.nameTaken("channel"));
+
 /** A team's notification channels. Deleting keeps the row (deliveries refer to it) but hides it. */
 export class ChannelService {
   readonly #orm: Orm;
@@ -73,7 +76,7 @@ export class ChannelService {
     const url = await this.#checkUrl(input.url, errors, input.kind === "email");
     if (errors.length > 0 || name === undefined || url === undefined) throw alertsErrors.invalid(errors);
     const now = this.#now();
-    return this.#orm.em.fork().transactional(async (em) => {
+    const created = this.#orm.em.fork().transactional(async (em) => {
       // Serialises creations per team so the limit holds under concurrency.
       await em.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [`alerts:channels:${teamId}`]);
       if ((await em.count(ChannelSchema, { teamId, deletedAt: null })) >= CHANNEL_LIMITS.maxPerTeam) {
@@ -105,6 +108,7 @@ export class ChannelService {
       });
       return { channel: channelView(channel), signingSecret };
     });
+    return created.catch(nameTaken);
   }
 
   /**
@@ -183,7 +187,7 @@ export class ChannelService {
     const email = input.url?.trim().toLowerCase().startsWith("mailto:") ?? false;
     const url = input.url === undefined ? undefined : await this.#checkUrl(input.url, errors, email);
     if (errors.length > 0) throw alertsErrors.invalid(errors);
-    return this.#orm.em.fork().transactional(async (em) => {
+    const updated = this.#orm.em.fork().transactional(async (em) => {
       const now = this.#now();
       const channel = await lockChannel(em, id);
       const credentials = this.#newCredentials(channel, url, input.key);
@@ -203,6 +207,7 @@ export class ChannelService {
       if (!channel.enabled) await cancelPendingDeliveries(em, id, "channel disabled", now);
       return channelView(channel);
     });
+    return updated.catch(nameTaken);
   }
 
   /** Hides the channel and cancels its pending deliveries (an attempt under way still finishes). */
@@ -214,6 +219,13 @@ export class ChannelService {
       channel.updatedAt = now;
       await cancelPendingDeliveries(em, id, "channel deleted", now);
     });
+  }
+
+  /** A channel that has not been deleted, as stored (its sealed credentials included): for a test message. */
+  async stored(id: string): Promise<Channel> {
+    const channel = await this.#em().findOne(ChannelSchema, { id, deletedAt: null });
+    if (!channel) throw alertsErrors.channelNotFound();
+    return channel;
   }
 
   /** Ids of the team's channels that exist (enabled or not). */

@@ -52,6 +52,24 @@ export type DispatcherOptions = {
   settleMs?: number;
 };
 
+/** What sending needs of a delivery: a claimed one, or a test message (test-notification.ts). */
+export type Sendable = Pick<
+  ClaimedDelivery,
+  | "id"
+  | "outboxId"
+  | "teamId"
+  | "channelId"
+  | "kind"
+  | "credentialsSealed"
+  | "signatureScheme"
+  | "previousSigningSecretValidUntil"
+  | "attempt"
+  | "payload"
+> & { eventType: string };
+
+/** How one send went, in words safe to show (never the URL, a secret or the receiver's body). */
+export type SendOutcome = { statusCode: number | null; verdict: ReturnType<typeof verdictOf> | null; error: string };
+
 /** Outbox events expanded per pass. */
 const EXPAND_BATCH = 100;
 
@@ -140,6 +158,28 @@ export class Dispatcher {
       // A later event of the same alert may be due now; a slot is free anyway.
       this.nudge();
     });
+  }
+
+  /**
+   * Sends one message as a delivery's attempt is sent (same request, signature and sender), with no
+   * delivery behind it: nothing recorded, no retry. For test messages.
+   */
+  async send(message: Sendable): Promise<SendOutcome> {
+    const { sender, attemptTimeoutMs } = this.#options;
+    try {
+      const { body, headers, url } = await this.#request(message);
+      const answer =
+        message.kind === "email" ? await this.#email(message, url, headers) : await sender.post(url, body, headers);
+      const verdict = verdictOf(answer.statusCode);
+      return {
+        statusCode: answer.statusCode,
+        verdict,
+        error: verdict === "delivered" ? "" : `HTTP ${answer.statusCode}`,
+      };
+    } catch (error) {
+      const reason = error instanceof OwnSideError ? error.message : describeSendError(error, attemptTimeoutMs);
+      return { statusCode: null, verdict: null, error: reason };
+    }
   }
 
   async #attempt(delivery: ClaimedDelivery): Promise<void> {
@@ -235,7 +275,7 @@ export class Dispatcher {
   }
 
   /** An email channel's attempt: the event as a message for people, through the service's relay. */
-  async #email(delivery: ClaimedDelivery, url: string, headers: Record<string, string>) {
+  async #email(delivery: Sendable, url: string, headers: Record<string, string>) {
     const email = this.#options.email;
     if (!email) throw new OwnSideError("no SMTP relay is configured (SMTP_URL)");
     const to = mailRecipients(url);
@@ -257,7 +297,7 @@ export class Dispatcher {
   }
 
   /** The channel's URL (and key), opened from its sealed credentials for this attempt only. */
-  #credentials(delivery: ClaimedDelivery): ChannelCredentials {
+  #credentials(delivery: Sendable): ChannelCredentials {
     try {
       return this.#options.sealer.open(delivery.channelId, delivery.credentialsSealed);
     } catch (error) {
@@ -268,7 +308,7 @@ export class Dispatcher {
     }
   }
 
-  async #request(delivery: ClaimedDelivery): Promise<{ body: Buffer; headers: Record<string, string>; url: string }> {
+  async #request(delivery: Sendable): Promise<{ body: Buffer; headers: Record<string, string>; url: string }> {
     const credentials = this.#credentials(delivery);
     const eventId = eventIdOf(delivery.outboxId);
     const headers: Record<string, string> = {
@@ -329,7 +369,7 @@ export class Dispatcher {
    * delivery's id (the same on every attempt), and while a rotated-out secret is in its grace
    * window it signs too, so a receiver holding either one verifies.
    */
-  #standardWebhooks(delivery: ClaimedDelivery, credentials: ChannelCredentials, body: Buffer) {
+  #standardWebhooks(delivery: Sendable, credentials: ChannelCredentials, body: Buffer) {
     if (!credentials.signingSecret) throw new OwnSideError("the channel's sealed credentials hold no signing secret");
     const secrets = [credentials.signingSecret];
     const until = delivery.previousSigningSecretValidUntil;

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Orm, PgPool } from "@pulsegate/db";
+import { type Orm, onUniqueViolation, type PgPool } from "@pulsegate/db";
 import { SILENCE_LIMITS } from "@pulsegate/limits";
 import { findUnstorableText } from "@pulsegate/text";
 import { BatchReadCache } from "../caching/batch-read-cache.ts";
@@ -56,29 +56,32 @@ export class SilenceService {
       "",
     );
     if (errors.length > 0 || text.length > 0 || !silence) throw alertsErrors.invalid([...errors, ...text]);
-    const created = await this.#orm.em.fork().transactional(async (em) => {
-      const usage = await lockTeamSilenceUsage(em, teamId, JSON.stringify(silence.matchers));
-      if (usage.silences >= SILENCE_LIMITS.maxPerTeam) {
-        throw alertsErrors.invalid([
-          { field: "teamId", message: `A team has at most ${SILENCE_LIMITS.maxPerTeam} silences.` },
-        ]);
-      }
-      const total = usage.matcherBytes + usage.newMatcherBytes;
-      if (total > SILENCE_LIMITS.matchersMaxBytesPerTeam) {
-        throw alertsErrors.invalid([
-          {
-            field: "matchers",
-            message: `A team's silences have at most ${SILENCE_LIMITS.matchersMaxBytesPerTeam} bytes of matchers in all; this one would make ${total}.`,
-          },
-        ]);
-      }
-      return em.create(SilenceSchema, {
-        id: `sil_${randomUUID().replaceAll("-", "")}`,
-        teamId,
-        ...silence,
-        createdAt: new Date(),
-      });
-    });
+    const created = await this.#orm.em
+      .fork()
+      .transactional(async (em) => {
+        const usage = await lockTeamSilenceUsage(em, teamId, JSON.stringify(silence.matchers));
+        if (usage.silences >= SILENCE_LIMITS.maxPerTeam) {
+          throw alertsErrors.invalid([
+            { field: "teamId", message: `A team has at most ${SILENCE_LIMITS.maxPerTeam} silences.` },
+          ]);
+        }
+        const total = usage.matcherBytes + usage.newMatcherBytes;
+        if (total > SILENCE_LIMITS.matchersMaxBytesPerTeam) {
+          throw alertsErrors.invalid([
+            {
+              field: "matchers",
+              message: `A team's silences have at most ${SILENCE_LIMITS.matchersMaxBytesPerTeam} bytes of matchers in all; this one would make ${total}.`,
+            },
+          ]);
+        }
+        return em.create(SilenceSchema, {
+          id: `sil_${randomUUID().replaceAll("-", "")}`,
+          teamId,
+          ...silence,
+          createdAt: new Date(),
+        });
+      })
+      .catch(onUniqueViolation("silences_team_name_key", () => alertsErrors.nameTaken("silence")));
     this.#live.invalidate(teamId);
     return asSilence(created);
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { EntityManager, Orm } from "@pulsegate/db";
+import { type EntityManager, LockMode, type Orm, onUniqueViolation } from "@pulsegate/db";
 import { WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { newUrlToken } from "@pulsegate/text";
 import { BatchReadCache } from "../caching/batch-read-cache.ts";
@@ -8,6 +8,9 @@ import { bearerTokenMatches, issueBearerToken } from "./bearer-token.ts";
 import type { TriggerWebhook } from "./trigger-webhook.ts";
 import { type Webhook, WebhookSchema } from "./webhook.entity.ts";
 import { checkWebhookSettings, sourceProblems, type WebhookSettingsInput } from "./webhook-settings.ts";
+
+/** A team's webhooks have unique names (docs/decisions.md, "Names"); the loser of a race is a conflict. */
+const nameTaken = onUniqueViolation("webhooks_team_name_key", () => alertsErrors.nameTaken("webhook"));
 
 /** A webhook as created: Alertmanager ones come with their bearer token, shown this once. */
 export type CreatedWebhook = { webhook: Webhook; bearerToken: string | null };
@@ -71,7 +74,7 @@ export class WebhookService {
       createdAt: now,
       updatedAt: now,
     });
-    await em.flush();
+    await em.flush().catch(nameTaken);
     this.#cache.invalidate(webhook.id);
     return { webhook, bearerToken: issued?.token ?? null };
   }
@@ -91,7 +94,23 @@ export class WebhookService {
     const problems = sourceProblems(webhook.source, settings);
     if (problems.length > 0) throw alertsErrors.invalid(problems);
     Object.assign(webhook, settings, { updatedAt: this.#now() });
-    await em.flush();
+    await em.flush().catch(nameTaken);
+    this.#cache.invalidate(id);
+    return webhook;
+  }
+
+  /**
+   * Gone at once (its URL is unknown from now on, here and through every replica's look-up); the
+   * alerts it opened are kept, as the team's history (docs/decisions.md, "Deleting"). The webhook
+   * as it was.
+   */
+  async delete(id: string): Promise<Webhook> {
+    const webhook = await this.#orm.em.fork().transactional(async (em) => {
+      const found = await em.findOne(WebhookSchema, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!found) throw alertsErrors.webhookNotFound();
+      await em.nativeDelete(WebhookSchema, { id });
+      return found;
+    });
     this.#cache.invalidate(id);
     return webhook;
   }

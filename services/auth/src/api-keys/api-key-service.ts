@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { EntityManager, Orm } from "@pulsegate/db";
+import { type EntityManager, type Orm, onUniqueViolation } from "@pulsegate/db";
 import { API_KEY_LIMITS } from "@pulsegate/limits";
 import type { Logger } from "@pulsegate/logger";
 import { checkName } from "../check-name.ts";
@@ -46,7 +46,8 @@ export class ApiKeyService {
       lastUsedAt: null,
       revokedAt: null,
     });
-    await em.flush();
+    // The names of a team's live keys are unique (docs/decisions.md, "Names").
+    await em.flush().catch(onUniqueViolation("api_keys_team_name_key", () => authErrors.nameTaken("API key")));
     return { apiKey: apiKeyView(key), token };
   }
 

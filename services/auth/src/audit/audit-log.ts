@@ -39,13 +39,15 @@ export class AuditLog {
     await insertAuditEntries(this.#em(), entries);
   }
 
-  /** A team's entries, newest first. The team must exist. */
+  /**
+   * A team's entries, newest first. A team that never existed is not found; a deleted one's entries
+   * stay readable (they end with its deletion), as the record of who did what to it.
+   */
   async list(teamId: string, limit: number, cursor: string): Promise<{ entries: AuditEntry[]; nextCursor: string }> {
     const size = pageSize(limit);
     const after = cursor ? decodeCursor(cursor) : null;
     if (cursor && !after) throw authErrors.invalidCursor();
     const em = this.#em();
-    await requireTeamExists(em, teamId);
     const rows = await em.find(
       AuditLogEntrySchema,
       after
@@ -53,6 +55,7 @@ export class AuditLog {
         : { teamId },
       { orderBy: { at: "desc", id: "desc" }, limit: size + 1 },
     );
+    if (rows.length === 0 && !cursor) await requireTeamExists(em, teamId);
     const page = rows.slice(0, size).map(entryOf);
     const last = page.at(-1);
     return {

@@ -79,6 +79,11 @@ export function authServiceBinding(
         previousValidUntil,
       };
     }),
+    deleteTeam: unary(log, async (request) => {
+      const { team, apiKeyIds } = await teams.delete(request.teamId);
+      keys.drop(team.id);
+      return { team: toProtoTeam(team), apiKeyIds };
+    }),
     verifySignature: unary(log, async (request) => {
       const results = await keys.verify(
         request.items.map((item) => ({

@@ -71,6 +71,11 @@ export class TeamDirectory {
     this.#teams.set(team.id, pack(team));
   }
 
+  /** A team this process just deleted. */
+  remove(teamId: string): void {
+    this.#teams.delete(teamId);
+  }
+
   /** Every team, in pages by id. */
   async loadAll(): Promise<number> {
     let after = "";

@@ -166,6 +166,12 @@ export class TeamKeys {
     this.#directory.put(team);
   }
 
+  /** A team this process just deleted: neither its opened keys nor its sealed ones are kept. */
+  drop(teamId: string): void {
+    this.forget(teamId);
+    this.#directory.remove(teamId);
+  }
+
   #match(keys: Keys, item: VerifyItem): "valid_current" | "valid_previous" | "invalid" {
     const matches = matcherOf(item);
     if (!matches) return "invalid";

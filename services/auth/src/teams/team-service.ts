@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { type EntityManager, LockMode, type Orm } from "@pulsegate/db";
+import { type EntityManager, LockMode, type Orm, onUniqueViolation } from "@pulsegate/db";
 import { instantSentence, isWithinInstantLimits, TEAM_LIMITS } from "@pulsegate/limits";
 import { decodeCursor, encodeCursor, pageSize } from "@pulsegate/page-cursor";
+import { ApiKeySchema } from "../api-keys/api-key.entity.ts";
 import { checkName } from "../check-name.ts";
 import { authErrors } from "../errors.ts";
 import { deriveHmacStates, generateSecret, type Keyring, sealStates } from "../secrets/index.ts";
@@ -20,6 +21,9 @@ export type UpdateTeamInput = {
   alertQuotaMonthly?: number | undefined;
   heartbeatQuotaMonthly?: number | undefined;
 };
+
+/** Team names are unique (docs/decisions.md, "Names"): a create or rename that loses the race is a conflict. */
+const nameTaken = onUniqueViolation("teams_name_key", () => authErrors.nameTaken("team"));
 
 /** The additional data that binds a sealed blob to its team and fingerprint. */
 export function sealingContext(teamId: string, fingerprint: string): string {
@@ -68,7 +72,7 @@ export class TeamService {
       previousSecretValidUntil: null,
       previousSecretLastUsedAt: null,
     });
-    await em.flush();
+    await em.flush().catch(nameTaken);
     return { team, secret };
   }
 
@@ -113,8 +117,25 @@ export class TeamService {
       team.heartbeatQuotaMonthly = checkQuota("heartbeatQuotaMonthly", input.heartbeatQuotaMonthly, 0);
     }
     team.updatedAt = this.#now();
-    await em.flush();
+    await em.flush().catch(nameTaken);
     return team;
+  }
+
+  /**
+   * Deletes the team, its secrets and its API keys at once, in one transaction; its row's trigger
+   * tells every auth replica (migration 0007), so its signatures and keys stop verifying everywhere.
+   * The audit log keeps its entries (docs/decisions.md, "Deleting"). The team as it was, and the
+   * ids of its keys.
+   */
+  async delete(teamId: string): Promise<{ team: Team; apiKeyIds: string[] }> {
+    return this.#orm.em.fork().transactional(async (em) => {
+      const team = await em.findOne(TeamSchema, { id: teamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!team) throw authErrors.teamNotFound();
+      const keys = await em.find(ApiKeySchema, { teamId }, { fields: ["id"] });
+      await em.nativeDelete(ApiKeySchema, { teamId });
+      await em.nativeDelete(TeamSchema, { id: teamId });
+      return { team, apiKeyIds: keys.map((key) => key.id) };
+    });
   }
 
   /**

@@ -96,6 +96,12 @@ export const conflictResponse = errorResponse("The resource's state does not all
   "too_many_channels",
 ]);
 
+/** A create or rename whose name is in use (unique among teams, or among a team's resources of a kind). */
+export const nameTakenResponse = errorResponse(
+  "The name is in use: by another team (team names are unique), or by another resource of this kind in the team.",
+  ["name_taken"],
+);
+
 /** Errors of the signed public endpoints, in the order DESIGN §2 checks them. */
 export function publicErrorResponses(kind: "trigger" | "ping") {
   return {

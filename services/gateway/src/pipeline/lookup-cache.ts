@@ -3,6 +3,10 @@ type Entry<V> = { value: V; expiresAt: number };
 export type LookupCache<V> = {
   get: (key: string) => Promise<V>;
   invalidate: (key: string) => void;
+  /** Forgets every value `matches` (a deleted team's): one pass over the entries, for rare changes. */
+  invalidateWhere: (matches: (value: V) => boolean) => void;
+  /** Forgets everything (changes may have gone unannounced). */
+  clear: () => void;
 };
 
 export type LookupCacheOptions<V> = {
@@ -67,5 +71,9 @@ export function createLookupCache<V>(options: LookupCacheOptions<V>): LookupCach
     invalidate: (key) => {
       entries.delete(key);
     },
+    invalidateWhere: (matches) => {
+      for (const [key, entry] of entries) if (matches(entry.value)) entries.delete(key);
+    },
+    clear: () => entries.clear(),
   };
 }

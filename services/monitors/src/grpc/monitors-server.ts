@@ -89,6 +89,29 @@ export function monitorsServiceBinding(
     getHeartbeatUsage: unary(log, async (request: monitors.GetHeartbeatUsageRequest) =>
       service.heartbeatUsage(request.teamId),
     ),
+    updateMonitor: unary(log, async (request: monitors.UpdateMonitorRequest) =>
+      monitorReply(
+        await service.update(request.id, {
+          name: request.name,
+          intervalSeconds: request.intervalSeconds,
+          graceSeconds: request.graceSeconds,
+          severity: incidentSeverityFromProto(request.incidentSeverity),
+          reopenWindowSeconds: request.reopenWindowSeconds,
+          schedule: request.schedule,
+          timezone: request.timezone,
+          maxDurationSeconds: request.maxDurationSeconds,
+          repeatIntervalSeconds: request.repeatIntervalSeconds,
+          requireTimestamp: request.requireTimestamp,
+        }),
+      ),
+    ),
+    deleteMonitor: unary(log, async (request: monitors.DeleteMonitorRequest) =>
+      monitorReply(await service.delete(request.id)),
+    ),
+    deleteTeamData: unary(log, async (request: monitors.DeleteTeamDataRequest) => {
+      await service.deleteTeamData(request.teamId);
+      return {};
+    }),
   };
   return { name: "monitors.v1.MonitorsService", definition: monitors.MonitorsServiceService, implementation };
 }

@@ -1,6 +1,10 @@
 import type { EntityManager } from "@pulsegate/db";
 
-export const SELECT_MONITOR_COUNTS = "SELECT status, count(*)::int AS count FROM monitors.monitors GROUP BY status";
+import { liveMonitor } from "../monitors/live-monitor.sql.ts";
+
+/** Live monitors only: a deleted one waiting for the purge is no longer watched. */
+export const SELECT_MONITOR_COUNTS = `SELECT m.status, count(*)::int AS count FROM monitors.monitors m
+  WHERE ${liveMonitor("m")} GROUP BY m.status`;
 
 /** How many monitors have each status (statuses no monitor has are absent). */
 export async function selectMonitorCounts(em: EntityManager): Promise<Map<string, number>> {

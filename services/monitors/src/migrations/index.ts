@@ -6,6 +6,7 @@ import { Reminders } from "./0005-reminders.ts";
 import { ReplayProtection } from "./0006-replay-protection.ts";
 import { IdempotencyKeys } from "./0007-idempotency-keys.ts";
 import { SignatureSchemes } from "./0008-signature-schemes.ts";
+import { DeletesAndUniqueNames } from "./0009-deletes-and-unique-names.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   { name: "0006-replay-protection", class: ReplayProtection },
   { name: "0007-idempotency-keys", class: IdempotencyKeys },
   { name: "0008-signature-schemes", class: SignatureSchemes },
+  { name: "0009-deletes-and-unique-names", class: DeletesAndUniqueNames },
 ];

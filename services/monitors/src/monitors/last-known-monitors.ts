@@ -36,6 +36,18 @@ export class LastKnownMonitors {
     return monitor;
   }
 
+  /** A deleted monitor: no longer answered, even while the database is away. */
+  forget(pingUrl: string): void {
+    const id = this.#idByPingUrl.get(pingUrl);
+    this.#idByPingUrl.delete(pingUrl);
+    if (id !== undefined) this.#byId.delete(id);
+  }
+
+  /** A deleted team's monitors. */
+  forgetTeam(teamId: string): void {
+    for (const monitor of [...this.#byId.values()]) if (monitor.teamId === teamId) this.forget(monitor.pingUrl);
+  }
+
   byId(id: string): MonitorView | undefined {
     return this.#byId.get(id);
   }

@@ -1,32 +1,48 @@
 import { randomUUID } from "node:crypto";
-import type { EntityManager, Orm, PgPool } from "@pulsegate/db";
+import { type EntityManager, type Orm, onUniqueViolation, type PgPool } from "@pulsegate/db";
 import { decodeIdCursor, encodeIdCursor, pageSize } from "@pulsegate/page-cursor";
 import { newUrlToken } from "@pulsegate/text";
 import { isTransientError } from "@pulsegate/transient-error";
 import { monitorsErrors } from "../errors.ts";
 import { readHeartbeatUsage } from "../pings/read-heartbeat-usage.ts";
+import { deleteMonitor, insertTeamDeletion } from "./delete-monitor.ts";
 import { insertMonitor } from "./insert-monitor.ts";
 import type { LastKnownMonitors } from "./last-known-monitors.ts";
+import { dueAfterChange, type MonitorPatch, patchedSettings } from "./monitor-patch.ts";
 import { type MonitorView, monitorFromRow } from "./monitor-row.ts";
 import { checkMonitorSettings, type MonitorSettingsInput } from "./monitor-settings.ts";
 import { selectMonitor, selectTeamMonitors } from "./select-monitor.ts";
 import { selectMonitorsByPingUrl } from "./select-monitors-by-ping-url.ts";
 import { type PingView, selectPingPage } from "./select-ping-page.ts";
 import { updateMonitorPaused } from "./update-monitor-paused.ts";
+import { lockMonitor, updateMonitorSettings } from "./update-monitor-settings.ts";
 
-/** Creating, reading, pausing and resuming monitors, and reading their pings. */
+/** A team's live monitors have unique names (docs/decisions.md, "Names"); the loser of a race is a conflict. */
+const nameTaken = onUniqueViolation("monitors_team_name_key", () => monitorsErrors.nameTaken("monitor"));
+
+/** Creating, reading, changing, pausing, resuming and deleting monitors, and reading their pings. */
 export class MonitorService {
   readonly #orm: Orm;
   readonly #pool: PgPool;
   readonly #lastKnown: LastKnownMonitors;
   readonly #now: () => Date;
+  readonly #onDeleted: () => void;
 
-  /** `pool`: the hot path's plain pg pool (look-ups by ping URL); the ORM for the rest. */
-  constructor(orm: Orm, pool: PgPool, lastKnown: LastKnownMonitors, now: () => Date = () => new Date()) {
+  /**
+   * `pool`: the hot path's plain pg pool (look-ups by ping URL); the ORM for the rest. `onDeleted`:
+   * something was deleted, for the purge to start (purge-deleted.ts).
+   */
+  constructor(
+    orm: Orm,
+    pool: PgPool,
+    lastKnown: LastKnownMonitors,
+    options: { now?: () => Date; onDeleted?: () => void } = {},
+  ) {
     this.#orm = orm;
     this.#pool = pool;
     this.#lastKnown = lastKnown;
-    this.#now = now;
+    this.#now = options.now ?? (() => new Date());
+    this.#onDeleted = options.onDeleted ?? (() => undefined);
   }
 
   /** Created idle, not monitoring (DESIGN §5). */
@@ -41,8 +57,53 @@ export class MonitorService {
       badgeToken: newUrlToken(),
       settings,
       at: this.#now(),
-    });
+    }).catch(nameTaken);
     return this.#lastKnown.remember(monitorFromRow(row));
+  }
+
+  /**
+   * Changes the settings a patch gives, checked as create checks them, with the due time worked out
+   * again (monitor-patch.ts); the row is locked meanwhile, so a ping batch applies before or after.
+   */
+  async update(id: string, patch: MonitorPatch): Promise<MonitorView> {
+    const row = await this.#orm.em
+      .fork()
+      .transactional(async (tx) => {
+        const locked = await lockMonitor(tx, id);
+        if (!locked) throw monitorsErrors.monitorNotFound();
+        const current = monitorFromRow(locked);
+        const { settings, errors } = patchedSettings(current, patch);
+        if (errors.length > 0) throw monitorsErrors.invalid(errors);
+        return updateMonitorSettings(tx, id, {
+          settings,
+          nextDueAt: dueAfterChange(current, settings),
+          at: this.#now(),
+        });
+      })
+      .catch(nameTaken);
+    // Remembered afresh: what changed (requireTimestamp…) is not what `remember` compares.
+    this.#lastKnown.forget(row.ping_url);
+    return this.#lastKnown.remember(monitorFromRow(row));
+  }
+
+  /**
+   * Unknown to every look-up at once, no longer watched; its pings and the row go in the background.
+   * Its incident alerts stay with alerts, as every alert does. The monitor as it was.
+   */
+  async delete(id: string): Promise<MonitorView> {
+    const row = await deleteMonitor(this.#em(), id, this.#now());
+    if (!row) throw monitorsErrors.monitorNotFound();
+    this.#lastKnown.forget(row.ping_url);
+    this.#onDeleted();
+    return monitorFromRow(row);
+  }
+
+  /** A team was deleted: its monitors are unknown from now on, and purged in the background. Idempotent. */
+  async deleteTeamData(teamId: string): Promise<void> {
+    if (!teamId) throw monitorsErrors.invalid([{ field: "teamId", message: "teamId is required." }]);
+    await insertTeamDeletion(this.#em(), teamId, this.#now());
+    this.#lastKnown.forgetTeam(teamId);
+    this.#onDeleted();
   }
 
   async get(id: string): Promise<MonitorView> {

@@ -8,10 +8,10 @@ import type { MonitorRow } from "./monitor-row.ts";
 const UPDATE_MONITOR_PAUSED = {
   pause: `UPDATE monitors.monitors
              SET status = 'paused', monitoring_active = false, next_due_at = NULL, run_started_at = NULL, updated_at = ?
-           WHERE id = ? RETURNING *`,
+           WHERE id = ? AND deleted_at IS NULL RETURNING *`,
   resume: `UPDATE monitors.monitors
               SET status = 'idle', monitoring_active = false, next_due_at = NULL, run_started_at = NULL, updated_at = ?
-            WHERE id = ? AND status = 'paused' RETURNING *`,
+            WHERE id = ? AND status = 'paused' AND deleted_at IS NULL RETURNING *`,
 } as const;
 
 /** The monitor as changed; undefined when unknown (pause) or not paused (resume). */

@@ -14,13 +14,15 @@ import { monitorColumns } from "../monitors/monitor-row.ts";
  * lock) in (team, month) order, after the monitors (they are read from
  * `locked`, which orders the two); and which of the given ping keys are
  * stored already (a spooled ping applied before, its deletion lost; none
- * asked for live pings).
+ * asked for live pings). A deleted monitor is not locked: its pings find no monitor. (A deleted
+ * team's are refused before, by auth; one racing the delete goes with the team's rows.)
  *  $1 monitor ids; $2, $3 team ids and months ('YYYY-MM-01') of the pings; $4 ping keys to look for.
  */
 export const LOCK_BATCH = statement(
   "monitors_lock_ping_batch",
   `WITH locked AS (
-     SELECT ${monitorColumns()} FROM monitors.monitors WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE
+     SELECT ${monitorColumns()} FROM monitors.monitors
+      WHERE id = ANY($1::text[]) AND deleted_at IS NULL ORDER BY id FOR NO KEY UPDATE
    ), usage AS (
      INSERT INTO monitors.heartbeat_quota_usage AS usage (team_id, month, used)
      SELECT DISTINCT p.team_id, p.month::date, 0

@@ -1,14 +1,20 @@
 import type { EntityManager } from "@pulsegate/db";
 import type { MonitorRow } from "../monitors/monitor-row.ts";
 
-/** The due monitors, through the partial index on next_due_at (monitors_due_idx); `?` is the batch size. */
+/**
+ * The due monitors, through the partial index on next_due_at (monitors_due_idx); `?` is the batch
+ * size. A deleted team's monitors are taken off the list without going down (a deleted monitor has
+ * no due time).
+ */
 export const SELECT_DUE_MONITORS = `
-  SELECT id, (monitoring_active AND (status = 'up' OR (status = 'idle' AND run_started_at IS NOT NULL))) AS eligible
-    FROM monitors.monitors
-   WHERE next_due_at <= now()
-   ORDER BY next_due_at
+  SELECT c.id, (c.monitoring_active AND (c.status = 'up' OR (c.status = 'idle' AND c.run_started_at IS NOT NULL))
+                AND NOT EXISTS (SELECT 1 FROM monitors.team_deletions gone WHERE gone.team_id = c.team_id))
+                AS eligible
+    FROM monitors.monitors c
+   WHERE c.next_due_at <= now()
+   ORDER BY c.next_due_at
    LIMIT ?
-   FOR UPDATE SKIP LOCKED`;
+   FOR UPDATE OF c SKIP LOCKED`;
 
 /**
  * Takes up to `?` due monitors (SKIP LOCKED: replicas never take one twice) and clears their

@@ -2,6 +2,7 @@ import type { FastifyRequest } from "fastify";
 import { errors } from "../../errors.ts";
 import { actorOf, setTargetTeam } from "./actor.ts";
 import { notFound, type OwnedResource, type ResourceOwners } from "./resource-owners.ts";
+import type { TeamPresence } from "./team-presence.ts";
 
 /**
  * Which team an admin route acts on, declared by every admin route (`config.access`):
@@ -22,14 +23,13 @@ export const ADMIN_ONLY = { access: "admin" } as const satisfies { access: Acces
 export const TEAM = { access: "team" } as const satisfies { access: AccessRule };
 export const owned = (kind: OwnedResource): { access: AccessRule } => ({ access: { owned: kind } });
 
-const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-
 /**
  * Checks the caller may act on the route's team, and records that team for the audit log. The
- * admin token reaches everything; its reads of an owned resource cost no look-up, its changes
- * look the owner up (kept for long: owners never change) so the audit entry names the team.
+ * admin token reaches everything. An owned resource's team is looked up (kept for long: owners
+ * never change) and must still exist: a deleted team's resources are not found at once, while
+ * their rows are being purged (a team route asks auth for its team itself).
  */
-export function createAccessCheck(owners: ResourceOwners) {
+export function createAccessCheck(owners: ResourceOwners, presence: TeamPresence) {
   return async (request: FastifyRequest): Promise<void> => {
     const rule = request.routeOptions.config.access;
     const actor = actorOf(request);
@@ -45,9 +45,9 @@ export function createAccessCheck(owners: ResourceOwners) {
       setTargetTeam(request, teamId);
       return;
     }
-    if (actor.kind === "admin" && !WRITE_METHODS.has(request.method)) return;
     const teamId = await owners.teamOf(rule.owned, params.id ?? "");
     if (actor.kind === "api_key" && actor.teamId !== teamId) throw notFound(rule.owned);
+    if (!(await presence.exists(teamId))) throw notFound(rule.owned);
     setTargetTeam(request, teamId);
   };
 }

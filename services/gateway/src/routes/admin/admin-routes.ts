@@ -4,6 +4,7 @@ import type { AuditRecorder } from "../../audit/audit-recorder.ts";
 import { errors, HttpError } from "../../errors.ts";
 import { adminErrorResponses } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
+import type { LookupNotice } from "../../pipeline/lookup-notices.ts";
 import type { CredentialFailureThrottle } from "../../rate-limit/credential-failure-throttle.ts";
 import { secondsUntil } from "../../rate-limit/rate-limit-headers.ts";
 import type { MonitorLookup } from "../ping/monitor-lookup.ts";
@@ -18,8 +19,9 @@ import { kekRoutes } from "./kek-routes.ts";
 import { monitorRoutes } from "./monitor-routes.ts";
 import { createRecordAudit } from "./record-audit.ts";
 import { createActorResolver } from "./resolve-actor.ts";
-import { createResourceOwners } from "./resource-owners.ts";
+import type { ResourceOwners } from "./resource-owners.ts";
 import { silenceRoutes } from "./silence-routes.ts";
+import type { TeamPresence } from "./team-presence.ts";
 import { teamRoutes } from "./team-routes.ts";
 import { usageRoutes } from "./usage-routes.ts";
 import { webhookRoutes } from "./webhook-routes.ts";
@@ -38,15 +40,22 @@ export type AdminRoutesOptions = {
   onTeamChanged?: ((teamId: string) => Promise<void>) | undefined;
   /** Failed bearer tokens, counted per client address with failed dashboard sign-ins. */
   credentialFailures: CredentialFailureThrottle;
-  /** Called once a key was revoked here (its dashboard sessions end). */
+  /** Called once a key was revoked here, or deleted with its team (its dashboard sessions end). */
   onApiKeyRevoked?: ((apiKeyId: string) => Promise<void>) | undefined;
+  /** The team each resource belongs to, asked of its service and kept (app.ts: deletions drop entries). */
+  owners: ResourceOwners;
+  /** Whether a resource's team still exists (a deleted team's resources are not found at once). */
+  presence: TeamPresence;
+  /** Tells every gateway to forget look-ups a deletion or change made stale, before it is answered. */
+  announceLookups?: ((notice: LookupNotice) => Promise<void>) | undefined;
 };
 
 /** The admin API (DESIGN §7), registered under /admin/v1. */
 export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOptions): Promise<void> {
   const resolveActor = createActorResolver(options.adminToken, options.apiKeys);
   const failures = options.credentialFailures;
-  const checkAccess = createAccessCheck(createResourceOwners(options.peers));
+  const checkAccess = createAccessCheck(options.owners, options.presence);
+  const announceLookups = options.announceLookups ?? (async () => undefined);
   const audit = createRecordAudit(options.auditRecorder);
 
   // Every admin route says which team it acts on (access.ts), and is documented with the
@@ -98,17 +107,36 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
   });
 
   const { peers } = options;
-  await app.register(teamRoutes, { peers, audit, onTeamChanged: options.onTeamChanged });
+  await app.register(teamRoutes, {
+    peers,
+    audit,
+    onTeamChanged: options.onTeamChanged,
+    announceLookups,
+    onApiKeysDeleted: async (apiKeyIds) => {
+      for (const id of apiKeyIds) {
+        options.apiKeys.forget(id);
+        await options.onApiKeyRevoked?.(id);
+      }
+    },
+  });
   await app.register(usageRoutes, { peers });
   await app.register(apiKeyRoutes, { peers, audit, apiKeys: options.apiKeys, onRevoked: options.onApiKeyRevoked });
   await app.register(auditLogRoutes, { peers });
-  await app.register(webhookRoutes, { peers, audit, publicBaseUrl: options.publicBaseUrl });
+  await app.register(webhookRoutes, {
+    peers,
+    audit,
+    publicBaseUrl: options.publicBaseUrl,
+    owners: options.owners,
+    announceLookups,
+  });
   await app.register(alertRoutes, { peers, audit });
   await app.register(monitorRoutes, {
     peers,
     audit,
     publicBaseUrl: options.publicBaseUrl,
     monitorLookup: options.monitorLookup,
+    owners: options.owners,
+    announceLookups,
   });
   await app.register(channelRoutes, { peers, audit });
   await app.register(silenceRoutes, { peers, audit });

@@ -10,6 +10,8 @@ export type ApiKeyAuthenticator = {
   authenticate: (token: string) => Promise<ApiKeyIdentity | undefined>;
   /** Forgets a key at once (revoked through this gateway). */
   forget: (keyId: string) => void;
+  /** Forgets every key of a team at once (the team was deleted, through any replica). */
+  forgetTeam: (teamId: string) => void;
 };
 
 /** Only tokens of this shape are sent to auth: anything else is refused without a call. */
@@ -62,5 +64,6 @@ export function createApiKeyAuthenticator(peers: Peers, options: { ttlMs: number
       if (cacheKey !== undefined) cache.invalidate(cacheKey);
       cacheKeysById.delete(keyId);
     },
+    forgetTeam: (teamId) => cache.invalidateWhere((key) => key?.teamId === teamId),
   };
 }

@@ -3,6 +3,7 @@ import { API_KEY_LIMITS } from "@pulsegate/limits";
 import { auth } from "@pulsegate/proto";
 import type { FastifyInstance } from "fastify";
 import { wrapped } from "../../openapi/admin-components.ts";
+import { nameTakenResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { iso } from "./absent-as-null.ts";
 import { owned, TEAM } from "./access.ts";
@@ -77,6 +78,7 @@ export async function apiKeyRoutes(
               token: { type: "string", pattern: "^pgk_[A-Za-z0-9_-]{43}$" },
             },
           },
+          409: nameTakenResponse,
         },
       },
     },

@@ -12,8 +12,11 @@ export const createdEvent = (
 });
 
 /** `<kind>.update` by a PATCH: the fields sent, and `enabled` when it was one of them. */
-export const updatedEvent = (kind: string, id: string, body: { enabled?: boolean | undefined }): AuditEvent => ({
-  action: `${kind}.update`,
-  target: { kind, id },
-  details: { fields: Object.keys(body), ...(body.enabled === undefined ? {} : { enabled: body.enabled }) },
-});
+export const updatedEvent = (kind: string, id: string, body: object): AuditEvent => {
+  const { enabled } = body as { enabled?: unknown };
+  return {
+    action: `${kind}.update`,
+    target: { kind, id },
+    details: { fields: Object.keys(body), ...(typeof enabled === "boolean" ? { enabled } : {}) },
+  };
+};

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { page, wrapped } from "../../openapi/admin-components.ts";
+import { nameTakenResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { orNull } from "./absent-as-null.ts";
 import { owned, TEAM } from "./access.ts";
@@ -77,7 +78,7 @@ export function teamCreateRoute<Body>(
     body: object;
     /** The 201 answer's description. */
     description: string;
-    /** More answers documented after the 201 (a 409). */
+    /** More answers documented after the 201 (a 409 beyond name_taken). */
     responses?: Record<number, unknown>;
     /** Fields the 201 answer may carry beside the item (a secret shown once), as OpenAPI properties. */
     answerFields?: Record<string, unknown>;
@@ -111,6 +112,7 @@ export function teamCreateRoute<Body>(
           201: route.answerFields
             ? { ...created, properties: { ...created.properties, ...route.answerFields } }
             : created,
+          409: nameTakenResponse,
           ...route.responses,
         },
       },
@@ -155,12 +157,14 @@ export function ownedGetRoute(
 }
 
 /** `PATCH /<plural>/:id`: 200 with `{ <kind>: … }`, audited as `<kind>.update` with the fields sent. */
-export function ownedUpdateRoute<Body extends { enabled?: boolean | undefined }>(
+export function ownedUpdateRoute<Body extends object>(
   app: FastifyInstance,
   audit: RecordAudit,
   collection: OwnedCollection,
   route: {
     summary: string;
+    /** The operation's name in the OpenAPI document, where the route has one. */
+    operationId?: string;
     body: object;
     /** The 200 answer's description. */
     description: string;
@@ -176,8 +180,9 @@ export function ownedUpdateRoute<Body extends { enabled?: boolean | undefined }>
       schema: {
         tags: collection.tags,
         summary: route.summary,
+        ...(route.operationId ? { operationId: route.operationId } : {}),
         body: route.body,
-        response: { 200: wrapped(key, collection.ref, route.description) },
+        response: { 200: wrapped(key, collection.ref, route.description), 409: nameTakenResponse },
       },
     },
     async (request) => {
@@ -186,6 +191,44 @@ export function ownedUpdateRoute<Body extends { enabled?: boolean | undefined }>
       const { resource, json } = await route.update(request.params.id, body, request);
       await audit(request, updatedEvent(collection.kind, resource.id, body));
       return { [key]: json };
+    },
+  );
+}
+
+/**
+ * `DELETE /<plural>/:id`: 204, audited as `<kind>.delete` with the name it had. A second delete is
+ * a 404, as for any id that does not exist.
+ */
+export function ownedDeleteRoute(
+  app: FastifyInstance,
+  audit: RecordAudit,
+  collection: OwnedCollection,
+  route: {
+    summary: string;
+    operationId: string;
+    /** Deletes the item with the owning service; the item as it was. */
+    delete: (id: string, request: FastifyRequest) => Promise<{ id: string; name: string }>;
+  },
+): void {
+  app.delete<{ Params: { id: string } }>(
+    `/${collection.plural}/:id`,
+    {
+      config: owned(collection.kind),
+      schema: {
+        tags: collection.tags,
+        summary: route.summary,
+        operationId: route.operationId,
+        response: { 204: { type: "null", description: "Deleted." } },
+      },
+    },
+    async (request, reply) => {
+      const resource = await route.delete(request.params.id, request);
+      await audit(request, {
+        action: `${collection.kind}.delete`,
+        target: { kind: collection.kind, id: resource.id },
+        details: { name: resource.name },
+      });
+      return reply.code(204).send();
     },
   );
 }

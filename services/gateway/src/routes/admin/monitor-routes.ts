@@ -6,18 +6,23 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { severityToProto, signatureSchemeToProto } from "../../json-vocabulary.ts";
 import { wrapped } from "../../openapi/admin-components.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
+import type { LookupNotice } from "../../pipeline/lookup-notices.ts";
 import type { MonitorLookup } from "../ping/monitor-lookup.ts";
 import { owned } from "./access.ts";
 import {
   type OwnedCollection,
+  ownedDeleteRoute,
   ownedGetRoute,
   ownedPageRoute,
+  ownedUpdateRoute,
   teamCreateRoute,
   teamListRoute,
 } from "./collection-routes.ts";
 import { monitorJson, pingJson } from "./monitor-json.ts";
+import { present } from "./present.ts";
 import { answeredWithPublicUrls, publicBaseUrl } from "./public-base-url.ts";
 import type { RecordAudit } from "./record-audit.ts";
+import type { ResourceOwners } from "./resource-owners.ts";
 import { noBody, signatureSchemeField } from "./schemas.ts";
 import { withTeamSecretFingerprints } from "./signing-key.ts";
 
@@ -85,6 +90,50 @@ export const createMonitorBody = {
   },
 } as const;
 
+/** A PATCH: merge-patch semantics (absent: unchanged; null: none, where create allows none). */
+type MonitorPatchBody = {
+  name?: string;
+  intervalSeconds?: number;
+  graceSeconds?: number;
+  severity?: Severity;
+  reopenWindowSeconds?: number;
+  schedule?: string | null;
+  timezone?: string | null;
+  maxDurationSeconds?: number | null;
+  repeatIntervalSeconds?: number | null;
+  requireTimestamp?: boolean;
+};
+
+const createFields = createMonitorBody.properties;
+/** A create field that PATCH also takes as null, meaning `none`. */
+const orNone = (schema: { type: string; description?: string }, none: string) => ({
+  ...schema,
+  type: [schema.type, "null"],
+  description: `${schema.description ?? ""} null: ${none}.`.trim(),
+});
+
+export const updateMonitorBody = {
+  type: "object",
+  additionalProperties: false,
+  description:
+    "A JSON merge patch: fields left out stay as they are; null means none where a monitor may have none. Checked as create checks them. An interval (or schedule: null) makes a scheduled monitor an interval monitor, a schedule an interval monitor a scheduled one; its due time is worked out again from its last ping (docs/monitors.md).",
+  properties: {
+    name: createFields.name,
+    intervalSeconds: createFields.intervalSeconds,
+    graceSeconds: createFields.graceSeconds,
+    severity: createFields.severity,
+    reopenWindowSeconds: createFields.reopenWindowSeconds,
+    schedule: orNone(
+      createFields.schedule,
+      "an interval monitor again (intervalSeconds: the one given, else the one it had)",
+    ),
+    timezone: orNone(createFields.timezone, "UTC"),
+    maxDurationSeconds: orNone(createFields.maxDurationSeconds, "no maximum (as 0)"),
+    repeatIntervalSeconds: orNone(createFields.repeatIntervalSeconds, "no reminders (as 0)"),
+    requireTimestamp: createFields.requireTimestamp,
+  },
+} as const;
+
 /** Heartbeat monitors (monitors). A team's existence is checked with auth first: monitors does not know teams. */
 export async function monitorRoutes(
   app: FastifyInstance,
@@ -93,6 +142,9 @@ export async function monitorRoutes(
     audit: RecordAudit;
     publicBaseUrl?: string | undefined;
     monitorLookup?: MonitorLookup | undefined;
+    owners: ResourceOwners;
+    /** Every gateway forgets the look-ups a change or deletion makes stale, before it is answered. */
+    announceLookups: (notice: LookupNotice) => Promise<void>;
   },
 ): Promise<void> {
   const { peers, audit } = options;
@@ -144,6 +196,47 @@ export async function monitorRoutes(
     summary: "Get a monitor",
     description: "The monitor.",
     get: async (id, request) => (await answered(await callUnary(client, client.getMonitor, { id }), request)).json,
+  });
+
+  /** Every gateway forgets the monitor's ping URL and badge: what they keep of it (name, replay protection…) changed. */
+  const forgetLookups = (monitor: monitors.Monitor) =>
+    options.announceLookups({ kind: "monitor", pingUrl: monitor.pingUrl, badgeToken: monitor.badgeToken });
+
+  ownedUpdateRoute<MonitorPatchBody>(app, audit, MONITORS, {
+    summary: "Change a monitor (name, interval or schedule, grace, severity, maximum duration, reminders…)",
+    operationId: "updateMonitor",
+    body: updateMonitorBody,
+    description: "The monitor as changed.",
+    update: async (id, body, request) => {
+      const response = await callUnary(client, client.updateMonitor, {
+        id,
+        name: body.name,
+        intervalSeconds: body.intervalSeconds,
+        graceSeconds: body.graceSeconds,
+        incidentSeverity: severityToProto(body.severity),
+        reopenWindowSeconds: body.reopenWindowSeconds,
+        // null: none, which the service takes as "" (schedule, zone) or 0 (maximum, reminders).
+        schedule: body.schedule === null ? "" : body.schedule,
+        timezone: body.timezone === null ? "" : body.timezone,
+        maxDurationSeconds: body.maxDurationSeconds === null ? 0 : body.maxDurationSeconds,
+        repeatIntervalSeconds: body.repeatIntervalSeconds === null ? 0 : body.repeatIntervalSeconds,
+        requireTimestamp: body.requireTimestamp,
+      });
+      const answer = await answered(response, request);
+      await forgetLookups(answer.resource);
+      return answer;
+    },
+  });
+
+  ownedDeleteRoute(app, audit, MONITORS, {
+    summary: "Delete a monitor (its pings answer 404 at once; its pings are removed, its alerts kept)",
+    operationId: "deleteMonitor",
+    delete: async (id) => {
+      const monitor = present((await callUnary(client, client.deleteMonitor, { id })).monitor, "monitor");
+      await forgetLookups(monitor);
+      options.owners.forget("monitor", id);
+      return monitor;
+    },
   });
 
   const lifecycle = (verb: "pause" | "resume") =>

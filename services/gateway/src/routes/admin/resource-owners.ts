@@ -13,7 +13,14 @@ export type OwnedResource = "webhook" | "alert" | "monitor" | "channel" | "deliv
  */
 export const notFound = (kind: OwnedResource | "team") => new HttpError(`${kind}_not_found`);
 
-export type ResourceOwners = { teamOf: (kind: OwnedResource, id: string) => Promise<string> };
+export type ResourceOwners = {
+  teamOf: (kind: OwnedResource, id: string) => Promise<string>;
+  /** A resource deleted here: its owner is no longer known. */
+  forget: (kind: OwnedResource, id: string) => void;
+  /** A deleted team's resources (through any replica). */
+  forgetTeam: (teamId: string) => void;
+  clear: () => void;
+};
 
 /**
  * The team a resource belongs to, asked of the service that owns it. A resource never changes
@@ -37,5 +44,10 @@ export function createResourceOwners(peers: Peers): ResourceOwners {
       return loaders[key.slice(0, colon) as OwnedResource](key.slice(colon + 1));
     },
   });
-  return { teamOf: (kind, id) => cache.get(`${kind}:${id}`) };
+  return {
+    teamOf: (kind, id) => cache.get(`${kind}:${id}`),
+    forget: (kind, id) => cache.invalidate(`${kind}:${id}`),
+    forgetTeam: (teamId) => cache.invalidateWhere((owner) => owner === teamId),
+    clear: cache.clear,
+  };
 }

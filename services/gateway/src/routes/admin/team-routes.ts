@@ -2,13 +2,16 @@ import { callUnary } from "@pulsegate/grpc";
 import type { FastifyInstance } from "fastify";
 import { errors } from "../../errors.ts";
 import { page, wrapped } from "../../openapi/admin-components.ts";
+import { nameTakenResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
+import type { LookupNotice } from "../../pipeline/lookup-notices.ts";
 import { iso } from "./absent-as-null.ts";
 import { ADMIN_ONLY, TEAM } from "./access.ts";
 import { actorOf } from "./actor.ts";
 import { createdEvent } from "./audit-events.ts";
 import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
+import { requireTeam } from "./require-team.ts";
 import {
   createTeamBody,
   type PageQuery,
@@ -50,7 +53,17 @@ export async function teamRoutes(
     peers,
     audit,
     onTeamChanged,
-  }: { peers: Peers; audit: RecordAudit; onTeamChanged?: ((teamId: string) => Promise<void>) | undefined },
+    announceLookups,
+    onApiKeysDeleted,
+  }: {
+    peers: Peers;
+    audit: RecordAudit;
+    onTeamChanged?: ((teamId: string) => Promise<void>) | undefined;
+    /** Every gateway forgets a deleted team's look-ups (webhooks, monitors, badges, keys), before it is answered. */
+    announceLookups: (notice: LookupNotice) => Promise<void>;
+    /** A deleted team's API keys: forgotten here, their dashboard sessions ended. */
+    onApiKeysDeleted: (apiKeyIds: string[]) => Promise<void>;
+  },
 ): Promise<void> {
   const { auth } = peers;
 
@@ -73,6 +86,7 @@ export async function teamRoutes(
               standardWebhooksSecret,
             },
           },
+          409: nameTakenResponse,
         },
       },
     },
@@ -129,7 +143,7 @@ export async function teamRoutes(
         summary: "Change a team's name, subscription or quotas",
         description: "A team API key may change the name only: subscription and quotas are the admin token's.",
         body: updateTeamBody,
-        response: { 200: wrapped("team", "Team", "The team as changed.") },
+        response: { 200: wrapped("team", "Team", "The team as changed."), 409: nameTakenResponse },
       },
     },
     async (request) => {
@@ -155,6 +169,39 @@ export async function teamRoutes(
         details: { fields: changed },
       });
       return { team: teamJson(present(response.team, "team")) };
+    },
+  );
+
+  app.delete<{ Params: TeamParams }>(
+    "/teams/:teamId",
+    {
+      config: TEAM,
+      schema: {
+        tags,
+        summary: "Delete a team and everything of it (admin token only)",
+        operationId: "deleteTeam",
+        description:
+          'At once: the team, its secret and API keys are gone, its webhooks, monitors and badges answer 404 on every gateway, and nothing more is sent to its channels. Its webhooks, monitors, pings, alerts, deliveries and the rest are removed in bounded batches in the background; its audit log is kept, readable with the admin token (docs/decisions.md, "Deleting"). A 503 midway: send the DELETE again.',
+        response: { 204: { type: "null", description: "Deleted." } },
+      },
+    },
+    async (request, reply) => {
+      if (actorOf(request).kind === "api_key") throw errors.adminTokenOnly("delete a team");
+      const { teamId } = request.params;
+      await requireTeam(peers, teamId);
+      // alerts and monitors first: if auth then fails, the team still exists and the DELETE can be sent again.
+      await callUnary(peers.alerts, peers.alerts.deleteTeamData, { teamId });
+      await callUnary(peers.monitors, peers.monitors.deleteTeamData, { teamId });
+      const { team, apiKeyIds } = await callUnary(auth, auth.deleteTeam, { teamId });
+      await onTeamChanged?.(teamId);
+      await announceLookups({ kind: "team", teamId });
+      await onApiKeysDeleted(apiKeyIds);
+      await audit(request, {
+        action: "team.delete",
+        target: { kind: "team", id: teamId },
+        details: { name: present(team, "team").name },
+      });
+      return reply.code(204).send();
     },
   );
 

@@ -5,10 +5,12 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { severityToProto, signatureSchemeToProto, webhookSourceToProto } from "../../json-vocabulary.ts";
 import { conflictResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
+import type { LookupNotice } from "../../pipeline/lookup-notices.ts";
 import { iso } from "./absent-as-null.ts";
 import { owned } from "./access.ts";
 import {
   type OwnedCollection,
+  ownedDeleteRoute,
   ownedGetRoute,
   ownedUpdateRoute,
   teamCreateRoute,
@@ -17,6 +19,7 @@ import {
 import { present } from "./present.ts";
 import { answeredWithPublicUrls, publicBaseUrl } from "./public-base-url.ts";
 import type { RecordAudit } from "./record-audit.ts";
+import type { ResourceOwners } from "./resource-owners.ts";
 import { createWebhookBody, rotateBearerTokenBody, updateWebhookBody } from "./schemas.ts";
 import { withTeamSecretFingerprints } from "./signing-key.ts";
 import { type FilterRuleJson, filterRuleToProto, webhookJson } from "./to-json.ts";
@@ -61,7 +64,14 @@ const settingsToProto = (body: Partial<WebhookBody>) => ({
 /** Webhooks (alerts). A team's existence is checked with auth first: alerts does not know teams. */
 export async function webhookRoutes(
   app: FastifyInstance,
-  options: { peers: Peers; audit: RecordAudit; publicBaseUrl?: string | undefined },
+  options: {
+    peers: Peers;
+    audit: RecordAudit;
+    publicBaseUrl?: string | undefined;
+    owners: ResourceOwners;
+    /** Every gateway forgets the look-ups a deletion makes stale, before it is answered. */
+    announceLookups: (notice: LookupNotice) => Promise<void>;
+  },
 ): Promise<void> {
   const { peers, audit } = options;
   const client = peers.alerts;
@@ -127,6 +137,17 @@ export async function webhookRoutes(
         }),
         request,
       ),
+  });
+
+  ownedDeleteRoute(app, audit, WEBHOOKS, {
+    summary: "Delete a webhook (its triggers answer 404 at once; the alerts it opened are kept)",
+    operationId: "deleteWebhook",
+    delete: async (id) => {
+      const webhook = present((await callUnary(client, client.deleteWebhook, { id })).webhook, "webhook");
+      await options.announceLookups({ kind: "webhook", webhookUrl: webhook.webhookUrl });
+      options.owners.forget("webhook", id);
+      return webhook;
+    },
   });
 
   app.post<{ Params: { id: string }; Body: { graceSeconds?: number } }>(

@@ -5,7 +5,7 @@ import { HttpError } from "../../errors.ts";
 import { monitorStatusJson } from "../../json-vocabulary.ts";
 import { errorResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
-import { createLookupCache } from "../../pipeline/lookup-cache.ts";
+import { createLookupCache, type LookupCache } from "../../pipeline/lookup-cache.ts";
 import { isUrlToken } from "../../pipeline/url-token.ts";
 import { BADGE_SECURITY_HEADERS } from "../../security-headers.ts";
 import { badgeSvg } from "./badge-svg.ts";
@@ -16,17 +16,13 @@ const badgeNotFound = () => new HttpError("badge_not_found");
  * GET /badge/:token.svg — a monitor's status as an SVG badge, for a README or
  * a wiki. No credentials: the token is the monitor's badge token (192 random
  * bits, unrelated to its ping URL), so the badge shows a name and a status and
- * nothing else can be done with it. Look-ups are kept a few seconds.
+ * nothing else can be done with it. Look-ups are kept a few seconds (createBadgeLookup).
  */
-export async function badgeRoute(app: FastifyInstance, options: { peers: Peers; cacheMs: number }): Promise<void> {
-  const { peers } = options;
-  const badges = createLookupCache<monitors.Monitor | undefined>({
-    ttlMs: options.cacheMs,
-    load: async (token) =>
-      isUrlToken(token)
-        ? (await callUnary(peers.monitors, peers.monitors.resolveBadge, { badgeToken: token })).monitor
-        : undefined,
-  });
+export async function badgeRoute(
+  app: FastifyInstance,
+  options: { badges: LookupCache<monitors.Monitor | undefined> },
+): Promise<void> {
+  const { badges } = options;
   app.get<{ Params: { file: string } }>(
     "/badge/:file",
     {
@@ -59,4 +55,18 @@ export async function badgeRoute(app: FastifyInstance, options: { peers: Peers; 
         .send(badgeSvg(monitor.name, monitorStatusJson(monitor.status) ?? "unknown"));
     },
   );
+}
+
+/**
+ * ResolveBadge answers (found or not), kept `ttlMs` (WEBHOOK_CACHE_MS); a monitor changed or
+ * deleted through any replica drops its entry at once (team-changes.ts).
+ */
+export function createBadgeLookup(peers: Peers, ttlMs: number): LookupCache<monitors.Monitor | undefined> {
+  return createLookupCache<monitors.Monitor | undefined>({
+    ttlMs,
+    load: async (token) =>
+      isUrlToken(token)
+        ? (await callUnary(peers.monitors, peers.monitors.resolveBadge, { badgeToken: token })).monitor
+        : undefined,
+  });
 }

@@ -17,6 +17,7 @@ import { alertPages } from "./pages/alert-pages.ts";
 import { channelPages } from "./pages/channel-pages.ts";
 import { loginPage } from "./pages/login-page.ts";
 import { monitorPages } from "./pages/monitor-pages.ts";
+import { silencePages } from "./pages/silence-pages.ts";
 import { teamPages } from "./pages/team-pages.ts";
 import { webhookPages } from "./pages/webhook-pages.ts";
 import { clearSessionCookie, secureFor, sessionIdOf, setSessionCookie } from "./session-cookie.ts";
@@ -210,6 +211,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
   monitorPages(app, deps);
   webhookPages(app, deps);
   channelPages(app, deps);
+  silencePages(app, deps);
   accessPages(app, deps);
 }
 

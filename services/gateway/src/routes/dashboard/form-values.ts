@@ -29,6 +29,29 @@ export function endOfDayField(form: URLSearchParams, name: string): string | nul
   return /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T23:59:59.000Z` : value;
 }
 
+/**
+ * A `datetime-local` field, read as UTC (the form says so): `2026-03-01T02:00` is
+ * `2026-03-01T02:00:00Z`; "" is absent; anything else goes on as typed, for the API to refuse.
+ */
+export function utcDateTimeField(form: URLSearchParams, name: string): string | undefined {
+  const value = (form.get(name) ?? "").trim();
+  if (value === "") return undefined;
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(value)) return `${value}:00Z`;
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?$/.test(value)) return `${value}Z`;
+  return value;
+}
+
+/** A JSON field: its value when it parses, else the text as typed (the API names what is wrong). */
+export function jsonField(form: URLSearchParams, name: string): unknown {
+  const value = (form.get(name) ?? "").trim();
+  if (value === "") return undefined;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
 /** Drops undefined fields, so the API sees only what the form set. */
 export function defined(body: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));

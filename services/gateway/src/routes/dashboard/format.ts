@@ -31,6 +31,15 @@ export function duration(seconds: number): string {
   return `${seconds} s`;
 }
 
+/** How long something took: "850 ms", "12.4 s", "3 min 20 s", "2 h 5 min". */
+export function elapsed(ms: number): string {
+  if (ms < 1_000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(Math.round(ms / 100) / 10).toString()} s`;
+  const seconds = Math.round(ms / 1_000);
+  if (seconds < 3_600) return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+  return `${Math.floor(seconds / 3_600)} h ${Math.floor((seconds % 3_600) / 60)} min`;
+}
+
 /** Colour and text together: the word is always there, the colour only helps. */
 export function badge(value: string | null | undefined) {
   const text = value ?? "unknown";

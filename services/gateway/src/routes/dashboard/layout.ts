@@ -1,8 +1,9 @@
 import type { ApiError } from "./admin-client.ts";
+import { FAVICON_PATH } from "./assets.ts";
 import { type Children, type Html, html } from "./html.ts";
 import type { Flash, Session } from "./session-store.ts";
 
-export type TeamTab = "alerts" | "monitors" | "webhooks" | "channels" | "access" | "settings";
+export type TeamTab = "alerts" | "monitors" | "webhooks" | "channels" | "silences" | "access" | "settings";
 
 export type LayoutOptions = {
   title: string;
@@ -19,6 +20,7 @@ const TABS: [TeamTab, string][] = [
   ["monitors", "Monitors"],
   ["webhooks", "Webhooks"],
   ["channels", "Channels"],
+  ["silences", "Silences"],
   ["access", "Access"],
   ["settings", "Settings"],
 ];
@@ -54,15 +56,24 @@ export function flashBlock(flash: Flash | undefined): Html {
   </section>`;
 }
 
-/** An admin API refusal, with the fields it named. */
+/**
+ * An admin API refusal, with the fields it named, each message once: a service's refusal repeats
+ * its first field's message as the sentence (InvalidError.fields), which then is not shown twice.
+ */
 export function errorBlock(error: ApiError | undefined): Html {
   if (!error) return null;
+  const seen = new Set<string>();
+  const details = (error.details ?? []).filter((detail) => {
+    const key = `${detail.field}\u0000${detail.message}`;
+    return seen.has(key) ? false : Boolean(seen.add(key));
+  });
+  const repeated = details.some((detail) => detail.message === error.error);
   return html`<div class="error" role="alert">
-    <p>${error.error}</p>
+    ${repeated ? null : html`<p>${error.error}</p>`}
     ${
-      error.details?.length
+      details.length
         ? html`<ul>
-            ${error.details.map((detail) => html`<li><code>${detail.field}</code>: ${detail.message}</li>`)}
+            ${details.map((detail) => html`<li><code>${detail.field}</code>: ${detail.message}</li>`)}
           </ul>`
         : null
     }
@@ -78,6 +89,7 @@ export function layout(options: LayoutOptions): Html {
       <meta name="viewport" content="width=device-width, initial-scale=1" />
       <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"historyEnabled":false,"historyCacheSize":0}' />
       <title>${options.title} · Pulsegate</title>
+      <link rel="icon" type="image/svg+xml" href=${FAVICON_PATH} />
       <link rel="stylesheet" href="/dashboard/assets/dashboard.css" />
       <script src="/dashboard/assets/htmx.min.js" defer></script>
       <script src="/dashboard/assets/dashboard.js" defer></script>

@@ -1,4 +1,5 @@
 import type { channelJson, deliveryJson, policyJson } from "../admin/channel-json.ts";
+import type { silenceJson } from "../admin/silence-routes.ts";
 import type { alertJson, occurrenceJson, teamJson, webhookJson } from "../admin/to-json.ts";
 
 /** The admin API's JSON shapes, taken from the mappers that write them. */
@@ -29,6 +30,16 @@ export type Monitor = {
   nextDueAt?: string | null;
   /** How pings are signed: "pulsegate" or "standard-webhooks" (absent: pulsegate). */
   signatureScheme?: string;
+  reopenWindowSeconds?: number;
+  maxDurationSeconds?: number | null;
+  repeatIntervalSeconds?: number | null;
+  requireTimestamp?: boolean;
+  /** When the open run started (a start signal not closed yet). */
+  runStartedAt?: string | null;
+  /** How long the last finished run took. */
+  lastDurationMs?: number | null;
+  /** The public status badge (an SVG image). */
+  badgeUrl?: string;
 };
 export type Ping = {
   id: string;
@@ -40,3 +51,4 @@ export type Ping = {
 export type Channel = ReturnType<typeof channelJson>;
 export type Delivery = ReturnType<typeof deliveryJson>;
 export type Policy = ReturnType<typeof policyJson>;
+export type Silence = ReturnType<typeof silenceJson>;

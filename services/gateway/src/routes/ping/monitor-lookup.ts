@@ -17,6 +17,9 @@ export type MonitorLookup = {
   get: (pingUrl: string) => Promise<CachedMonitor | undefined>;
   /** Forgets the cached answer (the monitor was paused, resumed or removed meanwhile). */
   invalidate: (pingUrl: string) => void;
+  /** Forgets every monitor `matches` (a deleted team's). */
+  invalidateWhere: (matches: (monitor: CachedMonitor | undefined) => boolean) => void;
+  clear: () => void;
 };
 
 export type MonitorLookupOptions = {
@@ -72,5 +75,7 @@ export function createMonitorLookup(peers: Peers, options: MonitorLookupOptions)
       return cache.get(pingUrl);
     },
     invalidate: (pingUrl) => cache.invalidate(pingUrl),
+    invalidateWhere: (matches) => cache.invalidateWhere(matches),
+    clear: () => cache.clear(),
   };
 }

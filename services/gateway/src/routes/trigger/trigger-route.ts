@@ -9,10 +9,9 @@ import type { Peers } from "../../peers/connect-peers.ts";
 import { readDryRun } from "../../pipeline/dry-run.ts";
 import { idempotencyFields, markReplayed, readIdempotencyKey } from "../../pipeline/idempotency-key.ts";
 import { parseJsonBody } from "../../pipeline/json-body.ts";
-import { createLookupCache } from "../../pipeline/lookup-cache.ts";
+import type { LookupCache } from "../../pipeline/lookup-cache.ts";
 import { contentTypeOf } from "../../pipeline/raw-body.ts";
 import { type ReplayGuard, takeOnce } from "../../pipeline/replay-guard.ts";
-import { isUrlToken } from "../../pipeline/url-token.ts";
 import type { RateLimiter } from "../../rate-limit/webhook-rate-limiter.ts";
 import { parseTriggerBody } from "../../validation/index.ts";
 import { resolveRoute } from "../resolve/resolve-route.ts";
@@ -25,19 +24,13 @@ export type TriggerRouteOptions = {
   calls: CoalescedCalls;
   rateLimiter: RateLimiter;
   replayGuard: ReplayGuard;
-  webhookCacheMs: number;
+  /** Step 2's look-ups (webhook-lookup.ts), shared with the resolve route. */
+  webhooks: LookupCache<alerts.Webhook | undefined>;
 };
 
 /** POST /api/alerts/trigger/:webhookUrl — DESIGN §2 steps 1–7, in that order. */
 export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOptions): Promise<void> {
-  const { peers, calls, rateLimiter, replayGuard } = options;
-  const webhooks = createLookupCache<alerts.Webhook | undefined>({
-    ttlMs: options.webhookCacheMs,
-    load: async (webhookUrl) =>
-      isUrlToken(webhookUrl)
-        ? (await callUnary(peers.alerts, peers.alerts.resolveWebhook, { webhookUrl })).webhook
-        : undefined,
-  });
+  const { peers, calls, rateLimiter, replayGuard, webhooks } = options;
 
   app.post<{ Params: { webhookUrl: string } }>(
     "/api/alerts/trigger/:webhookUrl",

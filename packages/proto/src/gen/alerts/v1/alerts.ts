@@ -1327,6 +1327,37 @@ export interface DeleteSilenceRequest {
 export interface DeleteSilenceResponse {
 }
 
+export interface DeleteWebhookRequest {
+  id: string;
+}
+
+export interface DeleteWebhookResponse {
+  /** The webhook as it was (its URL token, for caches to forget). */
+  webhook: Webhook | undefined;
+}
+
+export interface DeleteTeamDataRequest {
+  teamId: string;
+}
+
+export interface DeleteTeamDataResponse {
+}
+
+export interface TestChannelRequest {
+  id: string;
+}
+
+export interface TestChannelResponse {
+  /** The receiver took the message (2xx, or the SMTP relay accepted it). */
+  delivered: boolean;
+  /** The receiver's HTTP status (an SMTP answer mapped as the delivery policy maps it); 0: none. */
+  statusCode: number;
+  /** Why it was not delivered, in words safe to show (never the URL or a secret); "" when delivered. */
+  error: string;
+  /** How long the attempt took, in ms. */
+  durationMs: number;
+}
+
 export interface GetAlertUsageRequest {
   teamId: string;
 }
@@ -9980,6 +10011,459 @@ export const DeleteSilenceResponse: MessageFns<DeleteSilenceResponse> = {
   },
 };
 
+function createBaseDeleteWebhookRequest(): DeleteWebhookRequest {
+  return { id: "" };
+}
+
+export const DeleteWebhookRequest: MessageFns<DeleteWebhookRequest> = {
+  encode(message: DeleteWebhookRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteWebhookRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteWebhookRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteWebhookRequest {
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+  },
+
+  toJSON(message: DeleteWebhookRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteWebhookRequest>, I>>(base?: I): DeleteWebhookRequest {
+    return DeleteWebhookRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteWebhookRequest>, I>>(object: I): DeleteWebhookRequest {
+    const message = createBaseDeleteWebhookRequest();
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteWebhookResponse(): DeleteWebhookResponse {
+  return { webhook: undefined };
+}
+
+export const DeleteWebhookResponse: MessageFns<DeleteWebhookResponse> = {
+  encode(message: DeleteWebhookResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.webhook !== undefined) {
+      Webhook.encode(message.webhook, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteWebhookResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteWebhookResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.webhook = Webhook.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteWebhookResponse {
+    return { webhook: isSet(object.webhook) ? Webhook.fromJSON(object.webhook) : undefined };
+  },
+
+  toJSON(message: DeleteWebhookResponse): unknown {
+    const obj: any = {};
+    if (message.webhook !== undefined) {
+      obj.webhook = Webhook.toJSON(message.webhook);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteWebhookResponse>, I>>(base?: I): DeleteWebhookResponse {
+    return DeleteWebhookResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteWebhookResponse>, I>>(object: I): DeleteWebhookResponse {
+    const message = createBaseDeleteWebhookResponse();
+    message.webhook = (object.webhook !== undefined && object.webhook !== null)
+      ? Webhook.fromPartial(object.webhook)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseDeleteTeamDataRequest(): DeleteTeamDataRequest {
+  return { teamId: "" };
+}
+
+export const DeleteTeamDataRequest: MessageFns<DeleteTeamDataRequest> = {
+  encode(message: DeleteTeamDataRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.teamId !== "") {
+      writer.uint32(10).string(message.teamId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteTeamDataRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteTeamDataRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.teamId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteTeamDataRequest {
+    return {
+      teamId: isSet(object.teamId)
+        ? globalThis.String(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.String(object.team_id)
+        : "",
+    };
+  },
+
+  toJSON(message: DeleteTeamDataRequest): unknown {
+    const obj: any = {};
+    if (message.teamId !== "") {
+      obj.teamId = message.teamId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteTeamDataRequest>, I>>(base?: I): DeleteTeamDataRequest {
+    return DeleteTeamDataRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteTeamDataRequest>, I>>(object: I): DeleteTeamDataRequest {
+    const message = createBaseDeleteTeamDataRequest();
+    message.teamId = object.teamId ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteTeamDataResponse(): DeleteTeamDataResponse {
+  return {};
+}
+
+export const DeleteTeamDataResponse: MessageFns<DeleteTeamDataResponse> = {
+  encode(_: DeleteTeamDataResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteTeamDataResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteTeamDataResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteTeamDataResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteTeamDataResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteTeamDataResponse>, I>>(base?: I): DeleteTeamDataResponse {
+    return DeleteTeamDataResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteTeamDataResponse>, I>>(_: I): DeleteTeamDataResponse {
+    const message = createBaseDeleteTeamDataResponse();
+    return message;
+  },
+};
+
+function createBaseTestChannelRequest(): TestChannelRequest {
+  return { id: "" };
+}
+
+export const TestChannelRequest: MessageFns<TestChannelRequest> = {
+  encode(message: TestChannelRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TestChannelRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTestChannelRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TestChannelRequest {
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+  },
+
+  toJSON(message: TestChannelRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TestChannelRequest>, I>>(base?: I): TestChannelRequest {
+    return TestChannelRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TestChannelRequest>, I>>(object: I): TestChannelRequest {
+    const message = createBaseTestChannelRequest();
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseTestChannelResponse(): TestChannelResponse {
+  return { delivered: false, statusCode: 0, error: "", durationMs: 0 };
+}
+
+export const TestChannelResponse: MessageFns<TestChannelResponse> = {
+  encode(message: TestChannelResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.delivered !== false) {
+      writer.uint32(8).bool(message.delivered);
+    }
+    if (message.statusCode !== 0) {
+      writer.uint32(16).int32(message.statusCode);
+    }
+    if (message.error !== "") {
+      writer.uint32(26).string(message.error);
+    }
+    if (message.durationMs !== 0) {
+      writer.uint32(32).int32(message.durationMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TestChannelResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTestChannelResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.delivered = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.statusCode = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.durationMs = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TestChannelResponse {
+    return {
+      delivered: isSet(object.delivered) ? globalThis.Boolean(object.delivered) : false,
+      statusCode: isSet(object.statusCode)
+        ? globalThis.Number(object.statusCode)
+        : isSet(object.status_code)
+        ? globalThis.Number(object.status_code)
+        : 0,
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+      durationMs: isSet(object.durationMs)
+        ? globalThis.Number(object.durationMs)
+        : isSet(object.duration_ms)
+        ? globalThis.Number(object.duration_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: TestChannelResponse): unknown {
+    const obj: any = {};
+    if (message.delivered !== false) {
+      obj.delivered = message.delivered;
+    }
+    if (message.statusCode !== 0) {
+      obj.statusCode = Math.round(message.statusCode);
+    }
+    if (message.error !== "") {
+      obj.error = message.error;
+    }
+    if (message.durationMs !== 0) {
+      obj.durationMs = Math.round(message.durationMs);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TestChannelResponse>, I>>(base?: I): TestChannelResponse {
+    return TestChannelResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TestChannelResponse>, I>>(object: I): TestChannelResponse {
+    const message = createBaseTestChannelResponse();
+    message.delivered = object.delivered ?? false;
+    message.statusCode = object.statusCode ?? 0;
+    message.error = object.error ?? "";
+    message.durationMs = object.durationMs ?? 0;
+    return message;
+  },
+};
+
 function createBaseGetAlertUsageRequest(): GetAlertUsageRequest {
   return { teamId: "" };
 }
@@ -10525,6 +11009,45 @@ export const AlertsServiceService = {
       Buffer.from(GetAlertUsageResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetAlertUsageResponse => GetAlertUsageResponse.decode(value),
   },
+  /** Deletes a webhook: unknown at once; the alerts it opened are kept (docs/decisions.md, "Deleting"). */
+  deleteWebhook: {
+    path: "/alerts.v1.AlertsService/DeleteWebhook" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteWebhookRequest): Buffer => Buffer.from(DeleteWebhookRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteWebhookRequest => DeleteWebhookRequest.decode(value),
+    responseSerialize: (value: DeleteWebhookResponse): Buffer =>
+      Buffer.from(DeleteWebhookResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteWebhookResponse => DeleteWebhookResponse.decode(value),
+  },
+  /**
+   * A team was deleted: its channels stop at once, and its webhooks, alerts, deliveries and the
+   * rest are removed in the background. Idempotent.
+   */
+  deleteTeamData: {
+    path: "/alerts.v1.AlertsService/DeleteTeamData" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteTeamDataRequest): Buffer =>
+      Buffer.from(DeleteTeamDataRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteTeamDataRequest => DeleteTeamDataRequest.decode(value),
+    responseSerialize: (value: DeleteTeamDataResponse): Buffer =>
+      Buffer.from(DeleteTeamDataResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteTeamDataResponse => DeleteTeamDataResponse.decode(value),
+  },
+  /**
+   * Sends a clearly marked test message through a channel's real sender, now, and reports how
+   * the receiver answered. Nothing is stored; no delivery, no retry.
+   */
+  testChannel: {
+    path: "/alerts.v1.AlertsService/TestChannel" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: TestChannelRequest): Buffer => Buffer.from(TestChannelRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): TestChannelRequest => TestChannelRequest.decode(value),
+    responseSerialize: (value: TestChannelResponse): Buffer => Buffer.from(TestChannelResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): TestChannelResponse => TestChannelResponse.decode(value),
+  },
 } as const;
 
 export interface AlertsServiceServer extends UntypedServiceImplementation {
@@ -10603,6 +11126,18 @@ export interface AlertsServiceServer extends UntypedServiceImplementation {
    * and reopened alerts; folds never count).
    */
   getAlertUsage: handleUnaryCall<GetAlertUsageRequest, GetAlertUsageResponse>;
+  /** Deletes a webhook: unknown at once; the alerts it opened are kept (docs/decisions.md, "Deleting"). */
+  deleteWebhook: handleUnaryCall<DeleteWebhookRequest, DeleteWebhookResponse>;
+  /**
+   * A team was deleted: its channels stop at once, and its webhooks, alerts, deliveries and the
+   * rest are removed in the background. Idempotent.
+   */
+  deleteTeamData: handleUnaryCall<DeleteTeamDataRequest, DeleteTeamDataResponse>;
+  /**
+   * Sends a clearly marked test message through a channel's real sender, now, and reports how
+   * the receiver answered. Nothing is stored; no delivery, no retry.
+   */
+  testChannel: handleUnaryCall<TestChannelRequest, TestChannelResponse>;
 }
 
 export interface AlertsServiceClient extends Client {
@@ -11128,6 +11663,60 @@ export interface AlertsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetAlertUsageResponse) => void,
+  ): ClientUnaryCall;
+  /** Deletes a webhook: unknown at once; the alerts it opened are kept (docs/decisions.md, "Deleting"). */
+  deleteWebhook(
+    request: DeleteWebhookRequest,
+    callback: (error: ServiceError | null, response: DeleteWebhookResponse) => void,
+  ): ClientUnaryCall;
+  deleteWebhook(
+    request: DeleteWebhookRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteWebhookResponse) => void,
+  ): ClientUnaryCall;
+  deleteWebhook(
+    request: DeleteWebhookRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteWebhookResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A team was deleted: its channels stop at once, and its webhooks, alerts, deliveries and the
+   * rest are removed in the background. Idempotent.
+   */
+  deleteTeamData(
+    request: DeleteTeamDataRequest,
+    callback: (error: ServiceError | null, response: DeleteTeamDataResponse) => void,
+  ): ClientUnaryCall;
+  deleteTeamData(
+    request: DeleteTeamDataRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteTeamDataResponse) => void,
+  ): ClientUnaryCall;
+  deleteTeamData(
+    request: DeleteTeamDataRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteTeamDataResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Sends a clearly marked test message through a channel's real sender, now, and reports how
+   * the receiver answered. Nothing is stored; no delivery, no retry.
+   */
+  testChannel(
+    request: TestChannelRequest,
+    callback: (error: ServiceError | null, response: TestChannelResponse) => void,
+  ): ClientUnaryCall;
+  testChannel(
+    request: TestChannelRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: TestChannelResponse) => void,
+  ): ClientUnaryCall;
+  testChannel(
+    request: TestChannelRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: TestChannelResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -516,6 +516,19 @@ export interface ResealSecretsResponse {
   kekId: string;
 }
 
+export interface DeleteTeamRequest {
+  teamId: string;
+}
+
+export interface DeleteTeamResponse {
+  /** The team as it was. */
+  team:
+    | Team
+    | undefined;
+  /** The ids of the API keys deleted with it (their dashboard sessions end too). */
+  apiKeyIds: string[];
+}
+
 function createBaseTeam(): Team {
   return {
     id: "",
@@ -4394,6 +4407,168 @@ export const ResealSecretsResponse: MessageFns<ResealSecretsResponse> = {
   },
 };
 
+function createBaseDeleteTeamRequest(): DeleteTeamRequest {
+  return { teamId: "" };
+}
+
+export const DeleteTeamRequest: MessageFns<DeleteTeamRequest> = {
+  encode(message: DeleteTeamRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.teamId !== "") {
+      writer.uint32(10).string(message.teamId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteTeamRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteTeamRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.teamId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteTeamRequest {
+    return {
+      teamId: isSet(object.teamId)
+        ? globalThis.String(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.String(object.team_id)
+        : "",
+    };
+  },
+
+  toJSON(message: DeleteTeamRequest): unknown {
+    const obj: any = {};
+    if (message.teamId !== "") {
+      obj.teamId = message.teamId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteTeamRequest>, I>>(base?: I): DeleteTeamRequest {
+    return DeleteTeamRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteTeamRequest>, I>>(object: I): DeleteTeamRequest {
+    const message = createBaseDeleteTeamRequest();
+    message.teamId = object.teamId ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteTeamResponse(): DeleteTeamResponse {
+  return { team: undefined, apiKeyIds: [] };
+}
+
+export const DeleteTeamResponse: MessageFns<DeleteTeamResponse> = {
+  encode(message: DeleteTeamResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.team !== undefined) {
+      Team.encode(message.team, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.apiKeyIds) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteTeamResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteTeamResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.team = Team.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.apiKeyIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteTeamResponse {
+    return {
+      team: isSet(object.team) ? Team.fromJSON(object.team) : undefined,
+      apiKeyIds: globalThis.Array.isArray(object?.apiKeyIds)
+        ? object.apiKeyIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.api_key_ids)
+        ? object.api_key_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: DeleteTeamResponse): unknown {
+    const obj: any = {};
+    if (message.team !== undefined) {
+      obj.team = Team.toJSON(message.team);
+    }
+    if (message.apiKeyIds?.length) {
+      obj.apiKeyIds = message.apiKeyIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteTeamResponse>, I>>(base?: I): DeleteTeamResponse {
+    return DeleteTeamResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteTeamResponse>, I>>(object: I): DeleteTeamResponse {
+    const message = createBaseDeleteTeamResponse();
+    message.team = (object.team !== undefined && object.team !== null) ? Team.fromPartial(object.team) : undefined;
+    message.apiKeyIds = object.apiKeyIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
 /**
  * AuthService owns teams and their webhook secrets. The secret text is returned
  * once (CreateTeam, RotateSecret) and never stored: see docs/secrets.md.
@@ -4575,6 +4750,16 @@ export const AuthServiceService = {
       Buffer.from(ResealSecretsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ResealSecretsResponse => ResealSecretsResponse.decode(value),
   },
+  /** Deletes a team, its secrets and its API keys at once; its audit entries are kept. */
+  deleteTeam: {
+    path: "/auth.v1.AuthService/DeleteTeam" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteTeamRequest): Buffer => Buffer.from(DeleteTeamRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteTeamRequest => DeleteTeamRequest.decode(value),
+    responseSerialize: (value: DeleteTeamResponse): Buffer => Buffer.from(DeleteTeamResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteTeamResponse => DeleteTeamResponse.decode(value),
+  },
 } as const;
 
 export interface AuthServiceServer extends UntypedServiceImplementation {
@@ -4612,6 +4797,8 @@ export interface AuthServiceServer extends UntypedServiceImplementation {
    * of auth's SECRET_KEK. Idempotent.
    */
   resealSecrets: handleUnaryCall<ResealSecretsRequest, ResealSecretsResponse>;
+  /** Deletes a team, its secrets and its API keys at once; its audit entries are kept. */
+  deleteTeam: handleUnaryCall<DeleteTeamRequest, DeleteTeamResponse>;
 }
 
 export interface AuthServiceClient extends Client {
@@ -4869,6 +5056,22 @@ export interface AuthServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ResealSecretsResponse) => void,
+  ): ClientUnaryCall;
+  /** Deletes a team, its secrets and its API keys at once; its audit entries are kept. */
+  deleteTeam(
+    request: DeleteTeamRequest,
+    callback: (error: ServiceError | null, response: DeleteTeamResponse) => void,
+  ): ClientUnaryCall;
+  deleteTeam(
+    request: DeleteTeamRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteTeamResponse) => void,
+  ): ClientUnaryCall;
+  deleteTeam(
+    request: DeleteTeamRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteTeamResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -597,6 +597,58 @@ export interface ResolveBadgeResponse {
   monitor: Monitor | undefined;
 }
 
+export interface UpdateMonitorRequest {
+  id: string;
+  name?:
+    | string
+    | undefined;
+  /** Given: an interval monitor, this often (a scheduled one becomes an interval monitor). */
+  intervalSeconds?: number | undefined;
+  graceSeconds?:
+    | number
+    | undefined;
+  /** UNSPECIFIED: unchanged. */
+  incidentSeverity: Severity;
+  reopenWindowSeconds?:
+    | number
+    | undefined;
+  /** Given: a 5-field cron expression (the monitor runs on it), or "" (an interval monitor again). */
+  schedule?:
+    | string
+    | undefined;
+  /** Given: the schedule's IANA time zone, or "" for the default (UTC). */
+  timezone?:
+    | string
+    | undefined;
+  /** Given: 0 for no maximum. */
+  maxDurationSeconds?:
+    | number
+    | undefined;
+  /** Given: 0 for no reminders. */
+  repeatIntervalSeconds?: number | undefined;
+  requireTimestamp?: boolean | undefined;
+}
+
+export interface UpdateMonitorResponse {
+  monitor: Monitor | undefined;
+}
+
+export interface DeleteMonitorRequest {
+  id: string;
+}
+
+export interface DeleteMonitorResponse {
+  /** The monitor as it was (its ping URL and badge token, for caches to forget). */
+  monitor: Monitor | undefined;
+}
+
+export interface DeleteTeamDataRequest {
+  teamId: string;
+}
+
+export interface DeleteTeamDataResponse {
+}
+
 export interface GetHeartbeatUsageRequest {
   teamId: string;
 }
@@ -4097,6 +4149,605 @@ export const ResolveBadgeResponse: MessageFns<ResolveBadgeResponse> = {
   },
 };
 
+function createBaseUpdateMonitorRequest(): UpdateMonitorRequest {
+  return {
+    id: "",
+    name: undefined,
+    intervalSeconds: undefined,
+    graceSeconds: undefined,
+    incidentSeverity: 0,
+    reopenWindowSeconds: undefined,
+    schedule: undefined,
+    timezone: undefined,
+    maxDurationSeconds: undefined,
+    repeatIntervalSeconds: undefined,
+    requireTimestamp: undefined,
+  };
+}
+
+export const UpdateMonitorRequest: MessageFns<UpdateMonitorRequest> = {
+  encode(message: UpdateMonitorRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.name !== undefined) {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.intervalSeconds !== undefined) {
+      writer.uint32(24).int32(message.intervalSeconds);
+    }
+    if (message.graceSeconds !== undefined) {
+      writer.uint32(32).int32(message.graceSeconds);
+    }
+    if (message.incidentSeverity !== 0) {
+      writer.uint32(40).int32(message.incidentSeverity);
+    }
+    if (message.reopenWindowSeconds !== undefined) {
+      writer.uint32(48).int32(message.reopenWindowSeconds);
+    }
+    if (message.schedule !== undefined) {
+      writer.uint32(58).string(message.schedule);
+    }
+    if (message.timezone !== undefined) {
+      writer.uint32(66).string(message.timezone);
+    }
+    if (message.maxDurationSeconds !== undefined) {
+      writer.uint32(72).int32(message.maxDurationSeconds);
+    }
+    if (message.repeatIntervalSeconds !== undefined) {
+      writer.uint32(80).int32(message.repeatIntervalSeconds);
+    }
+    if (message.requireTimestamp !== undefined) {
+      writer.uint32(88).bool(message.requireTimestamp);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateMonitorRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateMonitorRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.intervalSeconds = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.graceSeconds = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.incidentSeverity = reader.int32() as any;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.reopenWindowSeconds = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.schedule = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.timezone = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.maxDurationSeconds = reader.int32();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.repeatIntervalSeconds = reader.int32();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.requireTimestamp = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateMonitorRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : undefined,
+      intervalSeconds: isSet(object.intervalSeconds)
+        ? globalThis.Number(object.intervalSeconds)
+        : isSet(object.interval_seconds)
+        ? globalThis.Number(object.interval_seconds)
+        : undefined,
+      graceSeconds: isSet(object.graceSeconds)
+        ? globalThis.Number(object.graceSeconds)
+        : isSet(object.grace_seconds)
+        ? globalThis.Number(object.grace_seconds)
+        : undefined,
+      incidentSeverity: isSet(object.incidentSeverity)
+        ? severityFromJSON(object.incidentSeverity)
+        : isSet(object.incident_severity)
+        ? severityFromJSON(object.incident_severity)
+        : 0,
+      reopenWindowSeconds: isSet(object.reopenWindowSeconds)
+        ? globalThis.Number(object.reopenWindowSeconds)
+        : isSet(object.reopen_window_seconds)
+        ? globalThis.Number(object.reopen_window_seconds)
+        : undefined,
+      schedule: isSet(object.schedule) ? globalThis.String(object.schedule) : undefined,
+      timezone: isSet(object.timezone) ? globalThis.String(object.timezone) : undefined,
+      maxDurationSeconds: isSet(object.maxDurationSeconds)
+        ? globalThis.Number(object.maxDurationSeconds)
+        : isSet(object.max_duration_seconds)
+        ? globalThis.Number(object.max_duration_seconds)
+        : undefined,
+      repeatIntervalSeconds: isSet(object.repeatIntervalSeconds)
+        ? globalThis.Number(object.repeatIntervalSeconds)
+        : isSet(object.repeat_interval_seconds)
+        ? globalThis.Number(object.repeat_interval_seconds)
+        : undefined,
+      requireTimestamp: isSet(object.requireTimestamp)
+        ? globalThis.Boolean(object.requireTimestamp)
+        : isSet(object.require_timestamp)
+        ? globalThis.Boolean(object.require_timestamp)
+        : undefined,
+    };
+  },
+
+  toJSON(message: UpdateMonitorRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.name !== undefined) {
+      obj.name = message.name;
+    }
+    if (message.intervalSeconds !== undefined) {
+      obj.intervalSeconds = Math.round(message.intervalSeconds);
+    }
+    if (message.graceSeconds !== undefined) {
+      obj.graceSeconds = Math.round(message.graceSeconds);
+    }
+    if (message.incidentSeverity !== 0) {
+      obj.incidentSeverity = severityToJSON(message.incidentSeverity);
+    }
+    if (message.reopenWindowSeconds !== undefined) {
+      obj.reopenWindowSeconds = Math.round(message.reopenWindowSeconds);
+    }
+    if (message.schedule !== undefined) {
+      obj.schedule = message.schedule;
+    }
+    if (message.timezone !== undefined) {
+      obj.timezone = message.timezone;
+    }
+    if (message.maxDurationSeconds !== undefined) {
+      obj.maxDurationSeconds = Math.round(message.maxDurationSeconds);
+    }
+    if (message.repeatIntervalSeconds !== undefined) {
+      obj.repeatIntervalSeconds = Math.round(message.repeatIntervalSeconds);
+    }
+    if (message.requireTimestamp !== undefined) {
+      obj.requireTimestamp = message.requireTimestamp;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateMonitorRequest>, I>>(base?: I): UpdateMonitorRequest {
+    return UpdateMonitorRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateMonitorRequest>, I>>(object: I): UpdateMonitorRequest {
+    const message = createBaseUpdateMonitorRequest();
+    message.id = object.id ?? "";
+    message.name = object.name ?? undefined;
+    message.intervalSeconds = object.intervalSeconds ?? undefined;
+    message.graceSeconds = object.graceSeconds ?? undefined;
+    message.incidentSeverity = object.incidentSeverity ?? 0;
+    message.reopenWindowSeconds = object.reopenWindowSeconds ?? undefined;
+    message.schedule = object.schedule ?? undefined;
+    message.timezone = object.timezone ?? undefined;
+    message.maxDurationSeconds = object.maxDurationSeconds ?? undefined;
+    message.repeatIntervalSeconds = object.repeatIntervalSeconds ?? undefined;
+    message.requireTimestamp = object.requireTimestamp ?? undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateMonitorResponse(): UpdateMonitorResponse {
+  return { monitor: undefined };
+}
+
+export const UpdateMonitorResponse: MessageFns<UpdateMonitorResponse> = {
+  encode(message: UpdateMonitorResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.monitor !== undefined) {
+      Monitor.encode(message.monitor, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateMonitorResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateMonitorResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.monitor = Monitor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateMonitorResponse {
+    return { monitor: isSet(object.monitor) ? Monitor.fromJSON(object.monitor) : undefined };
+  },
+
+  toJSON(message: UpdateMonitorResponse): unknown {
+    const obj: any = {};
+    if (message.monitor !== undefined) {
+      obj.monitor = Monitor.toJSON(message.monitor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateMonitorResponse>, I>>(base?: I): UpdateMonitorResponse {
+    return UpdateMonitorResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateMonitorResponse>, I>>(object: I): UpdateMonitorResponse {
+    const message = createBaseUpdateMonitorResponse();
+    message.monitor = (object.monitor !== undefined && object.monitor !== null)
+      ? Monitor.fromPartial(object.monitor)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseDeleteMonitorRequest(): DeleteMonitorRequest {
+  return { id: "" };
+}
+
+export const DeleteMonitorRequest: MessageFns<DeleteMonitorRequest> = {
+  encode(message: DeleteMonitorRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteMonitorRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteMonitorRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteMonitorRequest {
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+  },
+
+  toJSON(message: DeleteMonitorRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteMonitorRequest>, I>>(base?: I): DeleteMonitorRequest {
+    return DeleteMonitorRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteMonitorRequest>, I>>(object: I): DeleteMonitorRequest {
+    const message = createBaseDeleteMonitorRequest();
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteMonitorResponse(): DeleteMonitorResponse {
+  return { monitor: undefined };
+}
+
+export const DeleteMonitorResponse: MessageFns<DeleteMonitorResponse> = {
+  encode(message: DeleteMonitorResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.monitor !== undefined) {
+      Monitor.encode(message.monitor, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteMonitorResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteMonitorResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.monitor = Monitor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteMonitorResponse {
+    return { monitor: isSet(object.monitor) ? Monitor.fromJSON(object.monitor) : undefined };
+  },
+
+  toJSON(message: DeleteMonitorResponse): unknown {
+    const obj: any = {};
+    if (message.monitor !== undefined) {
+      obj.monitor = Monitor.toJSON(message.monitor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteMonitorResponse>, I>>(base?: I): DeleteMonitorResponse {
+    return DeleteMonitorResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteMonitorResponse>, I>>(object: I): DeleteMonitorResponse {
+    const message = createBaseDeleteMonitorResponse();
+    message.monitor = (object.monitor !== undefined && object.monitor !== null)
+      ? Monitor.fromPartial(object.monitor)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseDeleteTeamDataRequest(): DeleteTeamDataRequest {
+  return { teamId: "" };
+}
+
+export const DeleteTeamDataRequest: MessageFns<DeleteTeamDataRequest> = {
+  encode(message: DeleteTeamDataRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.teamId !== "") {
+      writer.uint32(10).string(message.teamId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteTeamDataRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteTeamDataRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.teamId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteTeamDataRequest {
+    return {
+      teamId: isSet(object.teamId)
+        ? globalThis.String(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.String(object.team_id)
+        : "",
+    };
+  },
+
+  toJSON(message: DeleteTeamDataRequest): unknown {
+    const obj: any = {};
+    if (message.teamId !== "") {
+      obj.teamId = message.teamId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteTeamDataRequest>, I>>(base?: I): DeleteTeamDataRequest {
+    return DeleteTeamDataRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteTeamDataRequest>, I>>(object: I): DeleteTeamDataRequest {
+    const message = createBaseDeleteTeamDataRequest();
+    message.teamId = object.teamId ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteTeamDataResponse(): DeleteTeamDataResponse {
+  return {};
+}
+
+export const DeleteTeamDataResponse: MessageFns<DeleteTeamDataResponse> = {
+  encode(_: DeleteTeamDataResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteTeamDataResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteTeamDataResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteTeamDataResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteTeamDataResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteTeamDataResponse>, I>>(base?: I): DeleteTeamDataResponse {
+    return DeleteTeamDataResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteTeamDataResponse>, I>>(_: I): DeleteTeamDataResponse {
+    const message = createBaseDeleteTeamDataResponse();
+    return message;
+  },
+};
+
 function createBaseGetHeartbeatUsageRequest(): GetHeartbeatUsageRequest {
   return { teamId: "" };
 }
@@ -4398,6 +5049,46 @@ export const MonitorsServiceService = {
       Buffer.from(GetHeartbeatUsageResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetHeartbeatUsageResponse => GetHeartbeatUsageResponse.decode(value),
   },
+  /**
+   * Changes a monitor's settings; unset fields stay as they are. Validated as CreateMonitor is, and
+   * its due time recomputed from the same starting point under the new settings (docs/monitors.md).
+   */
+  updateMonitor: {
+    path: "/monitors.v1.MonitorsService/UpdateMonitor" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateMonitorRequest): Buffer => Buffer.from(UpdateMonitorRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateMonitorRequest => UpdateMonitorRequest.decode(value),
+    responseSerialize: (value: UpdateMonitorResponse): Buffer =>
+      Buffer.from(UpdateMonitorResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateMonitorResponse => UpdateMonitorResponse.decode(value),
+  },
+  /** Deletes a monitor: unknown to every look-up at once, its pings removed in the background. */
+  deleteMonitor: {
+    path: "/monitors.v1.MonitorsService/DeleteMonitor" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteMonitorRequest): Buffer => Buffer.from(DeleteMonitorRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteMonitorRequest => DeleteMonitorRequest.decode(value),
+    responseSerialize: (value: DeleteMonitorResponse): Buffer =>
+      Buffer.from(DeleteMonitorResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteMonitorResponse => DeleteMonitorResponse.decode(value),
+  },
+  /**
+   * A team was deleted: its monitors are unknown at once and removed, with their pings, in the
+   * background. Idempotent.
+   */
+  deleteTeamData: {
+    path: "/monitors.v1.MonitorsService/DeleteTeamData" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteTeamDataRequest): Buffer =>
+      Buffer.from(DeleteTeamDataRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteTeamDataRequest => DeleteTeamDataRequest.decode(value),
+    responseSerialize: (value: DeleteTeamDataResponse): Buffer =>
+      Buffer.from(DeleteTeamDataResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteTeamDataResponse => DeleteTeamDataResponse.decode(value),
+  },
 } as const;
 
 export interface MonitorsServiceServer extends UntypedServiceImplementation {
@@ -4421,6 +5112,18 @@ export interface MonitorsServiceServer extends UntypedServiceImplementation {
   resolveBadge: handleUnaryCall<ResolveBadgeRequest, ResolveBadgeResponse>;
   /** What a team has used of its monthly heartbeat quota this UTC month (accepted pings). */
   getHeartbeatUsage: handleUnaryCall<GetHeartbeatUsageRequest, GetHeartbeatUsageResponse>;
+  /**
+   * Changes a monitor's settings; unset fields stay as they are. Validated as CreateMonitor is, and
+   * its due time recomputed from the same starting point under the new settings (docs/monitors.md).
+   */
+  updateMonitor: handleUnaryCall<UpdateMonitorRequest, UpdateMonitorResponse>;
+  /** Deletes a monitor: unknown to every look-up at once, its pings removed in the background. */
+  deleteMonitor: handleUnaryCall<DeleteMonitorRequest, DeleteMonitorResponse>;
+  /**
+   * A team was deleted: its monitors are unknown at once and removed, with their pings, in the
+   * background. Idempotent.
+   */
+  deleteTeamData: handleUnaryCall<DeleteTeamDataRequest, DeleteTeamDataResponse>;
 }
 
 export interface MonitorsServiceClient extends Client {
@@ -4625,6 +5328,60 @@ export interface MonitorsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetHeartbeatUsageResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Changes a monitor's settings; unset fields stay as they are. Validated as CreateMonitor is, and
+   * its due time recomputed from the same starting point under the new settings (docs/monitors.md).
+   */
+  updateMonitor(
+    request: UpdateMonitorRequest,
+    callback: (error: ServiceError | null, response: UpdateMonitorResponse) => void,
+  ): ClientUnaryCall;
+  updateMonitor(
+    request: UpdateMonitorRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateMonitorResponse) => void,
+  ): ClientUnaryCall;
+  updateMonitor(
+    request: UpdateMonitorRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateMonitorResponse) => void,
+  ): ClientUnaryCall;
+  /** Deletes a monitor: unknown to every look-up at once, its pings removed in the background. */
+  deleteMonitor(
+    request: DeleteMonitorRequest,
+    callback: (error: ServiceError | null, response: DeleteMonitorResponse) => void,
+  ): ClientUnaryCall;
+  deleteMonitor(
+    request: DeleteMonitorRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteMonitorResponse) => void,
+  ): ClientUnaryCall;
+  deleteMonitor(
+    request: DeleteMonitorRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteMonitorResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A team was deleted: its monitors are unknown at once and removed, with their pings, in the
+   * background. Idempotent.
+   */
+  deleteTeamData(
+    request: DeleteTeamDataRequest,
+    callback: (error: ServiceError | null, response: DeleteTeamDataResponse) => void,
+  ): ClientUnaryCall;
+  deleteTeamData(
+    request: DeleteTeamDataRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteTeamDataResponse) => void,
+  ): ClientUnaryCall;
+  deleteTeamData(
+    request: DeleteTeamDataRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteTeamDataResponse) => void,
   ): ClientUnaryCall;
 }
 

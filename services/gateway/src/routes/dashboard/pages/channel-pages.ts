@@ -1,7 +1,7 @@
 import { CHANNEL_LIMITS } from "@pulsegate/limits";
 import { SEVERITIES } from "@pulsegate/vocabulary";
 import type { FastifyInstance } from "fastify";
-import { type ApiError, must, requireTeamOf } from "../admin-client.ts";
+import { type ApiError, fail, must, requireTeamOf } from "../admin-client.ts";
 import { contextOf, type PageContext, seeOther } from "../context.ts";
 import type { DashboardDeps } from "../dashboard-routes.ts";
 import { defined, textField } from "../form-values.ts";
@@ -29,9 +29,15 @@ function channelTable(ctx: PageContext, team: Team, channels: Channel[]) {
           <td><code>${channel.maskedUrl}</code></td>
           <td>${badge(channel.enabled ? "enabled" : "disabled")}</td>
           <td>${time(channel.createdAt)}</td>
-          <td>${
+          <td class="row-actions">${
             ctx.canWrite
-              ? actionButton(
+              ? html`${actionButton(
+                  ctx.session,
+                  teamPath(team.id, `/channels/${encodeURIComponent(channel.id)}/test`),
+                  "Send test",
+                  "button small secondary",
+                  `Send a test notification to ${channel.name}`,
+                )}${actionButton(
                   ctx.session,
                   teamPath(
                     team.id,
@@ -40,7 +46,7 @@ function channelTable(ctx: PageContext, team: Team, channels: Channel[]) {
                   channel.enabled ? "Disable" : "Enable",
                   channel.enabled ? "button small secondary" : "button small",
                   `${channel.enabled ? "Disable" : "Enable"} ${channel.name}`,
-                )
+                )}`
               : null
           }</td>
         </tr>`,
@@ -166,6 +172,27 @@ export function channelPages(app: FastifyInstance, { gateway }: DashboardDeps): 
       },
     );
   }
+
+  app.post<{ Params: TeamParams & { channelId: string } }>(
+    "/dashboard/teams/:teamId/channels/:channelId/test",
+    async (request, reply) => {
+      const ctx = contextOf(gateway, request, reply);
+      const { teamId, channelId } = request.params;
+      const listed = must(
+        await ctx.api<{ channels: Channel[] }>("GET", `/teams/${encodeURIComponent(teamId)}/channels`),
+      );
+      const channel = listed.channels.find((one) => one.id === channelId);
+      if (!channel) fail({ status: 404, error: "No channel has that id.", code: "channel_not_found" });
+      type Test = { delivered: boolean; statusCode: number | null; error: string | null; durationMs: number };
+      const answer = await ctx.api<{ test: Test }>("POST", `/channels/${encodeURIComponent(channelId)}/test`, {});
+      const { test } = must(answer);
+      const status = test.statusCode === null ? "" : `HTTP ${test.statusCode}, `;
+      ctx.session.flash = test.delivered
+        ? { kind: "notice", text: `Test notification delivered to ${channel.name} (${status}${test.durationMs} ms).` }
+        : { kind: "error", text: `Test notification to ${channel.name} not delivered: ${test.error ?? "no answer"}.` };
+      return seeOther(reply, teamPath(teamId, "/channels"));
+    },
+  );
 
   app.post<{ Params: TeamParams }>("/dashboard/teams/:teamId/channels/policy", async (request, reply) => {
     const ctx = contextOf(gateway, request, reply);

@@ -2,10 +2,11 @@ import { MONITOR_LIMITS } from "@pulsegate/limits";
 import { SEVERITIES } from "@pulsegate/vocabulary";
 import type { FastifyInstance } from "fastify";
 import { type ApiError, must, requireTeamOf } from "../admin-client.ts";
+import { sendConfirmPage } from "../confirm-page.ts";
 import { backTo, contextOf, type PageContext, seeOther } from "../context.ts";
 import type { DashboardDeps } from "../dashboard-routes.ts";
-import { defined, integerField, textField } from "../form-values.ts";
-import { badge, duration, time } from "../format.ts";
+import { booleanField, defined, integerField, textField } from "../form-values.ts";
+import { badge, duration, elapsed, time } from "../format.ts";
 import { html } from "../html.ts";
 import { actionButton, copyable, csrfField, errorBlock, live, teamPath } from "../layout.ts";
 import type { Monitor, Ping, Team } from "../resources.ts";
@@ -94,6 +95,119 @@ function createForm(ctx: PageContext, team: Team, error?: ApiError) {
     </form>`;
 }
 
+/** What the edit form shows: the monitor's settings, or what was just submitted. */
+type MonitorValues = {
+  name: string;
+  intervalSeconds: string;
+  schedule: string;
+  timezone: string;
+  graceSeconds: string;
+  severity: string;
+  maxDurationSeconds: string;
+  repeatIntervalSeconds: string;
+  requireTimestamp: boolean;
+};
+
+const text = (value: number | string | null | undefined) =>
+  value === null || value === undefined ? "" : String(value);
+
+const valuesOf = (monitor: Monitor): MonitorValues => ({
+  name: monitor.name,
+  intervalSeconds: text(monitor.intervalSeconds),
+  schedule: text(monitor.schedule),
+  timezone: text(monitor.timezone),
+  graceSeconds: text(monitor.graceSeconds),
+  severity: monitor.severity,
+  maxDurationSeconds: text(monitor.maxDurationSeconds),
+  repeatIntervalSeconds: text(monitor.repeatIntervalSeconds),
+  requireTimestamp: monitor.requireTimestamp ?? false,
+});
+
+const submitted = (form: URLSearchParams): MonitorValues => ({
+  name: form.get("name") ?? "",
+  intervalSeconds: form.get("intervalSeconds") ?? "",
+  schedule: form.get("schedule") ?? "",
+  timezone: form.get("timezone") ?? "",
+  graceSeconds: form.get("graceSeconds") ?? "",
+  severity: form.get("severity") ?? MONITOR_LIMITS.defaultSeverity,
+  maxDurationSeconds: form.get("maxDurationSeconds") ?? "",
+  repeatIntervalSeconds: form.get("repeatIntervalSeconds") ?? "",
+  requireTimestamp: booleanField(form, "requireTimestamp") ?? false,
+});
+
+/**
+ * The edit form as a PATCH: every field is sent, empty ones as none where a monitor may have none
+ * (no maximum, no reminders, the default zone). A schedule makes it a scheduled monitor, none an
+ * interval one; whatever is refused comes back with the API's own message.
+ */
+function patchOf(form: URLSearchParams) {
+  const schedule = textField(form, "schedule");
+  return defined({
+    name: textField(form, "name") ?? "",
+    ...(schedule ? { schedule } : { schedule: null, intervalSeconds: integerField(form, "intervalSeconds") }),
+    timezone: textField(form, "timezone") ?? null,
+    graceSeconds: integerField(form, "graceSeconds"),
+    severity: textField(form, "severity"),
+    maxDurationSeconds: integerField(form, "maxDurationSeconds") ?? null,
+    repeatIntervalSeconds: integerField(form, "repeatIntervalSeconds") ?? null,
+    requireTimestamp: booleanField(form, "requireTimestamp"),
+  });
+}
+
+function editForm(ctx: PageContext, monitor: Monitor, values: MonitorValues, error?: ApiError) {
+  const id = (name: string) => `edit-${name}`;
+  return html`<h2 id="edit-monitor">Edit</h2>
+    <form method="post" action=${monitorPath(monitor)} aria-labelledby="edit-monitor">
+      ${csrfField(ctx.session)} ${errorBlock(error)}
+      <div class="fields">
+        <div><label for=${id("name")}>Name</label><input id=${id("name")} name="name" required maxlength=${MONITOR_LIMITS.nameMaxLength} value=${values.name} /></div>
+        <div><label for=${id("interval")}>Expected every (seconds)</label><input id=${id("interval")} name="intervalSeconds" inputmode="numeric" value=${values.intervalSeconds} />
+          <p class="hint">Unused while a schedule is set.</p></div>
+        <div><label for=${id("schedule")}>Schedule (cron, instead)</label><input id=${id("schedule")} name="schedule" placeholder="15 3 * * *" maxlength=${MONITOR_LIMITS.scheduleMaxLength} value=${values.schedule} />
+          <p class="hint">Five fields; empty: expected every N seconds.</p></div>
+        <div><label for=${id("timezone")}>Time zone of the schedule</label><input id=${id("timezone")} name="timezone" placeholder="UTC" maxlength=${MONITOR_LIMITS.timezoneMaxLength} value=${values.timezone} /></div>
+        <div><label for=${id("grace")}>Grace (seconds)</label><input id=${id("grace")} name="graceSeconds" inputmode="numeric" value=${values.graceSeconds} /></div>
+        <div><label for=${id("severity")}>Incident severity</label>
+          <select id=${id("severity")} name="severity">
+            ${SEVERITIES.map((severity) => html`<option value=${severity} selected=${severity === values.severity}>${severity}</option>`)}
+          </select></div>
+        <div><label for=${id("max-duration")}>Maximum run (seconds)</label><input id=${id("max-duration")} name="maxDurationSeconds" inputmode="numeric" placeholder="none" value=${values.maxDurationSeconds} />
+          <p class="hint">A run (start signal to up ping) longer than this is down; empty: no maximum.</p></div>
+        <div><label for=${id("repeat")}>Remind every (seconds)</label><input id=${id("repeat")} name="repeatIntervalSeconds" inputmode="numeric" placeholder="never" value=${values.repeatIntervalSeconds} />
+          <p class="hint">While its incident stays open and unacknowledged; empty: no reminders.</p></div>
+      </div>
+      <input type="hidden" name="requireTimestamp" value="false" />
+      <label class="check"><input type="checkbox" name="requireTimestamp" value="true" checked=${values.requireTimestamp} /> Require X-Webhook-Timestamp (replay protection)</label>
+      <p class="hint">A shorter interval or grace applies from the last ping: a monitor already later than that goes down at the next sweep.</p>
+      <p><button type="submit">Save monitor</button></p>
+    </form>`;
+}
+
+/** The last run's duration, or the one under way. */
+function lastRun(monitor: Monitor) {
+  const running = monitor.runStartedAt ? html`running since ${time(monitor.runStartedAt)}` : null;
+  const last =
+    monitor.lastDurationMs === null || monitor.lastDurationMs === undefined ? null : elapsed(monitor.lastDurationMs);
+  if (!running && !last)
+    return html`<span class="muted">no run timed yet (send a start signal, then the up ping)</span>`;
+  return html`${last ? html`last run took ${last}` : null}${running && last ? "; " : null}${running}${
+    monitor.maxDurationSeconds
+      ? html` <span class="muted">(maximum ${duration(monitor.maxDurationSeconds)})</span>`
+      : null
+  }`;
+}
+
+/** The public status badge: the image (from this dashboard's own origin), its URL and a Markdown line. */
+function badgeFacts(monitor: Monitor) {
+  if (!monitor.badgeUrl) return null;
+  const path = new URL(monitor.badgeUrl).pathname;
+  return html`<dt>Status badge</dt>
+    <dd><img src=${path} alt=${`Status badge of ${monitor.name}`} height="20" />
+      ${copyable("badge-url", monitor.badgeUrl, "the badge URL")}
+      ${copyable("badge-markdown", `![${monitor.name}](${monitor.badgeUrl})`, "the badge as Markdown")}
+      <p class="hint">Public and read-only: shows the name and the status, nothing else.</p></dd>`;
+}
+
 function pingTable(pings: Ping[]) {
   if (pings.length === 0)
     return html`<p class="empty">No pings yet. Send one with the snippet below: the first ping starts monitoring.</p>`;
@@ -126,24 +240,37 @@ function pingHelp(monitor: Monitor) {
     <details><summary>cron</summary>${copyable("snippet-cron", snippets.cron, "the cron example")}</details>`;
 }
 
-function monitorPage(ctx: PageContext, team: Team, monitor: Monitor, pings: Ping[], url: string) {
+function monitorPage(
+  ctx: PageContext,
+  team: Team,
+  monitor: Monitor,
+  pings: Ping[],
+  url: string,
+  edit: { values: MonitorValues; error?: ApiError | undefined },
+) {
   return html`<p><a href=${teamPath(team.id, "/monitors")}>← Monitors</a></p>
     ${live(
       "monitor-live",
       url,
       html`<h1>${monitor.name} ${badge(monitor.status)}</h1>
-        <div class="actions">${pauseOrResume(ctx, monitor)}</div>
+        <div class="actions">${pauseOrResume(ctx, monitor)}${
+          ctx.canWrite
+            ? html`<a class="button small danger" href=${monitorPath(monitor, "/delete")} aria-label=${`Delete ${monitor.name}`}>Delete</a>`
+            : null
+        }</div>
         <dl class="facts">
           <dt>Last ping</dt><dd>${time(monitor.lastPingAt)}${monitor.lastReason ? html` — ${monitor.lastReason}` : null}</dd>
           <dt>Next due</dt><dd>${nextDue(monitor)}</dd>
           <dt>Expected</dt><dd>${expected(monitor)}, ${duration(monitor.graceSeconds)} grace; incidents ${badge(monitor.severity)}</dd>
+          <dt>Run duration</dt><dd>${lastRun(monitor)}</dd>
         </dl>
         <h2>Pings</h2>
         ${pingTable(pings)}`,
     )}
     <h2>Ping it</h2>
-    <dl class="facts"><dt>Ping URL</dt><dd>${copyable("ping-url", monitor.pingEndpoint, "the ping URL")}</dd></dl>
-    ${pingHelp(monitor)}`;
+    <dl class="facts"><dt>Ping URL</dt><dd>${copyable("ping-url", monitor.pingEndpoint, "the ping URL")}</dd>${badgeFacts(monitor)}</dl>
+    ${pingHelp(monitor)}
+    ${ctx.canWrite ? editForm(ctx, monitor, edit.values, edit.error) : null}`;
 }
 
 async function loadMonitor(ctx: PageContext, teamId: string, monitorId: string): Promise<Monitor> {
@@ -194,9 +321,12 @@ export function monitorPages(app: FastifyInstance, { gateway }: DashboardDeps): 
     return seeOther(reply, monitorPath(answer.body.monitor));
   });
 
-  app.get<{ Params: MonitorParams }>("/dashboard/teams/:teamId/monitors/:monitorId", async (request, reply) => {
-    const ctx = contextOf(gateway, request, reply);
-    const { teamId, monitorId } = request.params;
+  const detailPage = async (
+    ctx: PageContext,
+    teamId: string,
+    monitorId: string,
+    edit?: { values: MonitorValues; error: ApiError },
+  ) => {
     const [team, monitor, pings] = await Promise.all([
       loadTeam(ctx, teamId),
       loadMonitor(ctx, teamId, monitorId),
@@ -206,8 +336,69 @@ export function monitorPages(app: FastifyInstance, { gateway }: DashboardDeps): 
       team,
       tab: "monitors",
       title: monitor.name,
-      children: monitorPage(ctx, team, monitor, must(pings).pings, monitorPath(monitor)),
+      children: monitorPage(
+        ctx,
+        team,
+        monitor,
+        must(pings).pings,
+        monitorPath(monitor),
+        edit ?? { values: valuesOf(monitor) },
+      ),
+      ...(edit ? { status: edit.error.status } : {}),
     });
+  };
+
+  app.get<{ Params: MonitorParams }>("/dashboard/teams/:teamId/monitors/:monitorId", async (request, reply) => {
+    const { teamId, monitorId } = request.params;
+    return detailPage(contextOf(gateway, request, reply), teamId, monitorId);
+  });
+
+  app.post<{ Params: MonitorParams }>("/dashboard/teams/:teamId/monitors/:monitorId", async (request, reply) => {
+    const ctx = contextOf(gateway, request, reply);
+    const { teamId, monitorId } = request.params;
+    await loadMonitor(ctx, teamId, monitorId);
+    const answer = await ctx.api<{ monitor: Monitor }>(
+      "PATCH",
+      `/monitors/${encodeURIComponent(monitorId)}`,
+      patchOf(ctx.form),
+    );
+    if (!answer.ok) return detailPage(ctx, teamId, monitorId, { values: submitted(ctx.form), error: answer.error });
+    ctx.session.flash = { kind: "notice", text: `Monitor ${answer.body.monitor.name} saved.` };
+    return seeOther(reply, monitorPath(answer.body.monitor));
+  });
+
+  const confirmDelete = async (ctx: PageContext, teamId: string, monitorId: string, error?: ApiError) => {
+    const [team, monitor] = await Promise.all([loadTeam(ctx, teamId), loadMonitor(ctx, teamId, monitorId)]);
+    return sendConfirmPage(ctx, {
+      team,
+      tab: "monitors",
+      question: `Delete monitor ${monitor.name}?`,
+      consequences: [
+        "Its ping URL and badge answer 404 from now on, on every gateway.",
+        "Its pings are removed in the background; nothing is swept or raised for it any more.",
+        "Its incident alerts stay with the team's alerts (resolve an open one yourself).",
+        "This cannot be undone: a new monitor gets a new ping URL.",
+      ],
+      action: monitorPath(monitor, "/delete"),
+      submit: "Delete monitor",
+      back: monitorPath(monitor),
+      error,
+    });
+  };
+
+  app.get<{ Params: MonitorParams }>("/dashboard/teams/:teamId/monitors/:monitorId/delete", async (request, reply) => {
+    const { teamId, monitorId } = request.params;
+    return confirmDelete(contextOf(gateway, request, reply), teamId, monitorId);
+  });
+
+  app.post<{ Params: MonitorParams }>("/dashboard/teams/:teamId/monitors/:monitorId/delete", async (request, reply) => {
+    const ctx = contextOf(gateway, request, reply);
+    const { teamId, monitorId } = request.params;
+    const monitor = await loadMonitor(ctx, teamId, monitorId);
+    const answer = await ctx.api("DELETE", `/monitors/${encodeURIComponent(monitorId)}`);
+    if (!answer.ok) return confirmDelete(ctx, teamId, monitorId, answer.error);
+    ctx.session.flash = { kind: "notice", text: `Monitor ${monitor.name} deleted.` };
+    return seeOther(reply, teamPath(teamId, "/monitors"));
   });
 
   for (const verb of ["pause", "resume"] as const) {

@@ -1,6 +1,7 @@
 import { TEAM_LIMITS } from "@pulsegate/limits";
 import type { FastifyInstance } from "fastify";
 import { type ApiError, must } from "../admin-client.ts";
+import { sendConfirmPage } from "../confirm-page.ts";
 import { contextOf, type PageContext, seeOther, sendPage } from "../context.ts";
 import type { DashboardDeps } from "../dashboard-routes.ts";
 import { defined, endOfDayField, integerField, textField } from "../form-values.ts";
@@ -153,7 +154,35 @@ function settingsPage(ctx: PageContext, team: Team, usage: Usage | undefined, er
             <p><button type="submit" class="button danger">Rotate webhook secret</button></p>
           </form>`
         : null
+    }
+    ${
+      admin
+        ? html`<h2 id="delete-team">Delete the team</h2>
+            <p>Its secret, API keys, webhooks, monitors, channels and alerts go; its audit log is kept.</p>
+            <p><a class="button danger" href=${teamPath(team.id, "/delete")}>Delete team…</a></p>`
+        : null
     }`;
+}
+
+/** The team's deletion asks for its name: it takes everything of the team, for good. */
+async function confirmDeleteTeam(ctx: PageContext, teamId: string, error?: ApiError) {
+  const team = await loadTeam(ctx, teamId);
+  return sendConfirmPage(ctx, {
+    team,
+    tab: "settings",
+    question: `Delete team ${team.name}?`,
+    consequences: [
+      "At once: its webhook secret and API keys stop working, its webhooks, monitors and badges answer 404 on every gateway, and nothing more is sent to its channels.",
+      "In the background: its webhooks, monitors, pings, alerts, deliveries, channels and silences are removed.",
+      "Its audit log is kept, readable with the admin token.",
+      "This cannot be undone.",
+    ],
+    action: teamPath(team.id, "/delete"),
+    submit: "Delete team",
+    back: teamPath(team.id, "/settings"),
+    typeToConfirm: team.name,
+    error,
+  });
 }
 
 export function teamPages(app: FastifyInstance, { gateway }: DashboardDeps): void {
@@ -219,6 +248,28 @@ export function teamPages(app: FastifyInstance, { gateway }: DashboardDeps): voi
     if (!answer.ok) return sendSettingsPage(ctx, teamId, answer.error);
     ctx.session.flash = { kind: "notice", text: "Settings saved." };
     return seeOther(reply, teamPath(teamId, "/settings"));
+  });
+
+  app.get<{ Params: TeamParams }>("/dashboard/teams/:teamId/delete", async (request, reply) =>
+    confirmDeleteTeam(contextOf(gateway, request, reply), request.params.teamId),
+  );
+
+  app.post<{ Params: TeamParams }>("/dashboard/teams/:teamId/delete", async (request, reply) => {
+    const ctx = contextOf(gateway, request, reply);
+    const { teamId } = request.params;
+    const team = await loadTeam(ctx, teamId);
+    if ((ctx.form.get("confirm") ?? "").trim() !== team.name) {
+      return confirmDeleteTeam(ctx, teamId, {
+        status: 400,
+        error: "Type the team's name exactly to confirm.",
+        code: "invalid_request",
+        details: [{ field: "confirm", message: `confirm must be ${team.name}.` }],
+      });
+    }
+    const answer = await ctx.api("DELETE", `/teams/${encodeURIComponent(teamId)}`);
+    if (!answer.ok) return confirmDeleteTeam(ctx, teamId, answer.error);
+    ctx.session.flash = { kind: "notice", text: `Team ${team.name} deleted.` };
+    return seeOther(reply, "/dashboard/teams");
   });
 
   app.post<{ Params: TeamParams }>("/dashboard/teams/:teamId/settings/rotate", async (request, reply) => {

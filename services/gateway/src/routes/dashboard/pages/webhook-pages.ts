@@ -2,6 +2,7 @@ import { WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { SEVERITIES } from "@pulsegate/vocabulary";
 import type { FastifyInstance } from "fastify";
 import { type ApiError, must, requireTeamOf } from "../admin-client.ts";
+import { sendConfirmPage } from "../confirm-page.ts";
 import { contextOf, type PageContext, seeOther } from "../context.ts";
 import type { DashboardDeps } from "../dashboard-routes.ts";
 import { booleanField, defined, integerField, textField } from "../form-values.ts";
@@ -145,9 +146,17 @@ function sendingHelp(webhook: Webhook) {
     <details><summary>Python</summary>${copyable("snippet-python", snippets.python, "the Python example")}</details>`;
 }
 
+const webhookPath = (teamId: string, webhookId: string, rest = "") =>
+  teamPath(teamId, `/webhooks/${encodeURIComponent(webhookId)}${rest}`);
+
 function webhookPage(ctx: PageContext, team: Team, webhook: Webhook, values: WebhookValues, error?: ApiError) {
   return html`<p><a href=${teamPath(team.id, "/webhooks")}>← Webhooks</a></p>
     <h1>${webhook.name} ${badge(webhook.enabled ? "enabled" : "disabled")}</h1>
+    ${
+      ctx.canWrite
+        ? html`<div class="actions"><a class="button small danger" href=${webhookPath(team.id, webhook.id, "/delete")} aria-label=${`Delete ${webhook.name}`}>Delete</a></div>`
+        : null
+    }
     <dl class="facts">
       <dt>Trigger URL</dt><dd>${copyable("trigger-url", webhook.triggerUrl, "the trigger URL")}</dd>
       <dt>Default severity</dt><dd>${badge(webhook.defaultSeverity)}</dd>
@@ -233,5 +242,38 @@ export function webhookPages(app: FastifyInstance, { gateway }: DashboardDeps): 
     }
     ctx.session.flash = { kind: "notice", text: "Webhook saved." };
     return seeOther(reply, teamPath(teamId, `/webhooks/${encodeURIComponent(webhookId)}`));
+  });
+
+  const confirmDelete = async (ctx: PageContext, teamId: string, webhookId: string, error?: ApiError) => {
+    const [team, webhook] = await Promise.all([loadTeam(ctx, teamId), loadWebhook(ctx, teamId, webhookId)]);
+    return sendConfirmPage(ctx, {
+      team,
+      tab: "webhooks",
+      question: `Delete webhook ${webhook.name}?`,
+      consequences: [
+        "Its trigger URL answers 404 from now on, on every gateway.",
+        "The alerts it opened stay with the team's alerts, as they are (resolve open ones yourself).",
+        "This cannot be undone: a new webhook gets a new URL.",
+      ],
+      action: webhookPath(teamId, webhookId, "/delete"),
+      submit: "Delete webhook",
+      back: webhookPath(teamId, webhookId),
+      error,
+    });
+  };
+
+  app.get<{ Params: WebhookParams }>("/dashboard/teams/:teamId/webhooks/:webhookId/delete", async (request, reply) => {
+    const { teamId, webhookId } = request.params;
+    return confirmDelete(contextOf(gateway, request, reply), teamId, webhookId);
+  });
+
+  app.post<{ Params: WebhookParams }>("/dashboard/teams/:teamId/webhooks/:webhookId/delete", async (request, reply) => {
+    const ctx = contextOf(gateway, request, reply);
+    const { teamId, webhookId } = request.params;
+    const webhook = await loadWebhook(ctx, teamId, webhookId);
+    const answer = await ctx.api("DELETE", `/webhooks/${encodeURIComponent(webhookId)}`);
+    if (!answer.ok) return confirmDelete(ctx, teamId, webhookId, answer.error);
+    ctx.session.flash = { kind: "notice", text: `Webhook ${webhook.name} deleted.` };
+    return seeOther(reply, teamPath(teamId, "/webhooks"));
   });
 }
