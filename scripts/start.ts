@@ -2,9 +2,9 @@
 // Uses DATABASE_URL / REDIS_URL when set, else the local defaults when they
 // answer, else an embedded PostgreSQL (PGlite) and no Redis (rate limits in
 // process, no ping spool). `--embedded` uses no local server at all.
-import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
+import { type AdminToken, developmentAdminToken } from "./lib/admin-token.ts";
 import { probePostgres, probeRedis, probeTcp } from "./lib/probe.ts";
 import { stackReadiness } from "./lib/stack-ready.ts";
 import { replicaAddresses, replicasFrom, startAddresses } from "./lib/start-addresses.ts";
@@ -12,6 +12,10 @@ import { superviseServices } from "./lib/supervise.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const say = (line: string) => process.stdout.write(`[pulsegate] ${line}\n`);
+/** The development admin token and the embedded database live here (PULSEGATE_DATA_DIR, default .data). */
+const dataDir = resolve(root, process.env.PULSEGATE_DATA_DIR || ".data");
+/** A path as the developer would type it: relative to the repository when inside it. */
+const shown = (path: string) => (path.startsWith(`${root}/`) ? relative(root, path) : path);
 
 const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/pulsegate";
 const LOCAL_REDIS = "redis://127.0.0.1:6379";
@@ -36,13 +40,13 @@ async function chooseDatabase(): Promise<{ url: string; close?: () => Promise<vo
     say(`PostgreSQL: ${LOCAL_POSTGRES} (local server; database created if missing)`);
     return { url: LOCAL_POSTGRES };
   }
-  const dataDir = resolve(root, process.env.PULSEGATE_DATA_DIR ?? ".data/pglite");
-  mkdirSync(dataDir, { recursive: true });
+  const pgliteDir = join(dataDir, "pglite");
+  mkdirSync(pgliteDir, { recursive: true });
   // Loaded only here: PGlite is a devDependency of the repository, never in a service's tree.
   const { startEmbeddedPostgres } = await import("./lib/embedded-postgres.ts");
-  const embedded = await startEmbeddedPostgres(dataDir, Number(process.env.EMBEDDED_PG_PORT ?? 54329));
+  const embedded = await startEmbeddedPostgres(pgliteDir, Number(process.env.EMBEDDED_PG_PORT ?? 54329));
   const why = forceEmbedded ? "--embedded" : "none reachable";
-  say(`PostgreSQL: ${why}, using EMBEDDED PGlite at ${embedded.url} (data in ${dataDir})`);
+  say(`PostgreSQL: ${why}, using EMBEDDED PGlite at ${embedded.url} (data in ${shown(pgliteDir)})`);
   return embedded;
 }
 
@@ -111,9 +115,19 @@ if (production && (!process.env.ADMIN_TOKEN || !process.env.SECRET_KEK)) {
   process.exit(1);
 }
 const metrics = metricsPorts();
+let admin: AdminToken;
+try {
+  admin = developmentAdminToken(process.env, dataDir);
+} catch (error) {
+  say((error as Error).message);
+  process.exit(1);
+}
+const adminToken = admin.token;
+if (admin.source !== "environment" && admin.tightened) {
+  say(`${shown(admin.file)} could be read by others (mode ${admin.tightened}); it is 0600 now.`);
+}
 const database = await chooseDatabase();
 const redisUrl = await chooseRedis();
-const adminToken = process.env.ADMIN_TOKEN ?? randomBytes(24).toString("base64url");
 if (!process.env.SECRET_KEK) {
   say("SECRET_KEK not set: sealing secrets with the PUBLIC development key (never do this in production).");
 }
@@ -232,8 +246,17 @@ if (readiness.ready && !supervisor.stopping) {
     // Fine on a laptop; in production spooled pings must survive a Redis restart (docs/monitors.md).
     say(`ping spool: ${readiness.spoolDurability} (Redis without appendonly yes + appendfsync always)`);
   }
-  if (!production) say(`admin token (development): ${adminToken}`);
+  if (!production) say(`admin token (development): ${adminToken} ${whereTheTokenIs(admin)}`);
   say("Ctrl-C stops every service once requests in flight are answered; Ctrl-C again forces.");
 } else if (!supervisor.stopping) {
   say(`not ready after 120 s (gateway /readyz: ${readiness.detail}); still running, Ctrl-C stops it.`);
+}
+
+/** After the token in the banner: where it came from, and whether the next start will have it. */
+function whereTheTokenIs(token: AdminToken): string {
+  if (token.source === "environment") return "(ADMIN_TOKEN)";
+  const file = shown(token.file);
+  return token.source === "created"
+    ? `(new; kept in ${file}, so the next start has it too)`
+    : `(kept in ${file} since an earlier start)`;
 }

@@ -2,8 +2,9 @@
 // shutdown-* tests: free ports for the gateway and every gRPC listener, so a
 // developer's running stack never collides with it.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { REPLICA_PORT_STEP, replicasFrom } from "../../scripts/lib/start-addresses.ts";
 import { freePort, freePortRange } from "../support/free-port.ts";
 
@@ -13,7 +14,10 @@ const nodeBinary = existsSync(pinnedNode) ? pinnedNode : process.execPath;
 
 export type StartOptions = {
   args?: string[];
-  /** Added to a minimal environment (PATH, quiet logs, no OpenTelemetry SDK, free ports). */
+  /**
+   * Added to a minimal environment (PATH, quiet logs, no OpenTelemetry SDK, free ports, a data
+   * folder of its own: never the repository's .data, where a developer's token is kept).
+   */
   env?: NodeJS.ProcessEnv;
   /** Its own process group, so the test can signal the group as a terminal or supervisor does. */
   detached?: boolean;
@@ -81,6 +85,7 @@ export class StartProcess {
         ALERTS_GRPC_ADDR: `127.0.0.1:${alerts}`,
         MONITORS_GRPC_ADDR: `127.0.0.1:${monitors}`,
         AUTH_SIGNING_GRPC_ADDR: `127.0.0.1:${signing}`,
+        PULSEGATE_DATA_DIR: mkdtempSync(join(tmpdir(), "pulsegate-start-")),
         ...options.env,
       },
       stdio: ["ignore", "pipe", "pipe"],
@@ -109,7 +114,7 @@ export class StartProcess {
     }
   }
 
-  /** The admin token once the start script says the stack is ready. */
+  /** The admin token once the start script says the stack is ready (the banner prints it after "ready"). */
   async waitReady(timeoutMs = 60_000): Promise<string> {
     await this.waitFor(/\[pulsegate\] ready: gateway at /, timeoutMs);
     return (await this.waitFor(/admin token \(development\): (\S+)/, 5_000))[1] ?? "";
