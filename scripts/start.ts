@@ -2,7 +2,7 @@
 // Uses DATABASE_URL / REDIS_URL when set, else the local defaults when they
 // answer, else an embedded PostgreSQL (PGlite) and no Redis (rate limits in
 // process, no ping spool). `--embedded` uses no local server at all.
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { type AdminToken, developmentAdminToken } from "./lib/admin-token.ts";
 import { probePostgres, probeRedis, probeTcp } from "./lib/probe.ts";
@@ -12,6 +12,9 @@ import { superviseServices } from "./lib/supervise.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const say = (line: string) => process.stdout.write(`[pulsegate] ${line}\n`);
+const began = performance.now();
+/** Seconds since `since` (default: since npm start began), for the progress lines. */
+const took = (since = began) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 /** The development admin token and the embedded database live here (PULSEGATE_DATA_DIR, default .data). */
 const dataDir = resolve(root, process.env.PULSEGATE_DATA_DIR || ".data");
 /** A path as the developer would type it: relative to the repository when inside it. */
@@ -41,12 +44,18 @@ async function chooseDatabase(): Promise<{ url: string; close?: () => Promise<vo
     return { url: LOCAL_POSTGRES };
   }
   const pgliteDir = join(dataDir, "pglite");
+  // Its first start runs initdb inside PGlite's WebAssembly PostgreSQL: tens of seconds on a slow machine.
+  const fresh = !existsSync(join(pgliteDir, "PG_VERSION"));
   mkdirSync(pgliteDir, { recursive: true });
+  const why = forceEmbedded ? "--embedded" : "none reachable";
+  say(
+    `PostgreSQL: ${why}, using EMBEDDED PGlite (data in ${shown(pgliteDir)}): ${fresh ? "creating the database, once (a while on a slow machine)" : "opening it"}…`,
+  );
+  const since = performance.now();
   // Loaded only here: PGlite is a devDependency of the repository, never in a service's tree.
   const { startEmbeddedPostgres } = await import("./lib/embedded-postgres.ts");
   const embedded = await startEmbeddedPostgres(pgliteDir, Number(process.env.EMBEDDED_PG_PORT ?? 54329));
-  const why = forceEmbedded ? "--embedded" : "none reachable";
-  say(`PostgreSQL: ${why}, using EMBEDDED PGlite at ${embedded.url} (data in ${shown(pgliteDir)})`);
+  say(`PostgreSQL: EMBEDDED PGlite at ${embedded.url}, ${fresh ? "created" : "opened"} in ${took(since)}`);
   return embedded;
 }
 
@@ -192,9 +201,12 @@ if (metrics) {
   say(`metrics: /metrics on ${byPort.map((service) => `${service.name} :${service.env.METRICS_PORT}`).join(", ")}`);
 }
 
+const grpcServices = services.filter((service) => service.service !== "gateway");
+const each = replicas === 1 ? "" : `${replicas} of each of `;
+say(`starting ${each}auth, alerts and monitors: each applies its pending migrations, then listens…`);
 const supervisor = superviseServices({
   root,
-  services: services.filter((service) => service.service !== "gateway"),
+  services: grpcServices,
   say,
   // The gRPC services outlast the gateway's drain; then each closes in a few seconds at most.
   stopTimeoutMs: (Number(shared.GRPC_DRAIN_MS) || gatewayDrainMs) + 20_000,
@@ -203,15 +215,30 @@ const supervisor = superviseServices({
 
 // The gateways start once every gRPC replica listens: a client whose first connection to a replica
 // failed waits out a growing back-off before trying that replica again, and would leave it idle.
-const grpcListeners = Array.from({ length: replicas }, (_, replica) =>
-  Object.values(replicaGrpc.listen(replica)),
-).flat();
+// Each process is named once it listens (auth on both of its listeners), so a slow start shows where it is.
+let waiting = grpcServices.map((service) => ({
+  name: service.name,
+  addresses: [service.env.GRPC_LISTEN_ADDR, service.env.SIGNING_GRPC_LISTEN_ADDR].filter((address): address is string =>
+    Boolean(address),
+  ),
+}));
 const listenDeadline = Date.now() + 60_000;
-while (!supervisor.stopping && Date.now() < listenDeadline) {
-  const listening = await Promise.all(grpcListeners.map((address) => probeTcp(address)));
-  if (listening.every(Boolean)) break;
-  await new Promise((done) => setTimeout(done, 100));
+while (!supervisor.stopping && waiting.length > 0 && Date.now() < listenDeadline) {
+  const listening = await Promise.all(
+    waiting.map(async (service) =>
+      (await Promise.all(service.addresses.map((address) => probeTcp(address)))).every(Boolean),
+    ),
+  );
+  for (const [index, service] of waiting.entries()) {
+    if (listening[index]) say(`${service.name} listening on ${service.addresses.join(" and ")} (${took()})`);
+  }
+  waiting = waiting.filter((_, index) => !listening[index]);
+  if (waiting.length > 0) await new Promise((done) => setTimeout(done, 100));
 }
+if (waiting.length > 0 && !supervisor.stopping) {
+  say(`${waiting.map((service) => service.name).join(", ")} not listening after 60 s; starting the gateway anyway.`);
+}
+say(replicas === 1 ? "starting the gateway…" : `starting ${replicas} gateways…`);
 supervisor.add(services.filter((service) => service.service === "gateway"));
 
 const bases = gatewayPorts.map((gatewayPort) => `http://${reachAt}:${gatewayPort}`);
@@ -233,7 +260,7 @@ while (!readiness.ready && !supervisor.stopping && Date.now() < deadline) {
 if (readiness.ready && !supervisor.stopping) {
   // From now on a process that exits is started again (with back-off), as a Deployment would.
   supervisor.started();
-  say(`ready: gateway at ${base}`);
+  say(`ready: gateway at ${base} (${took()} after the start)`);
   if (replicas > 1) {
     say(
       `replicas: ${replicas} of every service; gateways at ${bases.join(", ")}; each gRPC client balances over every replica`,

@@ -48,7 +48,15 @@ describe("npm start -- --embedded", () => {
     });
     const adminToken = await start.waitReady(90_000);
     const output = start.output();
-    expect(output).toContain("PostgreSQL: --embedded, using EMBEDDED PGlite");
+    // A first start says what it does before the slow part, then how long it took.
+    expect(output).toMatch(
+      /PostgreSQL: --embedded, using EMBEDDED PGlite \(data in \S+\/pglite\): creating the database, once \(a while on a slow machine\)…\n.*PostgreSQL: EMBEDDED PGlite at postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres, created in \d+\.\d s\n/,
+    );
+    for (const service of ["auth", "alerts", "monitors"]) {
+      expect(output).toMatch(
+        new RegExp(`\\[pulsegate\\] ${service} listening on 127\\.0\\.0\\.1:\\d+.* \\(\\d+\\.\\d s\\)\\n`),
+      );
+    }
     expect(output).toContain(
       "Redis: none (embedded mode): rate limits and dashboard sessions IN PROCESS (per gateway replica), no ping spool",
     );
