@@ -2,7 +2,7 @@
 // a dashboard session, a shell's ADMIN_TOKEN and the CLI keep working (the cases of the file itself
 // and of ADMIN_TOKEN in the environment: scripts/lib/admin-token.test.ts). Its root leads to the
 // dashboard.
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -12,15 +12,16 @@ import { StartProcess } from "./start-process.ts";
 
 const databaseName = `pulsegate_start_token_${process.pid}`;
 let start: StartProcess | undefined;
+const dataDir = mkdtempSync(join(tmpdir(), "pulsegate-token-"));
 
 afterAll(async () => {
   if (start?.running) await start.stop("SIGINT", 30_000).catch(() => start?.kill());
   await dropDatabase(databaseName);
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe("npm start's development admin token", () => {
   it("is kept in the data folder (0600) and is the same after a restart, with its sessions", async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), "pulsegate-token-"));
     const env = {
       PULSEGATE_DATA_DIR: dataDir,
       DATABASE_URL: `${TEST_DATABASE_SERVER}/${databaseName}`,

@@ -2,7 +2,7 @@
 // shutdown-* tests: free ports for the gateway and every gRPC listener, so a
 // developer's running stack never collides with it.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { REPLICA_PORT_STEP, replicasFrom } from "../../scripts/lib/start-addresses.ts";
@@ -71,6 +71,8 @@ export class StartProcess {
   }
 
   static async spawn(options: StartOptions = {}): Promise<StartProcess> {
+    // Removed once the start has exited, unless the test gave a folder of its own.
+    const dataDir = mkdtempSync(join(tmpdir(), "pulsegate-start-"));
     const [port, auth, alerts, monitors, signing] = await listenPorts(options.args ?? []);
     const child = spawn(nodeBinary, ["scripts/start.ts", ...(options.args ?? [])], {
       cwd: root,
@@ -85,12 +87,13 @@ export class StartProcess {
         ALERTS_GRPC_ADDR: `127.0.0.1:${alerts}`,
         MONITORS_GRPC_ADDR: `127.0.0.1:${monitors}`,
         AUTH_SIGNING_GRPC_ADDR: `127.0.0.1:${signing}`,
-        PULSEGATE_DATA_DIR: mkdtempSync(join(tmpdir(), "pulsegate-start-")),
+        PULSEGATE_DATA_DIR: dataDir,
         ...options.env,
       },
       stdio: ["ignore", "pipe", "pipe"],
       detached: options.detached ?? false,
     });
+    child.once("close", () => rmSync(dataDir, { recursive: true, force: true }));
     return new StartProcess(child, `http://127.0.0.1:${port}`);
   }
 
