@@ -2,9 +2,9 @@
 // Uses DATABASE_URL / REDIS_URL when set, else the local defaults when they
 // answer, else an embedded PostgreSQL (PGlite) and no Redis (rate limits in
 // process, no ping spool). `--embedded` uses no local server at all.
-import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, mkdirSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { type AdminToken, developmentAdminToken } from "./lib/admin-token.ts";
 import { probePostgres, probeRedis, probeTcp } from "./lib/probe.ts";
 import { stackReadiness } from "./lib/stack-ready.ts";
 import { replicaAddresses, replicasFrom, startAddresses } from "./lib/start-addresses.ts";
@@ -12,6 +12,13 @@ import { superviseServices } from "./lib/supervise.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const say = (line: string) => process.stdout.write(`[pulsegate] ${line}\n`);
+const began = performance.now();
+/** Seconds since `since` (default: since npm start began), for the progress lines. */
+const took = (since = began) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+/** The development admin token and the embedded database live here (PULSEGATE_DATA_DIR, default .data). */
+const dataDir = resolve(root, process.env.PULSEGATE_DATA_DIR || ".data");
+/** A path as the developer would type it: relative to the repository when inside it. */
+const shown = (path: string) => (path.startsWith(`${root}/`) ? relative(root, path) : path);
 
 const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/pulsegate";
 const LOCAL_REDIS = "redis://127.0.0.1:6379";
@@ -36,13 +43,19 @@ async function chooseDatabase(): Promise<{ url: string; close?: () => Promise<vo
     say(`PostgreSQL: ${LOCAL_POSTGRES} (local server; database created if missing)`);
     return { url: LOCAL_POSTGRES };
   }
-  const dataDir = resolve(root, process.env.PULSEGATE_DATA_DIR ?? ".data/pglite");
-  mkdirSync(dataDir, { recursive: true });
+  const pgliteDir = join(dataDir, "pglite");
+  // Its first start runs initdb inside PGlite's WebAssembly PostgreSQL: tens of seconds on a slow machine.
+  const fresh = !existsSync(join(pgliteDir, "PG_VERSION"));
+  mkdirSync(pgliteDir, { recursive: true });
+  const why = forceEmbedded ? "--embedded" : "none reachable";
+  say(
+    `PostgreSQL: ${why}, using EMBEDDED PGlite (data in ${shown(pgliteDir)}): ${fresh ? "creating the database, once (a while on a slow machine)" : "opening it"}…`,
+  );
+  const since = performance.now();
   // Loaded only here: PGlite is a devDependency of the repository, never in a service's tree.
   const { startEmbeddedPostgres } = await import("./lib/embedded-postgres.ts");
-  const embedded = await startEmbeddedPostgres(dataDir, Number(process.env.EMBEDDED_PG_PORT ?? 54329));
-  const why = forceEmbedded ? "--embedded" : "none reachable";
-  say(`PostgreSQL: ${why}, using EMBEDDED PGlite at ${embedded.url} (data in ${dataDir})`);
+  const embedded = await startEmbeddedPostgres(pgliteDir, Number(process.env.EMBEDDED_PG_PORT ?? 54329));
+  say(`PostgreSQL: EMBEDDED PGlite at ${embedded.url}, ${fresh ? "created" : "opened"} in ${took(since)}`);
   return embedded;
 }
 
@@ -111,9 +124,19 @@ if (production && (!process.env.ADMIN_TOKEN || !process.env.SECRET_KEK)) {
   process.exit(1);
 }
 const metrics = metricsPorts();
+let admin: AdminToken;
+try {
+  admin = developmentAdminToken(process.env, dataDir);
+} catch (error) {
+  say((error as Error).message);
+  process.exit(1);
+}
+const adminToken = admin.token;
+if (admin.source !== "environment" && admin.tightened) {
+  say(`${shown(admin.file)} could be read by others (mode ${admin.tightened}); it is 0600 now.`);
+}
 const database = await chooseDatabase();
 const redisUrl = await chooseRedis();
-const adminToken = process.env.ADMIN_TOKEN ?? randomBytes(24).toString("base64url");
 if (!process.env.SECRET_KEK) {
   say("SECRET_KEK not set: sealing secrets with the PUBLIC development key (never do this in production).");
 }
@@ -178,9 +201,12 @@ if (metrics) {
   say(`metrics: /metrics on ${byPort.map((service) => `${service.name} :${service.env.METRICS_PORT}`).join(", ")}`);
 }
 
+const grpcServices = services.filter((service) => service.service !== "gateway");
+const each = replicas === 1 ? "" : `${replicas} of each of `;
+say(`starting ${each}auth, alerts and monitors: each applies its pending migrations, then listens…`);
 const supervisor = superviseServices({
   root,
-  services: services.filter((service) => service.service !== "gateway"),
+  services: grpcServices,
   say,
   // The gRPC services outlast the gateway's drain; then each closes in a few seconds at most.
   stopTimeoutMs: (Number(shared.GRPC_DRAIN_MS) || gatewayDrainMs) + 20_000,
@@ -189,15 +215,30 @@ const supervisor = superviseServices({
 
 // The gateways start once every gRPC replica listens: a client whose first connection to a replica
 // failed waits out a growing back-off before trying that replica again, and would leave it idle.
-const grpcListeners = Array.from({ length: replicas }, (_, replica) =>
-  Object.values(replicaGrpc.listen(replica)),
-).flat();
+// Each process is named once it listens (auth on both of its listeners), so a slow start shows where it is.
+let waiting = grpcServices.map((service) => ({
+  name: service.name,
+  addresses: [service.env.GRPC_LISTEN_ADDR, service.env.SIGNING_GRPC_LISTEN_ADDR].filter((address): address is string =>
+    Boolean(address),
+  ),
+}));
 const listenDeadline = Date.now() + 60_000;
-while (!supervisor.stopping && Date.now() < listenDeadline) {
-  const listening = await Promise.all(grpcListeners.map((address) => probeTcp(address)));
-  if (listening.every(Boolean)) break;
-  await new Promise((done) => setTimeout(done, 100));
+while (!supervisor.stopping && waiting.length > 0 && Date.now() < listenDeadline) {
+  const listening = await Promise.all(
+    waiting.map(async (service) =>
+      (await Promise.all(service.addresses.map((address) => probeTcp(address)))).every(Boolean),
+    ),
+  );
+  for (const [index, service] of waiting.entries()) {
+    if (listening[index]) say(`${service.name} listening on ${service.addresses.join(" and ")} (${took()})`);
+  }
+  waiting = waiting.filter((_, index) => !listening[index]);
+  if (waiting.length > 0) await new Promise((done) => setTimeout(done, 100));
 }
+if (waiting.length > 0 && !supervisor.stopping) {
+  say(`${waiting.map((service) => service.name).join(", ")} not listening after 60 s; starting the gateway anyway.`);
+}
+say(replicas === 1 ? "starting the gateway…" : `starting ${replicas} gateways…`);
 supervisor.add(services.filter((service) => service.service === "gateway"));
 
 const bases = gatewayPorts.map((gatewayPort) => `http://${reachAt}:${gatewayPort}`);
@@ -219,7 +260,7 @@ while (!readiness.ready && !supervisor.stopping && Date.now() < deadline) {
 if (readiness.ready && !supervisor.stopping) {
   // From now on a process that exits is started again (with back-off), as a Deployment would.
   supervisor.started();
-  say(`ready: gateway at ${base}`);
+  say(`ready: gateway at ${base} (${took()} after the start)`);
   if (replicas > 1) {
     say(
       `replicas: ${replicas} of every service; gateways at ${bases.join(", ")}; each gRPC client balances over every replica`,
@@ -232,8 +273,17 @@ if (readiness.ready && !supervisor.stopping) {
     // Fine on a laptop; in production spooled pings must survive a Redis restart (docs/monitors.md).
     say(`ping spool: ${readiness.spoolDurability} (Redis without appendonly yes + appendfsync always)`);
   }
-  if (!production) say(`admin token (development): ${adminToken}`);
+  if (!production) say(`admin token (development): ${adminToken} ${whereTheTokenIs(admin)}`);
   say("Ctrl-C stops every service once requests in flight are answered; Ctrl-C again forces.");
 } else if (!supervisor.stopping) {
   say(`not ready after 120 s (gateway /readyz: ${readiness.detail}); still running, Ctrl-C stops it.`);
+}
+
+/** After the token in the banner: where it came from, and whether the next start will have it. */
+function whereTheTokenIs(token: AdminToken): string {
+  if (token.source === "environment") return "(ADMIN_TOKEN)";
+  const file = shown(token.file);
+  return token.source === "created"
+    ? `(new; kept in ${file}, so the next start has it too)`
+    : `(kept in ${file} since an earlier start)`;
 }

@@ -3,7 +3,7 @@
 // process, no ping spool, and a banner that says exactly that. It serves the
 // walk-through, then Ctrl-C stops everything. Issue #7 item 8: it used to say
 // "Redis: none reachable" and then use the local Redis all the same.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
@@ -13,6 +13,8 @@ import { freePort } from "../support/free-port.ts";
 import { StartProcess } from "./start-process.ts";
 
 let start: StartProcess | undefined;
+/** The embedded database's folder: tens of MiB, removed after the test. */
+const dataDir = mkdtempSync(join(tmpdir(), "pulsegate-pglite-"));
 // The local Redis the tests use: it IS running, and embedded mode must leave it alone.
 const localRedis = new Redis(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379", { lazyConnect: true });
 
@@ -20,6 +22,7 @@ afterAll(async () => {
   // SIGINT lets the start script stop the services it spawned.
   if (start?.running) await start.stop("SIGINT", 20_000).catch(() => start?.kill());
   localRedis.disconnect();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** Keys in Redis that mention `token` (a webhook id or ping URL of this run). */
@@ -42,13 +45,21 @@ describe("npm start -- --embedded", () => {
       args: ["--embedded"],
       env: {
         EMBEDDED_PG_PORT: String(await freePort()),
-        PULSEGATE_DATA_DIR: mkdtempSync(join(tmpdir(), "pulsegate-pglite-")),
+        PULSEGATE_DATA_DIR: dataDir,
         // No REDIS_URL: without --embedded the local Redis would be found and used.
       },
     });
     const adminToken = await start.waitReady(90_000);
     const output = start.output();
-    expect(output).toContain("PostgreSQL: --embedded, using EMBEDDED PGlite");
+    // A first start says what it does before the slow part, then how long it took.
+    expect(output).toMatch(
+      /PostgreSQL: --embedded, using EMBEDDED PGlite \(data in \S+\/pglite\): creating the database, once \(a while on a slow machine\)…\n.*PostgreSQL: EMBEDDED PGlite at postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres, created in \d+\.\d s\n/,
+    );
+    for (const service of ["auth", "alerts", "monitors"]) {
+      expect(output).toMatch(
+        new RegExp(`\\[pulsegate\\] ${service} listening on 127\\.0\\.0\\.1:\\d+.* \\(\\d+\\.\\d s\\)\\n`),
+      );
+    }
     expect(output).toContain(
       "Redis: none (embedded mode): rate limits and dashboard sessions IN PROCESS (per gateway replica), no ping spool",
     );

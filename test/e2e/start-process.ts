@@ -2,8 +2,9 @@
 // shutdown-* tests: free ports for the gateway and every gRPC listener, so a
 // developer's running stack never collides with it.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { REPLICA_PORT_STEP, replicasFrom } from "../../scripts/lib/start-addresses.ts";
 import { freePort, freePortRange } from "../support/free-port.ts";
 
@@ -13,7 +14,10 @@ const nodeBinary = existsSync(pinnedNode) ? pinnedNode : process.execPath;
 
 export type StartOptions = {
   args?: string[];
-  /** Added to a minimal environment (PATH, quiet logs, no OpenTelemetry SDK, free ports). */
+  /**
+   * Added to a minimal environment (PATH, quiet logs, no OpenTelemetry SDK, free ports, a data
+   * folder of its own: never the repository's .data, where a developer's token is kept).
+   */
   env?: NodeJS.ProcessEnv;
   /** Its own process group, so the test can signal the group as a terminal or supervisor does. */
   detached?: boolean;
@@ -67,6 +71,8 @@ export class StartProcess {
   }
 
   static async spawn(options: StartOptions = {}): Promise<StartProcess> {
+    // Removed once the start has exited, unless the test gave a folder of its own.
+    const dataDir = mkdtempSync(join(tmpdir(), "pulsegate-start-"));
     const [port, auth, alerts, monitors, signing] = await listenPorts(options.args ?? []);
     const child = spawn(nodeBinary, ["scripts/start.ts", ...(options.args ?? [])], {
       cwd: root,
@@ -81,11 +87,13 @@ export class StartProcess {
         ALERTS_GRPC_ADDR: `127.0.0.1:${alerts}`,
         MONITORS_GRPC_ADDR: `127.0.0.1:${monitors}`,
         AUTH_SIGNING_GRPC_ADDR: `127.0.0.1:${signing}`,
+        PULSEGATE_DATA_DIR: dataDir,
         ...options.env,
       },
       stdio: ["ignore", "pipe", "pipe"],
       detached: options.detached ?? false,
     });
+    child.once("close", () => rmSync(dataDir, { recursive: true, force: true }));
     return new StartProcess(child, `http://127.0.0.1:${port}`);
   }
 
@@ -109,7 +117,7 @@ export class StartProcess {
     }
   }
 
-  /** The admin token once the start script says the stack is ready. */
+  /** The admin token once the start script says the stack is ready (the banner prints it after "ready"). */
   async waitReady(timeoutMs = 60_000): Promise<string> {
     await this.waitFor(/\[pulsegate\] ready: gateway at /, timeoutMs);
     return (await this.waitFor(/admin token \(development\): (\S+)/, 5_000))[1] ?? "";

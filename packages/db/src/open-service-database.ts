@@ -11,7 +11,12 @@ import { runMigrations } from "./run-migrations.ts";
 export async function openServiceDatabase(options: OpenOrmOptions, log: Logger): Promise<Orm> {
   await ensureDatabase(options.url);
   const orm = await openOrm(options);
-  const applied = await runMigrations(orm, options.schema);
-  if (applied.length > 0) log.info({ schema: options.schema, applied }, "migrations applied");
+  const started = performance.now();
+  const applied = await runMigrations(orm, options.schema, (pending) =>
+    log.info({ schema: options.schema, pending }, `applying ${pending.length} migration(s)`),
+  );
+  if (applied.length > 0) {
+    log.info({ schema: options.schema, applied, ms: Math.round(performance.now() - started) }, "migrations applied");
+  }
   return orm;
 }

@@ -31,6 +31,7 @@ import { alertmanagerRoute } from "./routes/alertmanager/alertmanager-route.ts";
 import { badgeRoute, createBadgeLookup } from "./routes/badge/badge-route.ts";
 import { createSessionStore } from "./routes/dashboard/create-session-store.ts";
 import { dashboardRoutes } from "./routes/dashboard/dashboard-routes.ts";
+import { rootRedirect } from "./routes/dashboard/root-redirect.ts";
 import { keyPrincipal } from "./routes/dashboard/session-store.ts";
 import { healthRoutes } from "./routes/health/health-routes.ts";
 import { createMonitorLookup } from "./routes/ping/monitor-lookup.ts";
@@ -257,5 +258,6 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     sessions,
     credentialFailures,
   });
+  app.register(rootRedirect);
   return app;
 }
