@@ -31,6 +31,13 @@ export const env = {
         "must be host:port, dns:///host:port or ipv4:host:port[,host:port…]",
       )
       .default(fallback),
+  /**
+   * SHUTDOWN_TIMEOUT_MS: from SIGTERM to exit, every shutdown step sharing it. Below what the
+   * platform waits before SIGKILL (Kubernetes: terminationGracePeriodSeconds less the preStop delay).
+   */
+  shutdownTimeoutMs: (fallback: number) => z.coerce.number().int().min(1_000).max(600_000).default(fallback),
+  /** GRPC_DRAIN_MS: how long a gRPC service keeps serving after SIGTERM while callers are still connected. */
+  grpcDrainMs: () => z.coerce.number().int().min(0).max(600_000).default(5_000),
   /** Server side of the same balancing: how long a client connection lives (unset: create-server.ts's default). */
   grpcMaxConnectionAgeMs: () => z.coerce.number().int().min(1_000).max(86_400_000).optional(),
 };
