@@ -14,6 +14,9 @@ export function loadAlertsConfig(source: NodeJS.ProcessEnv = process.env) {
       GRPC_DRAIN_MS: env.grpcDrainMs(),
       // auth's signing listener: alerts calls auth only to sign outbound notifications.
       AUTH_SIGNING_GRPC_ADDR: env.grpcAddress("127.0.0.1:50054"),
+      // false: change no schema at start, and wait (alive, not ready) until the migrate Job has
+      // applied every migration this release knows (production; docs/operations.md, "Migrations").
+      MIGRATE_ON_START: env.boolean(true),
       DB_POOL_MAX: env.int(20, 1, 100),
       // Trigger batches read webhooks through a cache for this long (the gateway's variable too).
       WEBHOOK_CACHE_MS: env.int(5_000, 0, 60_000),

@@ -1,3 +1,4 @@
+import { createGrpcServer } from "@pulsegate/grpc";
 import { closeOnSignals, flushTelemetry, waitForCallers, watchInboundConnections } from "@pulsegate/lifecycle";
 import { createLogger } from "@pulsegate/logger";
 import { serveMetrics } from "@pulsegate/telemetry";
@@ -9,8 +10,13 @@ const config = loadAlertsConfig();
 const log = createLogger("alerts", config.LOG_LEVEL);
 const metricsPort = await serveMetrics();
 const callers = watchInboundConnections({ ignorePorts: metricsPort ? [metricsPort] : [] });
+const grpc = createGrpcServer([], { maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS });
+// Not migrating: listen at once, alive but not ready, while the migrate Job changes the schema.
+// Migrating: listen once it serves (callers dialling fixed addresses would find nothing behind it).
+const early = config.MIGRATE_ON_START ? undefined : await grpc.listen(config.GRPC_LISTEN_ADDR);
 const service = await buildAlertsService(config, log);
-const port = await service.grpc.listen(config.GRPC_LISTEN_ADDR);
+grpc.serve(service.grpcServices);
+const port = early ?? (await grpc.listen(config.GRPC_LISTEN_ADDR));
 log.info({ port, metricsPort }, "alerts listening");
 if (metricsPort) observeAlerts(service.pool, log);
 service.dispatcher.start();
@@ -21,7 +27,7 @@ closeOnSignals(
   [
     // The gateway and monitors finish their own in-flight work first, calling alerts.
     waitForCallers(callers, config.GRPC_DRAIN_MS, log),
-    { name: "grpc", close: (ms) => service.grpc.close(Math.max(0, ms - 50)) },
+    { name: "grpc", close: (ms) => grpc.close(Math.max(0, ms - 50)) },
     { name: "retention", close: () => service.retention.stop() },
     { name: "reminders", close: () => service.reminders.stop() },
     { name: "notifications", close: () => service.stopNotifications() },

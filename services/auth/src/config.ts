@@ -15,6 +15,9 @@ export function loadAuthConfig(source: NodeJS.ProcessEnv = process.env) {
       // Sign (HMAC with a team's secret) has its own listener, so a NetworkPolicy
       // can let only alerts reach it; on GRPC_LISTEN_ADDR it is refused.
       SIGNING_GRPC_LISTEN_ADDR: env.string("0.0.0.0:50054"),
+      // false: change no schema at start, and wait (alive, not ready) until the migrate Job has
+      // applied every migration this release knows (production; docs/operations.md, "Migrations").
+      MIGRATE_ON_START: env.boolean(true),
       DB_POOL_MAX: env.int(10, 1, 100),
       DATABASE_URL: env.string("postgres://postgres@127.0.0.1:5432/pulsegate"),
       AUTH_DATABASE_URL: env.optionalString(),

@@ -1,3 +1,4 @@
+import { createGrpcServer } from "@pulsegate/grpc";
 import { closeOnSignals, flushTelemetry, waitForCallers, watchInboundConnections } from "@pulsegate/lifecycle";
 import { createLogger } from "@pulsegate/logger";
 import { serveMetrics } from "@pulsegate/telemetry";
@@ -8,10 +9,23 @@ const config = loadAuthConfig();
 const log = createLogger("auth", config.LOG_LEVEL);
 const metricsPort = await serveMetrics();
 const callers = watchInboundConnections({ ignorePorts: metricsPort ? [metricsPort] : [] });
+const serverOptions = { maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS };
+const grpc = createGrpcServer([], serverOptions);
+const signingGrpc = createGrpcServer([], serverOptions);
+// Not migrating: listen at once, alive but not ready, while the migrate Job changes the schema.
+// Migrating: listen once it serves (callers dialling fixed addresses would find nothing behind it).
+// Signing first either way: once the main listener reports SERVING, Sign is reachable too.
+const early = config.MIGRATE_ON_START
+  ? undefined
+  : {
+      signing: await signingGrpc.listen(config.SIGNING_GRPC_LISTEN_ADDR),
+      main: await grpc.listen(config.GRPC_LISTEN_ADDR),
+    };
 const service = await buildAuthService(config, log);
-// Signing first: once the main listener reports SERVING, Sign is reachable too.
-const signingPort = await service.signingGrpc.listen(config.SIGNING_GRPC_LISTEN_ADDR);
-const port = await service.grpc.listen(config.GRPC_LISTEN_ADDR);
+signingGrpc.serve(service.signingGrpcServices);
+grpc.serve(service.grpcServices);
+const signingPort = early?.signing ?? (await signingGrpc.listen(config.SIGNING_GRPC_LISTEN_ADDR));
+const port = early?.main ?? (await grpc.listen(config.GRPC_LISTEN_ADDR));
 log.info({ port, signingPort, metricsPort }, "auth listening");
 closeOnSignals(
   log,
@@ -20,8 +34,7 @@ closeOnSignals(
     waitForCallers(callers, config.GRPC_DRAIN_MS, log),
     {
       name: "grpc",
-      close: (ms) =>
-        Promise.all([service.grpc.close(Math.max(0, ms - 50)), service.signingGrpc.close(Math.max(0, ms - 50))]),
+      close: (ms) => Promise.all([grpc.close(Math.max(0, ms - 50)), signingGrpc.close(Math.max(0, ms - 50))]),
     },
     {
       name: "database",

@@ -14,6 +14,9 @@ export function loadMonitorsConfig(source: NodeJS.ProcessEnv = process.env) {
       GRPC_DRAIN_MS: env.grpcDrainMs(),
       ALERTS_GRPC_ADDR: env.grpcAddress("127.0.0.1:50052"),
       GRPC_TIMEOUT_MS: env.int(2_000, 1, 60_000),
+      // false: change no schema at start, and wait (alive, not ready) until the migrate Job has
+      // applied every migration this release knows (production; docs/operations.md, "Migrations").
+      MIGRATE_ON_START: env.boolean(true),
       DB_POOL_MAX: env.int(10, 1, 100),
       DATABASE_URL: env.string("postgres://postgres@127.0.0.1:5432/pulsegate"),
       MONITORS_DATABASE_URL: env.optionalString(),

@@ -1,3 +1,4 @@
+import { createGrpcServer } from "@pulsegate/grpc";
 import { closeOnSignals, flushTelemetry, waitForCallers, watchInboundConnections } from "@pulsegate/lifecycle";
 import { createLogger } from "@pulsegate/logger";
 import { serveMetrics } from "@pulsegate/telemetry";
@@ -8,8 +9,13 @@ const config = loadMonitorsConfig();
 const log = createLogger("monitors", config.LOG_LEVEL);
 const metricsPort = await serveMetrics();
 const callers = watchInboundConnections({ ignorePorts: metricsPort ? [metricsPort] : [] });
+const grpc = createGrpcServer([], { maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS });
+// Not migrating: listen at once, alive but not ready, while the migrate Job changes the schema.
+// Migrating: listen once it serves (callers dialling fixed addresses would find nothing behind it).
+const early = config.MIGRATE_ON_START ? undefined : await grpc.listen(config.GRPC_LISTEN_ADDR);
 const service = await buildMonitorsService(config, log);
-const port = await service.grpc.listen(config.GRPC_LISTEN_ADDR);
+grpc.serve(service.grpcServices);
+const port = early ?? (await grpc.listen(config.GRPC_LISTEN_ADDR));
 service.startWorkers();
 log.info({ port, metricsPort, sweepIntervalMs: config.SWEEP_INTERVAL_MS }, "monitors listening");
 closeOnSignals(
@@ -17,7 +23,7 @@ closeOnSignals(
   [
     // The gateway finishes its in-flight pings first, calling monitors.
     waitForCallers(callers, config.GRPC_DRAIN_MS, log),
-    { name: "grpc", close: (ms) => service.grpc.close(Math.max(0, ms - 50)) },
+    { name: "grpc", close: (ms) => grpc.close(Math.max(0, ms - 50)) },
     { name: "workers", close: () => service.stopWorkers() },
     { name: "clients and database", close: () => service.close() },
     flushTelemetry(config.SHUTDOWN_TIMEOUT_MS),
