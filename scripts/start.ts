@@ -233,7 +233,7 @@ if (readiness.ready && !supervisor.stopping) {
       `replicas: ${replicas} of every service; gateways at ${bases.join(", ")}; each gRPC client balances over every replica`,
     );
   }
-  const reach = process.env.HOST ? "(HOST)" : "(this machine only; HOST=0.0.0.0 listens on every interface)";
+  const reach = process.env.HOST ? "(HOST)" : "(this machine only; HOST=:: listens on every interface)";
   say(`gateway listening on ${host}:${gatewayPorts.join(", ")} ${reach}`);
   say(`dashboard: ${base}/dashboard (sign in with the admin token or a team API key)`);
   if (readiness.spoolDurability && readiness.spoolDurability !== "durable" && readiness.spoolDurability !== "none") {

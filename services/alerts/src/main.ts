@@ -1,5 +1,11 @@
 import { createGrpcServer } from "@pulsegate/grpc";
-import { closeOnSignals, flushTelemetry, waitForCallers, watchInboundConnections } from "@pulsegate/lifecycle";
+import {
+  closeOnSignals,
+  dualStackOrIpv4,
+  flushTelemetry,
+  waitForCallers,
+  watchInboundConnections,
+} from "@pulsegate/lifecycle";
 import { createLogger } from "@pulsegate/logger";
 import { serveMetrics } from "@pulsegate/telemetry";
 import { buildAlertsService } from "./app.ts";
@@ -11,12 +17,13 @@ const log = createLogger("alerts", config.LOG_LEVEL);
 const metricsPort = await serveMetrics();
 const callers = watchInboundConnections({ ignorePorts: metricsPort ? [metricsPort] : [] });
 const grpc = createGrpcServer([], { maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS });
+const listenAddress = await dualStackOrIpv4(config.GRPC_LISTEN_ADDR, log);
 // Not migrating: listen at once, alive but not ready, while the migrate Job changes the schema.
 // Migrating: listen once it serves (callers dialling fixed addresses would find nothing behind it).
-const early = config.MIGRATE_ON_START ? undefined : await grpc.listen(config.GRPC_LISTEN_ADDR);
+const early = config.MIGRATE_ON_START ? undefined : await grpc.listen(listenAddress);
 const service = await buildAlertsService(config, log);
 grpc.serve(service.grpcServices);
-const port = early ?? (await grpc.listen(config.GRPC_LISTEN_ADDR));
+const port = early ?? (await grpc.listen(listenAddress));
 log.info({ port, metricsPort }, "alerts listening");
 if (metricsPort) observeAlerts(service.pool, log);
 service.dispatcher.start();

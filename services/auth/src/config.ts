@@ -5,7 +5,7 @@ export function loadAuthConfig(source: NodeJS.ProcessEnv = process.env) {
     {
       NODE_ENV: env.nodeEnv(),
       LOG_LEVEL: env.logLevel(),
-      GRPC_LISTEN_ADDR: env.string("0.0.0.0:50051"),
+      GRPC_LISTEN_ADDR: env.listenAddress("[::]:50051"),
       GRPC_MAX_CONNECTION_AGE_MS: env.grpcMaxConnectionAgeMs(),
       // Shutdown (docs/operations.md, "Shutdown"): every step shares SHUTDOWN_TIMEOUT_MS; the first,
       // serving while callers are still connected, lasts at most GRPC_DRAIN_MS of it. 20 s fits
@@ -14,7 +14,7 @@ export function loadAuthConfig(source: NodeJS.ProcessEnv = process.env) {
       GRPC_DRAIN_MS: env.grpcDrainMs(),
       // Sign (HMAC with a team's secret) has its own listener, so a NetworkPolicy
       // can let only alerts reach it; on GRPC_LISTEN_ADDR it is refused.
-      SIGNING_GRPC_LISTEN_ADDR: env.string("0.0.0.0:50054"),
+      SIGNING_GRPC_LISTEN_ADDR: env.listenAddress("[::]:50054"),
       // false: change no schema at start, and wait (alive, not ready) until the migrate Job has
       // applied every migration this release knows (production; docs/operations.md, "Migrations").
       MIGRATE_ON_START: env.boolean(true),

@@ -1,5 +1,11 @@
 import { createGrpcServer } from "@pulsegate/grpc";
-import { closeOnSignals, flushTelemetry, waitForCallers, watchInboundConnections } from "@pulsegate/lifecycle";
+import {
+  closeOnSignals,
+  dualStackOrIpv4,
+  flushTelemetry,
+  waitForCallers,
+  watchInboundConnections,
+} from "@pulsegate/lifecycle";
 import { createLogger } from "@pulsegate/logger";
 import { serveMetrics } from "@pulsegate/telemetry";
 import { buildAuthService } from "./app.ts";
@@ -12,20 +18,22 @@ const callers = watchInboundConnections({ ignorePorts: metricsPort ? [metricsPor
 const serverOptions = { maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS };
 const grpc = createGrpcServer([], serverOptions);
 const signingGrpc = createGrpcServer([], serverOptions);
+const listenAddress = await dualStackOrIpv4(config.GRPC_LISTEN_ADDR, log);
+const signingListenAddress = await dualStackOrIpv4(config.SIGNING_GRPC_LISTEN_ADDR, log);
 // Not migrating: listen at once, alive but not ready, while the migrate Job changes the schema.
 // Migrating: listen once it serves (callers dialling fixed addresses would find nothing behind it).
 // Signing first either way: once the main listener reports SERVING, Sign is reachable too.
 const early = config.MIGRATE_ON_START
   ? undefined
   : {
-      signing: await signingGrpc.listen(config.SIGNING_GRPC_LISTEN_ADDR),
-      main: await grpc.listen(config.GRPC_LISTEN_ADDR),
+      signing: await signingGrpc.listen(signingListenAddress),
+      main: await grpc.listen(listenAddress),
     };
 const service = await buildAuthService(config, log);
 signingGrpc.serve(service.signingGrpcServices);
 grpc.serve(service.grpcServices);
-const signingPort = early?.signing ?? (await signingGrpc.listen(config.SIGNING_GRPC_LISTEN_ADDR));
-const port = early?.main ?? (await grpc.listen(config.GRPC_LISTEN_ADDR));
+const signingPort = early?.signing ?? (await signingGrpc.listen(signingListenAddress));
+const port = early?.main ?? (await grpc.listen(listenAddress));
 log.info({ port, signingPort, metricsPort }, "auth listening");
 closeOnSignals(
   log,

@@ -10,7 +10,8 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
       NODE_ENV: env.nodeEnv(),
       LOG_LEVEL: env.logLevel(),
       PORT: env.port(8080),
-      // This machine only, as a laptop wants (a development token is printed); containers set 0.0.0.0.
+      // This machine only, as a laptop wants (a development token is printed); containers set `::`
+      // (every interface, IPv6 and IPv4; IPv4 only where the machine has no IPv6).
       HOST: env.string("127.0.0.1"),
       AUTH_GRPC_ADDR: env.grpcAddress("127.0.0.1:50051"),
       ALERTS_GRPC_ADDR: env.grpcAddress("127.0.0.1:50052"),

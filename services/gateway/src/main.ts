@@ -1,4 +1,4 @@
-import { closeOnSignals, flushTelemetry, watchHttpServer } from "@pulsegate/lifecycle";
+import { closeOnSignals, dualStackOrIpv4, flushTelemetry, watchHttpServer } from "@pulsegate/lifecycle";
 import { createLogger } from "@pulsegate/logger";
 import { connectRedis } from "@pulsegate/redis";
 import { serveMetrics } from "@pulsegate/telemetry";
@@ -38,7 +38,7 @@ const app = buildApp({
   requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
 });
 const http = watchHttpServer(app.server);
-await app.listen({ port: config.PORT, host: config.HOST });
+await app.listen({ port: config.PORT, host: await dualStackOrIpv4(config.HOST, log) });
 if (metricsPort) log.info({ metricsPort }, "metrics served");
 const budgetMs = config.SHUTDOWN_TIMEOUT_MS;
 closeOnSignals(

@@ -5,7 +5,7 @@ export function loadMonitorsConfig(source: NodeJS.ProcessEnv = process.env) {
     {
       NODE_ENV: env.nodeEnv(),
       LOG_LEVEL: env.logLevel(),
-      GRPC_LISTEN_ADDR: env.string("0.0.0.0:50053"),
+      GRPC_LISTEN_ADDR: env.listenAddress("[::]:50053"),
       GRPC_MAX_CONNECTION_AGE_MS: env.grpcMaxConnectionAgeMs(),
       // Shutdown (docs/operations.md, "Shutdown"): every step shares SHUTDOWN_TIMEOUT_MS; the first,
       // serving while callers are still connected, lasts at most GRPC_DRAIN_MS of it. 20 s fits
