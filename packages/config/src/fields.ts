@@ -17,6 +17,9 @@ export const env = {
       .enum(["true", "false", "1", "0", ""])
       .default(fallback ? "true" : "false")
       .transform((value) => value === "true" || value === "1"),
+  /** One of `values` (named in the error otherwise). */
+  choice: <const V extends readonly [string, ...string[]]>(values: V, fallback: V[number]) =>
+    z.enum(values).default(fallback),
   nodeEnv: () => z.enum(["development", "test", "production"]).default("development"),
   logLevel: () => z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /**

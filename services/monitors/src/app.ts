@@ -83,7 +83,13 @@ export async function buildMonitorsService(config: MonitorsConfig, log: Logger) 
     onIncident: (actionId) => incidents.runNow(actionId, config.INCIDENT_INLINE_WAIT_MS),
   });
   const monitorService = new MonitorService(orm, pool, lastKnown);
-  const spoolStatus = () => describeSpool(spool, recorder.spooling);
+  const spoolStatus = () => describeSpool(spool, recorder.spooling, config.REDIS_DURABILITY);
+  if (spool.configured && config.REDIS_DURABILITY !== "probe") {
+    log.info(
+      { durability: config.REDIS_DURABILITY },
+      "ping spool durability stated by REDIS_DURABILITY, not probed: Redis's persistence settings are not asked",
+    );
+  }
   const grpcServices: ServiceBinding[] = [monitorsServiceBinding(log, monitorService, recorder, spoolStatus)];
 
   /** Says (once per change) whether spooled pings would survive a Redis restart: on connect and every minute. */

@@ -1,4 +1,5 @@
 import { checkDrainFitsShutdown, env, loadConfig } from "@pulsegate/config";
+import { REDIS_DURABILITY_SETTINGS } from "./spool/spool-durability.ts";
 
 export function loadMonitorsConfig(source: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(
@@ -22,6 +23,9 @@ export function loadMonitorsConfig(source: NodeJS.ProcessEnv = process.env) {
       MONITORS_DATABASE_URL: env.optionalString(),
       // The ping spool (a Redis stream). Empty: no spool, so a ping that finds the database away is answered 503.
       REDIS_URL: env.optionalString(),
+      // How durable the spool's Redis is: "probe" asks it (CONFIG GET); a managed Redis that refuses
+      // CONFIG is stated instead: durable (appendonly yes, appendfsync always), aof_not_fsynced, not_durable.
+      REDIS_DURABILITY: env.choice(REDIS_DURABILITY_SETTINGS, "probe"),
       // How long a ping waits for the database before it is spooled instead; below the gateway's gRPC deadline.
       DB_ATTEMPT_TIMEOUT_MS: env.int(1_000, 50, 60_000),
       SWEEP_INTERVAL_MS: env.int(5_000, 50, 3_600_000),
