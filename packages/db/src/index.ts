@@ -37,5 +37,6 @@ export {
   type Statement,
   statement,
 } from "./pg-pool.ts";
+export { splitPoolBudget } from "./pool-budget.ts";
 export { type RowDate, rowDate, rowDateOrNull, rowTextArray } from "./row-values.ts";
 export { runMigrations } from "./run-migrations.ts";

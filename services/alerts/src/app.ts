@@ -1,4 +1,4 @@
-import { createPgPool, type OpenServiceDatabaseOptions, openServiceDatabase } from "@pulsegate/db";
+import { createPgPool, type OpenServiceDatabaseOptions, openServiceDatabase, splitPoolBudget } from "@pulsegate/db";
 import { callUnary, connectClient, type ServiceBinding } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { auth } from "@pulsegate/proto";
@@ -45,7 +45,7 @@ export async function openAlertsDatabase(config: AlertsConfig, log: Logger, opti
       schema: ALERTS_SCHEMA,
       entities: [WebhookSchema, ChannelSchema, NotificationPolicySchema, SilenceSchema],
       migrations,
-      poolMax: config.DB_POOL_MAX,
+      poolMax: splitPoolBudget(config.DB_POOL_MAX).orm,
     },
     log,
     options,
@@ -61,7 +61,11 @@ export async function openAlertsDatabase(config: AlertsConfig, log: Logger, opti
  * off, an index is chosen whenever one exists.
  */
 export function openTriggerPool(config: AlertsConfig) {
-  return createPgPool({ url: config.databaseUrl, max: config.DB_POOL_MAX, settings: { enable_seqscan: "off" } });
+  return createPgPool({
+    url: config.databaseUrl,
+    max: splitPoolBudget(config.DB_POOL_MAX).hotPath,
+    settings: { enable_seqscan: "off" },
+  });
 }
 
 /**

@@ -17,7 +17,9 @@ export function loadAlertsConfig(source: NodeJS.ProcessEnv = process.env) {
       // false: change no schema at start, and wait (alive, not ready) until the migrate Job has
       // applied every migration this release knows (production; docs/operations.md, "Migrations").
       MIGRATE_ON_START: env.boolean(true),
-      DB_POOL_MAX: env.int(20, 1, 100),
+      // Every pooled PostgreSQL connection of the process: half for the trigger path's pool, the
+      // rest for the ORM's (docs/operations.md, "PostgreSQL connections").
+      DB_POOL_MAX: env.int(40, 2, 200),
       // Trigger batches read webhooks through a cache for this long (the gateway's variable too).
       WEBHOOK_CACHE_MS: env.int(5_000, 0, 60_000),
       DATABASE_URL: env.string("postgres://postgres@127.0.0.1:5432/pulsegate"),

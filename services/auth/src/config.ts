@@ -18,7 +18,9 @@ export function loadAuthConfig(source: NodeJS.ProcessEnv = process.env) {
       // false: change no schema at start, and wait (alive, not ready) until the migrate Job has
       // applied every migration this release knows (production; docs/operations.md, "Migrations").
       MIGRATE_ON_START: env.boolean(true),
-      DB_POOL_MAX: env.int(10, 1, 100),
+      // Every pooled PostgreSQL connection of the process (the ORM's); the LISTEN client is one more
+      // (docs/operations.md, "PostgreSQL connections").
+      DB_POOL_MAX: env.int(10, 1, 200),
       DATABASE_URL: env.string("postgres://postgres@127.0.0.1:5432/pulsegate"),
       AUTH_DATABASE_URL: env.optionalString(),
       // Base64 of 32 bytes, or a comma-separated list: the newest first, then older KEKs

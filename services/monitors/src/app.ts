@@ -1,4 +1,4 @@
-import { createPgPool, type OpenServiceDatabaseOptions, openServiceDatabase } from "@pulsegate/db";
+import { createPgPool, type OpenServiceDatabaseOptions, openServiceDatabase, splitPoolBudget } from "@pulsegate/db";
 import { connectClient, type ServiceBinding } from "@pulsegate/grpc";
 import { type Periodic, type PeriodicOptions, periodic } from "@pulsegate/lifecycle";
 import type { Logger } from "@pulsegate/logger";
@@ -38,7 +38,7 @@ export async function openMonitorsDatabase(
       schema: MONITORS_SCHEMA,
       entities: [],
       migrations,
-      poolMax: config.DB_POOL_MAX,
+      poolMax: splitPoolBudget(config.DB_POOL_MAX).orm,
     },
     log,
     options,
@@ -56,7 +56,7 @@ export async function buildMonitorsService(config: MonitorsConfig, log: Logger) 
   // are spooled); waiting for a free connection is load, not an outage.
   const pool = createPgPool({
     url: config.databaseUrl,
-    max: config.DB_POOL_MAX,
+    max: splitPoolBudget(config.DB_POOL_MAX).hotPath,
     connectTimeoutMs: config.DB_ATTEMPT_TIMEOUT_MS,
     queryTimeoutMs: config.DB_ATTEMPT_TIMEOUT_MS,
     // The batch statements' plans do not depend on their values: planning them once per connection, not

@@ -18,7 +18,9 @@ export function loadMonitorsConfig(source: NodeJS.ProcessEnv = process.env) {
       // false: change no schema at start, and wait (alive, not ready) until the migrate Job has
       // applied every migration this release knows (production; docs/operations.md, "Migrations").
       MIGRATE_ON_START: env.boolean(true),
-      DB_POOL_MAX: env.int(10, 1, 100),
+      // Every pooled PostgreSQL connection of the process: half for the ping path's pool, the rest
+      // for the ORM's (docs/operations.md, "PostgreSQL connections").
+      DB_POOL_MAX: env.int(20, 2, 200),
       DATABASE_URL: env.string("postgres://postgres@127.0.0.1:5432/pulsegate"),
       MONITORS_DATABASE_URL: env.optionalString(),
       // The ping spool (a Redis stream). Empty: no spool, so a ping that finds the database away is answered 503.
