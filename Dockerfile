@@ -59,7 +59,7 @@ RUN test -d packages/proto/src/gen \
 # user given by name.
 USER node
 # The gateway listens on 127.0.0.1 by default (a laptop's choice); in a container it must take
-# connections from outside it.
-ENV HOST=0.0.0.0
+# connections from outside it, over IPv6 and IPv4 (`::` is both; IPv4 alone where there is no IPv6).
+ENV HOST=::
 EXPOSE 8080 50051 50052 50053
 CMD ["node", "--import", "@pulsegate/telemetry/register", "services/gateway/src/main.ts"]

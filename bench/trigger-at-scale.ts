@@ -173,7 +173,7 @@ function insertStatement(): string {
 
 async function checkPlans(databaseUrl: string): Promise<TriggerAtScaleResult["plans"]> {
   // A connection like the alerts service's trigger pool (its session settings shape the plans).
-  const pool = openTriggerPool(loadAlertsConfig({ DATABASE_URL: databaseUrl, DB_POOL_MAX: "1" }));
+  const pool = openTriggerPool(loadAlertsConfig({ DATABASE_URL: databaseUrl, DB_POOL_MAX: "2" }));
   try {
     const client = await pool.connect();
     try {

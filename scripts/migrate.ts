@@ -1,6 +1,8 @@
 // `npm run migrate`: applies every service's pending migrations and exits
-// (the Kubernetes migrate Job). Services also migrate at start, under the
-// same advisory lock, so running both is safe.
+// (the Kubernetes migrate Job), whatever MIGRATE_ON_START says: that setting
+// is the services'. Services started with MIGRATE_ON_START=true (the
+// default) also migrate at start, under the same advisory lock, so running
+// both is safe; with false they wait, not ready, until this has run.
 import { createLogger } from "@pulsegate/logger";
 import { openAlertsDatabase } from "../services/alerts/src/app.ts";
 import { loadAlertsConfig } from "../services/alerts/src/config.ts";

@@ -144,6 +144,13 @@ const port = Number(process.env.PORT ?? 8080);
 const embedded = Boolean(database.close);
 // How long the gateway may take to answer what it has begun: a request's deadline, then a margin.
 const gatewayDrainMs = (Number(process.env.REQUEST_TIMEOUT_MS) || 30_000) + 5_000;
+const grpcDrainMs = process.env.GRPC_DRAIN_MS ?? String(gatewayDrainMs);
+// Each process's whole shutdown (SHUTDOWN_TIMEOUT_MS), unless set: the gateway's outlasts its drain,
+// a gRPC service's its wait for the gateway, each with room for the steps after.
+const shutdownMs = {
+  gateway: Number(process.env.SHUTDOWN_TIMEOUT_MS ?? gatewayDrainMs + 5_000),
+  grpc: Number(process.env.SHUTDOWN_TIMEOUT_MS ?? (Number(grpcDrainMs) || 0) + 10_000),
+};
 const shared: NodeJS.ProcessEnv = {
   ...process.env,
   DATABASE_URL: database.url,
@@ -153,7 +160,7 @@ const shared: NodeJS.ProcessEnv = {
   NOTIFY_ALLOW_PRIVATE_NETWORKS: process.env.NOTIFY_ALLOW_PRIVATE_NETWORKS ?? (production ? "false" : "true"),
   // gRPC services keep serving after SIGTERM until the gateway (their caller) has drained and
   // gone, at most this long: every process gets the signal at once here.
-  GRPC_DRAIN_MS: process.env.GRPC_DRAIN_MS ?? String(gatewayDrainMs),
+  GRPC_DRAIN_MS: grpcDrainMs,
   // Node caches the services' compiled code here: later starts take a second less.
   NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? resolve(root, "node_modules/.cache/node-compile-cache"),
   // The embedded database runs one query at a time; small pools are plenty.
@@ -190,6 +197,7 @@ const services = Array.from({ length: replicas }, (_, replica) => {
     env: {
       ...shared,
       OTEL_SERVICE_NAME: `pulsegate-${service}`,
+      SHUTDOWN_TIMEOUT_MS: String(service === "gateway" ? shutdownMs.gateway : shutdownMs.grpc),
       ...(metrics ? { METRICS_PORT: String(metrics(service, replica)) } : {}),
       ...env,
     },
@@ -208,8 +216,8 @@ const supervisor = superviseServices({
   root,
   services: grpcServices,
   say,
-  // The gRPC services outlast the gateway's drain; then each closes in a few seconds at most.
-  stopTimeoutMs: (Number(shared.GRPC_DRAIN_MS) || gatewayDrainMs) + 20_000,
+  // Every process exits within its shutdown budget; past this the supervisor gives up on it.
+  stopTimeoutMs: Math.max(shutdownMs.gateway, shutdownMs.grpc) + 5_000,
   afterStop: () => database.close?.() ?? Promise.resolve(),
 });
 
@@ -266,7 +274,7 @@ if (readiness.ready && !supervisor.stopping) {
       `replicas: ${replicas} of every service; gateways at ${bases.join(", ")}; each gRPC client balances over every replica`,
     );
   }
-  const reach = process.env.HOST ? "(HOST)" : "(this machine only; HOST=0.0.0.0 listens on every interface)";
+  const reach = process.env.HOST ? "(HOST)" : "(this machine only; HOST=:: listens on every interface)";
   say(`gateway listening on ${host}:${gatewayPorts.join(", ")} ${reach}`);
   say(`dashboard: ${base}/dashboard (sign in with the admin token or a team API key)`);
   if (readiness.spoolDurability && readiness.spoolDurability !== "durable" && readiness.spoolDurability !== "none") {

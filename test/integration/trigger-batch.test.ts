@@ -38,7 +38,7 @@ let otherTeamId = "";
 beforeAll(async () => {
   await recreateDatabase(databaseName);
   orm = await openAlertsDatabase(config, log);
-  pool = openTriggerPool(loadAlertsConfig({ DATABASE_URL: config.databaseUrl, DB_POOL_MAX: "12" }));
+  pool = openTriggerPool(loadAlertsConfig({ DATABASE_URL: config.databaseUrl, DB_POOL_MAX: "24" }));
   webhooks = new WebhookService(orm, { cacheMs: 60_000 });
 });
 

@@ -14,16 +14,19 @@ export class RedisServer {
   readonly port: number;
   readonly url: string;
   readonly #dir: string;
+  readonly #args: string[];
   #process: ChildProcess | undefined;
 
-  private constructor(port: number) {
+  private constructor(port: number, args: string[]) {
     this.port = port;
+    this.#args = args;
     this.url = `redis://127.0.0.1:${port}`;
     this.#dir = mkdtempSync(join(tmpdir(), "pulsegate-redis-"));
   }
 
-  static async start(): Promise<RedisServer> {
-    const server = new RedisServer(await freePort());
+  /** `args`: more redis-server options, e.g. `--rename-command CONFIG ""` as some managed services do. */
+  static async start(args: string[] = []): Promise<RedisServer> {
+    const server = new RedisServer(await freePort(), args);
     await server.#run();
     return server;
   }
@@ -52,7 +55,7 @@ export class RedisServer {
 
   async #run(): Promise<void> {
     const args = ["--port", String(this.port), "--bind", "127.0.0.1", "--dir", this.#dir, "--save", ""];
-    args.push("--appendonly", "yes", "--appendfsync", "always");
+    args.push("--appendonly", "yes", "--appendfsync", "always", ...this.#args);
     this.#process = spawn("redis-server", args, { stdio: "ignore" });
     for (let attempt = 0; attempt < 100; attempt++) {
       if (await probeRedis(this.url, 200)) return;

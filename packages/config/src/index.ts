@@ -1,2 +1,3 @@
 export { env } from "./fields.ts";
 export { ConfigError, loadConfig } from "./load-config.ts";
+export { checkDrainFitsShutdown } from "./shutdown-budget.ts";

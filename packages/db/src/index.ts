@@ -1,5 +1,6 @@
 export { Migration } from "@mikro-orm/migrations";
 export { defineEntity, EntityManager, type InferEntity, LockMode, p } from "@mikro-orm/postgresql";
+export { type AwaitMigrationsOptions, awaitMigrations } from "./await-migrations.ts";
 export {
   type BatchLimits,
   type BatchOutcome,
@@ -24,7 +25,8 @@ export { jsonColumnsToJsonb } from "./json-to-jsonb.ts";
 export { keysetSwap } from "./keyset-swap.ts";
 export { type ChannelListener, type ChannelListenerOptions, listenToChannel } from "./listen-channel.ts";
 export { type OpenOrmOptions, type Orm, openOrm } from "./open-orm.ts";
-export { openServiceDatabase } from "./open-service-database.ts";
+export { type OpenServiceDatabaseOptions, openServiceDatabase } from "./open-service-database.ts";
+export { pendingMigrations } from "./pending-migrations.ts";
 export {
   createPgPool,
   inTransaction,
@@ -35,6 +37,7 @@ export {
   type Statement,
   statement,
 } from "./pg-pool.ts";
+export { splitPoolBudget } from "./pool-budget.ts";
 export { type RowDate, rowDate, rowDateOrNull, rowTextArray } from "./row-values.ts";
 export { runMigrations } from "./run-migrations.ts";
 export { type UniqueNames, uniqueNamesSql } from "./unique-names.ts";

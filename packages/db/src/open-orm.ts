@@ -14,6 +14,9 @@ export type OpenOrmOptions = {
 
 export type Orm = MikroORM;
 
+/** Where MikroORM records the migrations applied to a schema (one row per migration, by name). */
+export const MIGRATIONS_TABLE = "mikro_orm_migrations";
+
 /**
  * Opens a MikroORM instance bound to one schema, with its committed migrations.
  * Raw SQL names its tables with the schema (`alerts.alerts`): the embedded
@@ -36,7 +39,7 @@ export async function openOrm(options: OpenOrmOptions): Promise<Orm> {
       // biome-ignore lint/suspicious/noExplicitAny: MikroORM's constructor type is wider than ours.
       migrationsList: options.migrations as any,
       schema: options.schema,
-      tableName: "mikro_orm_migrations",
+      tableName: MIGRATIONS_TABLE,
       snapshot: false,
       silent: true,
       transactional: true,

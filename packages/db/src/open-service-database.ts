@@ -1,14 +1,32 @@
 import type { Logger } from "@pulsegate/logger";
+import { awaitMigrations } from "./await-migrations.ts";
 import { ensureDatabase } from "./ensure-database.ts";
 import { type OpenOrmOptions, type Orm, openOrm } from "./open-orm.ts";
 import { runMigrations } from "./run-migrations.ts";
 
+export type OpenServiceDatabaseOptions = {
+  /**
+   * true (`npm start`, `npm run migrate`, the default): create the database if it is missing and
+   * apply pending migrations. false (MIGRATE_ON_START=false, production): change nothing, and
+   * wait until the migrate Job has applied every migration this release knows.
+   */
+  migrate?: boolean;
+};
+
 /**
- * What every service does at start (and `npm run migrate` does alone): create
- * the database if it is missing, open the service's schema, apply its pending
- * migrations.
+ * What every service does at start (and `npm run migrate` does alone): open the service's schema,
+ * migrated or waited for (see `migrate`).
  */
-export async function openServiceDatabase(options: OpenOrmOptions, log: Logger): Promise<Orm> {
+export async function openServiceDatabase(
+  options: OpenOrmOptions,
+  log: Logger,
+  { migrate = true }: OpenServiceDatabaseOptions = {},
+): Promise<Orm> {
+  if (!migrate) {
+    const names = options.migrations.map((migration) => migration.name);
+    await awaitMigrations({ url: options.url, schema: options.schema, names }, log);
+    return openOrm(options);
+  }
   await ensureDatabase(options.url);
   const orm = await openOrm(options);
   const started = performance.now();

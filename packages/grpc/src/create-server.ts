@@ -11,11 +11,25 @@ export type ServiceBinding = {
 export type GrpcServer = {
   server: Server;
   health: HealthImplementation;
-  /** Binds and starts; resolves to the bound port (0 binds a free one). */
+  /**
+   * Binds and starts; resolves to the bound port (0 binds a free one). From then on the services
+   * it serves (given here or to `serve`) report SERVING, and so does "" (the overall status) once
+   * there is at least one.
+   */
   listen: (address: string) => Promise<number>;
+  /** Adds services, SERVING at once if it listens already (a service that waited for its schema). */
+  serve: (services: ServiceBinding[]) => void;
   /** Marks NOT_SERVING, lets in-flight calls finish (bounded), then stops. */
   close: (graceMs?: number) => Promise<void>;
 };
+
+/**
+ * The grpc.health.v1 service name that reports whether the process answers at all: SERVING from
+ * the start until it stops, while "" (the overall status) says whether it is ready to serve. A
+ * liveness or start-up probe asks this one, so a process waiting for its schema is not restarted
+ * for being unready.
+ */
+export const LIVENESS_SERVICE = "liveness";
 
 /**
  * How long a client connection may live before the server asks the client to reconnect (GOAWAY), and
@@ -39,17 +53,25 @@ export function createGrpcServer(services: ServiceBinding[], options: GrpcServer
     "grpc.max_connection_age_ms": options.maxConnectionAgeMs ?? MAX_CONNECTION_AGE_MS,
     "grpc.max_connection_age_grace_ms": MAX_CONNECTION_AGE_GRACE_MS,
   });
-  const health = new HealthImplementation({ "": "NOT_SERVING" });
-  for (const service of services) {
-    server.addService(service.definition, service.implementation);
-    health.setStatus(service.name, "NOT_SERVING");
-  }
+  const health = new HealthImplementation({ "": "NOT_SERVING", [LIVENESS_SERVICE]: "SERVING" });
   health.addToServer(server);
+  const served: ServiceBinding[] = [];
+  let listening = false;
+  let closing = false;
 
-  const setAll = (value: "SERVING" | "NOT_SERVING") => {
-    health.setStatus("", value);
-    for (const service of services) health.setStatus(service.name, value);
+  const report = () => {
+    const status = listening && !closing ? "SERVING" : "NOT_SERVING";
+    health.setStatus("", served.length > 0 ? status : "NOT_SERVING");
+    for (const service of served) health.setStatus(service.name, status);
   };
+  const serve = (bindings: ServiceBinding[]) => {
+    for (const service of bindings) {
+      server.addService(service.definition, service.implementation);
+      served.push(service);
+    }
+    report();
+  };
+  serve(services);
 
   return {
     server,
@@ -58,13 +80,16 @@ export function createGrpcServer(services: ServiceBinding[], options: GrpcServer
       new Promise((resolve, reject) => {
         server.bindAsync(address, ServerCredentials.createInsecure(), (error, port) => {
           if (error) return reject(error);
-          setAll("SERVING");
+          listening = true;
+          report();
           resolve(port);
         });
       }),
+    serve,
     close: (graceMs = 10_000) =>
       new Promise<void>((resolve) => {
-        setAll("NOT_SERVING");
+        closing = true;
+        report();
         const force = setTimeout(() => {
           server.forceShutdown();
           resolve();

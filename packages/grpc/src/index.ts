@@ -1,6 +1,6 @@
 export { isUnstorableTextError, refusalOf, setAsideReason } from "./classify-error.ts";
 export { callUnary, connectClient, type DeadlineClient, type UnaryMethod } from "./client.ts";
-export { createGrpcServer, type GrpcServer, type ServiceBinding } from "./create-server.ts";
+export { createGrpcServer, type GrpcServer, LIVENESS_SERVICE, type ServiceBinding } from "./create-server.ts";
 export {
   CODE_METADATA_KEY,
   domainErrorFromGrpc,

@@ -1,6 +1,6 @@
 import { connect, createServer, type Server } from "node:net";
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
-import { grpcDrainMs, watchInboundConnections } from "./inbound-connections.ts";
+import { watchInboundConnections } from "./inbound-connections.ts";
 
 let server: Server | undefined;
 afterEach(() => server?.close());
@@ -52,13 +52,5 @@ describe("watchInboundConnections", () => {
     expect(connections.count).toBe(1);
     client.destroy();
     other.destroy();
-  });
-});
-
-describe("grpcDrainMs", () => {
-  it("defaults to 5 s and names the variable when invalid", () => {
-    expect(grpcDrainMs({})).toBe(5_000);
-    expect(grpcDrainMs({ GRPC_DRAIN_MS: "0" })).toBe(0);
-    expect(() => grpcDrainMs({ GRPC_DRAIN_MS: "soon" })).toThrow(/GRPC_DRAIN_MS/);
   });
 });

@@ -63,24 +63,14 @@ export function waitForCallers(
 ): Closer {
   return {
     name: "callers",
-    timeoutMs: maxMs + 1_000,
-    close: async () => {
+    close: async (timeoutMs) => {
+      // What is left of the shutdown budget may be less than GRPC_DRAIN_MS: stop just inside it.
+      const waitMs = Math.max(0, Math.min(maxMs, timeoutMs - 50));
       if (connections.count > 0) {
-        log.info({ callers: connections.count, maxMs }, "serving until callers disconnect");
+        log.info({ callers: connections.count, maxMs: waitMs }, "serving until callers disconnect");
       }
-      const gone = await connections.untilNone(maxMs);
-      if (!gone) log.info({ callers: connections.count, maxMs }, "callers still connected: stopping anyway");
+      const gone = await connections.untilNone(waitMs);
+      if (!gone) log.info({ callers: connections.count, maxMs: waitMs }, "callers still connected: stopping anyway");
     },
   };
-}
-
-/** GRPC_DRAIN_MS: how long a gRPC service keeps serving after SIGTERM while callers are still connected. */
-export function grpcDrainMs(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.GRPC_DRAIN_MS;
-  if (raw === undefined || raw === "") return 5_000;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > 600_000) {
-    throw new Error("Invalid configuration:\n  GRPC_DRAIN_MS: must be a whole number of milliseconds, 0 to 600000");
-  }
-  return value;
 }

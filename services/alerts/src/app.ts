@@ -1,5 +1,5 @@
-import { createPgPool, openServiceDatabase } from "@pulsegate/db";
-import { callUnary, connectClient, createGrpcServer } from "@pulsegate/grpc";
+import { createPgPool, type OpenServiceDatabaseOptions, openServiceDatabase, splitPoolBudget } from "@pulsegate/db";
+import { callUnary, connectClient, type ServiceBinding } from "@pulsegate/grpc";
 import { periodic } from "@pulsegate/lifecycle";
 import type { Logger } from "@pulsegate/logger";
 import { auth } from "@pulsegate/proto";
@@ -35,8 +35,11 @@ export function alertsKeyring(config: AlertsConfig) {
   return parseKeyring(config.SECRET_KEK, config.SECRET_KEK_PREVIOUS, config.NODE_ENV);
 }
 
-/** Opens the alerts schema, creating the database if missing and applying pending migrations. */
-export async function openAlertsDatabase(config: AlertsConfig, log: Logger) {
+/**
+ * Opens the alerts schema: creating the database if missing and applying pending migrations, or
+ * with `migrate: false` (MIGRATE_ON_START=false) waiting until the migrate Job has applied them.
+ */
+export async function openAlertsDatabase(config: AlertsConfig, log: Logger, options: OpenServiceDatabaseOptions = {}) {
   // Only a migration that seals existing rows asks for it (0006): migrating an empty table needs no KEK.
   provideMigrationKeyring(() => alertsKeyring(config));
   return openServiceDatabase(
@@ -45,9 +48,10 @@ export async function openAlertsDatabase(config: AlertsConfig, log: Logger) {
       schema: ALERTS_SCHEMA,
       entities: [WebhookSchema, ChannelSchema, NotificationPolicySchema, SilenceSchema],
       migrations,
-      poolMax: config.DB_POOL_MAX,
+      poolMax: splitPoolBudget(config.DB_POOL_MAX).orm,
     },
     log,
+    options,
   );
 }
 
@@ -60,17 +64,21 @@ export async function openAlertsDatabase(config: AlertsConfig, log: Logger) {
  * off, an index is chosen whenever one exists.
  */
 export function openTriggerPool(config: AlertsConfig) {
-  return createPgPool({ url: config.databaseUrl, max: config.DB_POOL_MAX, settings: { enable_seqscan: "off" } });
+  return createPgPool({
+    url: config.databaseUrl,
+    max: splitPoolBudget(config.DB_POOL_MAX).hotPath,
+    settings: { enable_seqscan: "off" },
+  });
 }
 
 /**
- * Builds the alerts service, un-started: main.ts (or a test) listens, starts
- * the notification dispatcher and retention, and closes.
+ * Builds the alerts service, un-started: main.ts (or a test) serves `grpcServices`, starts the
+ * notification dispatcher and retention, and closes.
  */
 export async function buildAlertsService(config: AlertsConfig, log: Logger) {
   // Checked first: a bad SECRET_KEK stops the start, naming the variable.
   const sealer = new ChannelSealer(alertsKeyring(config));
-  const orm = await openAlertsDatabase(config, log);
+  const orm = await openAlertsDatabase(config, log, { migrate: config.MIGRATE_ON_START });
   const pool = openTriggerPool(config);
   const webhooks = new WebhookService(orm, { cacheMs: config.WEBHOOK_CACHE_MS });
   const alertService = new AlertService(orm);
@@ -131,28 +139,25 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
     onOutboxWritten: () => dispatcher.nudge(),
   });
 
-  const grpc = createGrpcServer(
-    [
-      alertsServiceBinding(
-        log,
-        pool,
-        webhooks,
-        alertService,
-        {
-          channels,
-          policies,
-          deliveries,
-          onOutboxWritten: () => dispatcher.nudge(),
-          resealChannels: async () => ({ ...(await resealChannels(pool, sealer)), kekId: sealer.currentKekId }),
-          maxAttempts: config.NOTIFY_MAX_ATTEMPTS,
-          send: (message) => dispatcher.send(message),
-        },
-        teamDeletions,
-        silences,
-      ),
-    ],
-    { maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS },
-  );
+  const grpcServices: ServiceBinding[] = [
+    alertsServiceBinding(
+      log,
+      pool,
+      webhooks,
+      alertService,
+      {
+        channels,
+        policies,
+        deliveries,
+        onOutboxWritten: () => dispatcher.nudge(),
+        resealChannels: async () => ({ ...(await resealChannels(pool, sealer)), kekId: sealer.currentKekId }),
+        maxAttempts: config.NOTIFY_MAX_ATTEMPTS,
+        send: (message) => dispatcher.send(message),
+      },
+      teamDeletions,
+      silences,
+    ),
+  ];
   /** Stops the dispatcher (attempts under way finish), then its HTTP pool and auth channel. */
   const stopNotifications = async () => {
     await dispatcher.stop();
@@ -165,7 +170,7 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
     await pool.end();
   };
   return {
-    grpc,
+    grpcServices,
     orm,
     pool,
     webhooks,
@@ -177,7 +182,6 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
     stopNotifications,
     closeDatabase,
     close: async () => {
-      await grpc.close();
       await retention.stop();
       await reminders.stop();
       await purge.stop();

@@ -1,15 +1,25 @@
-import { env, loadConfig } from "@pulsegate/config";
+import { checkDrainFitsShutdown, env, loadConfig } from "@pulsegate/config";
 
 export function loadAlertsConfig(source: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(
     {
       NODE_ENV: env.nodeEnv(),
       LOG_LEVEL: env.logLevel(),
-      GRPC_LISTEN_ADDR: env.string("0.0.0.0:50052"),
+      GRPC_LISTEN_ADDR: env.listenAddress("[::]:50052"),
       GRPC_MAX_CONNECTION_AGE_MS: env.grpcMaxConnectionAgeMs(),
+      // Shutdown (docs/operations.md, "Shutdown"): every step shares SHUTDOWN_TIMEOUT_MS; the first,
+      // serving while callers are still connected, lasts at most GRPC_DRAIN_MS of it. 20 s fits
+      // Kubernetes' 30 s grace period less the 5 s preStop delay, with 5 s to spare.
+      SHUTDOWN_TIMEOUT_MS: env.shutdownTimeoutMs(20_000),
+      GRPC_DRAIN_MS: env.grpcDrainMs(),
       // auth's signing listener: alerts calls auth only to sign outbound notifications.
       AUTH_SIGNING_GRPC_ADDR: env.grpcAddress("127.0.0.1:50054"),
-      DB_POOL_MAX: env.int(20, 1, 100),
+      // false: change no schema at start, and wait (alive, not ready) until the migrate Job has
+      // applied every migration this release knows (production; docs/operations.md, "Migrations").
+      MIGRATE_ON_START: env.boolean(true),
+      // Every pooled PostgreSQL connection of the process: half for the trigger path's pool, the
+      // rest for the ORM's (docs/operations.md, "PostgreSQL connections").
+      DB_POOL_MAX: env.int(40, 2, 200),
       // Trigger batches read webhooks through a cache for this long (the gateway's variable too).
       WEBHOOK_CACHE_MS: env.int(5_000, 0, 60_000),
       DATABASE_URL: env.string("postgres://postgres@127.0.0.1:5432/pulsegate"),
@@ -45,6 +55,7 @@ export function loadAlertsConfig(source: NodeJS.ProcessEnv = process.env) {
     },
     source,
   );
+  checkDrainFitsShutdown(config);
   return { ...config, databaseUrl: config.ALERTS_DATABASE_URL ?? config.DATABASE_URL };
 }
 

@@ -1,5 +1,5 @@
-import { createPgPool, openServiceDatabase } from "@pulsegate/db";
-import { createGrpcServer } from "@pulsegate/grpc";
+import { createPgPool, type OpenServiceDatabaseOptions, openServiceDatabase } from "@pulsegate/db";
+import type { ServiceBinding } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { ApiKeySchema } from "./api-keys/api-key.entity.ts";
 import { ApiKeyService } from "./api-keys/api-key-service.ts";
@@ -18,8 +18,11 @@ import { TeamService } from "./teams/team-service.ts";
 
 export const AUTH_SCHEMA = "auth";
 
-/** Opens the auth schema, creating the database if missing and applying pending migrations. */
-export async function openAuthDatabase(config: AuthConfig, log: Logger) {
+/**
+ * Opens the auth schema: creating the database if missing and applying pending migrations, or
+ * with `migrate: false` (MIGRATE_ON_START=false) waiting until the migrate Job has applied them.
+ */
+export async function openAuthDatabase(config: AuthConfig, log: Logger, options: OpenServiceDatabaseOptions = {}) {
   return openServiceDatabase(
     {
       url: config.databaseUrl,
@@ -29,13 +32,14 @@ export async function openAuthDatabase(config: AuthConfig, log: Logger) {
       poolMax: config.DB_POOL_MAX,
     },
     log,
+    options,
   );
 }
 
-/** Builds the auth service, un-started: main.ts (or a test) listens and closes. */
+/** Builds the auth service, un-started: main.ts (or a test) serves its gRPC services and closes. */
 export async function buildAuthService(config: AuthConfig, log: Logger) {
   const keyring = parseKeyring(config.SECRET_KEK, config.SECRET_KEK_PREVIOUS, config.NODE_ENV);
-  const orm = await openAuthDatabase(config, log);
+  const orm = await openAuthDatabase(config, log, { migrate: config.MIGRATE_ON_START });
   const teams = new TeamService(orm, keyring);
   // Before serving: a ping that comes while PostgreSQL is away can be verified for any team.
   const directory = new TeamDirectory(orm, log);
@@ -56,24 +60,18 @@ export async function buildAuthService(config: AuthConfig, log: Logger) {
       await pool.end();
     }
   };
-  const serverOptions = { maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS };
-  const grpc = createGrpcServer(
-    [authServiceBinding(log, teams, keys, "main", apiKeys, audit, resealSecrets)],
-    serverOptions,
-  );
+  const grpcServices: ServiceBinding[] = [authServiceBinding(log, teams, keys, "main", apiKeys, audit, resealSecrets)];
   // Sign only, on SIGNING_GRPC_LISTEN_ADDR (alerts alone may reach it); with its own grpc.health.v1.
-  const signingGrpc = createGrpcServer(
-    [authServiceBinding(log, teams, keys, "signing", apiKeys, audit, resealSecrets)],
-    serverOptions,
-  );
+  const signingGrpcServices: ServiceBinding[] = [
+    authServiceBinding(log, teams, keys, "signing", apiKeys, audit, resealSecrets),
+  ];
   return {
-    grpc,
-    signingGrpc,
+    grpcServices,
+    signingGrpcServices,
     orm,
     directory,
     changes,
     close: async () => {
-      await Promise.all([grpc.close(), signingGrpc.close()]);
       await changes.close();
       await directory.stop();
       await orm.close();

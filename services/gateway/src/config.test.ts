@@ -15,6 +15,7 @@ describe("loadGatewayConfig", () => {
       WEBHOOK_CACHE_MS: 5000,
       HEADERS_TIMEOUT_MS: 10_000,
       REQUEST_TIMEOUT_MS: 30_000,
+      SHUTDOWN_TIMEOUT_MS: 35_000,
       AUTH_FAILURE_LIMIT: 20,
       AUTH_FAILURE_BLOCK_SECONDS: 60,
       REDIS_KEY_PREFIX: "pulsegate",
@@ -29,6 +30,17 @@ describe("loadGatewayConfig", () => {
     expect(() => loadGatewayConfig({ NODE_ENV: "production" })).toThrow(/ADMIN_TOKEN/);
     const config = loadGatewayConfig({ NODE_ENV: "production", ADMIN_TOKEN: "t0ken" });
     expect(config).toMatchObject({ adminToken: "t0ken", adminTokenGenerated: false });
+  });
+
+  it("needs a shutdown budget longer than a request's deadline", () => {
+    expect(() => loadGatewayConfig({ SHUTDOWN_TIMEOUT_MS: "30000" })).toThrow(
+      /SHUTDOWN_TIMEOUT_MS: must be longer than REQUEST_TIMEOUT_MS/,
+    );
+    expect(
+      loadGatewayConfig({ SHUTDOWN_TIMEOUT_MS: "6000", REQUEST_TIMEOUT_MS: "5000", HEADERS_TIMEOUT_MS: "5000" })
+        .SHUTDOWN_TIMEOUT_MS,
+    ).toBe(6_000);
+    expect(() => loadGatewayConfig({ SHUTDOWN_TIMEOUT_MS: "a while" })).toThrow(/SHUTDOWN_TIMEOUT_MS/);
   });
 
   it("names the failing variable", () => {

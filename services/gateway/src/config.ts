@@ -10,7 +10,8 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
       NODE_ENV: env.nodeEnv(),
       LOG_LEVEL: env.logLevel(),
       PORT: env.port(8080),
-      // This machine only, as a laptop wants (a development token is printed); containers set 0.0.0.0.
+      // This machine only, as a laptop wants (a development token is printed); containers set `::`
+      // (every interface, IPv6 and IPv4; IPv4 only where the machine has no IPv6).
       HOST: env.string("127.0.0.1"),
       AUTH_GRPC_ADDR: env.grpcAddress("127.0.0.1:50051"),
       ALERTS_GRPC_ADDR: env.grpcAddress("127.0.0.1:50052"),
@@ -29,6 +30,10 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
       // Deadlines from a request's first byte: headers, and the whole request (answered 408).
       HEADERS_TIMEOUT_MS: env.int(10_000, 100, 600_000),
       REQUEST_TIMEOUT_MS: env.int(30_000, 100, 600_000),
+      // Shutdown (docs/operations.md, "Shutdown"): the drain, closing clients and the telemetry
+      // flush share it. 35 s fits Kubernetes' 45 s grace period less the 5 s preStop delay, with
+      // 5 s to spare, and outlasts a request begun just before SIGTERM.
+      SHUTDOWN_TIMEOUT_MS: env.shutdownTimeoutMs(35_000),
       // e.g. https://pulsegate.example.com, for triggerUrl and pingEndpoint behind an ingress.
       PUBLIC_BASE_URL: env.optionalString(),
       // "true", or comma-separated proxy addresses/CIDRs (Fastify trustProxy).
@@ -46,6 +51,10 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
   }
   if (config.HEADERS_TIMEOUT_MS > config.REQUEST_TIMEOUT_MS) {
     throw new Error("Invalid configuration:\n  HEADERS_TIMEOUT_MS: must not be longer than REQUEST_TIMEOUT_MS");
+  }
+  if (config.SHUTDOWN_TIMEOUT_MS <= config.REQUEST_TIMEOUT_MS) {
+    // A request begun just before SIGTERM may take REQUEST_TIMEOUT_MS to arrive and be answered.
+    throw new Error("Invalid configuration:\n  SHUTDOWN_TIMEOUT_MS: must be longer than REQUEST_TIMEOUT_MS");
   }
   // Outside production a missing token is generated, so the admin API is never open.
   const adminTokenGenerated = !config.ADMIN_TOKEN;

@@ -1,7 +1,7 @@
-import { closeOnSignals, watchHttpServer } from "@pulsegate/lifecycle";
+import { closeOnSignals, dualStackOrIpv4, flushTelemetry, watchHttpServer } from "@pulsegate/lifecycle";
 import { createLogger } from "@pulsegate/logger";
 import { connectRedis } from "@pulsegate/redis";
-import { serveMetrics, shutdownTelemetry } from "@pulsegate/telemetry";
+import { serveMetrics } from "@pulsegate/telemetry";
 import { buildApp } from "./app.ts";
 import { loadGatewayConfig } from "./config.ts";
 import { connectPeers } from "./peers/connect-peers.ts";
@@ -38,13 +38,18 @@ const app = buildApp({
   requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
 });
 const http = watchHttpServer(app.server);
-await app.listen({ port: config.PORT, host: config.HOST });
+await app.listen({ port: config.PORT, host: await dualStackOrIpv4(config.HOST, log) });
 if (metricsPort) log.info({ metricsPort }, "metrics served");
-closeOnSignals(log, [
-  // Stop accepting, answer every request begun (a body still arriving included, so bounded
-  // by the request deadline) while auth, alerts and monitors keep serving, then close.
-  { name: "http", close: () => http.drain().then(() => app.close()), timeoutMs: config.REQUEST_TIMEOUT_MS + 5_000 },
-  { name: "grpc clients", close: () => peers.close() },
-  { name: "redis", close: () => redis?.quit() },
-  { name: "telemetry", close: shutdownTelemetry },
-]);
+const budgetMs = config.SHUTDOWN_TIMEOUT_MS;
+closeOnSignals(
+  log,
+  [
+    // Stop accepting, answer every request begun (a body still arriving included, so bounded
+    // by the request deadline) while auth, alerts and monitors keep serving, then close.
+    { name: "http", close: () => http.drain().then(() => app.close()), timeoutMs: config.REQUEST_TIMEOUT_MS + 5_000 },
+    { name: "grpc clients", close: () => peers.close() },
+    { name: "redis", close: () => redis?.quit() },
+    flushTelemetry(budgetMs),
+  ],
+  { budgetMs },
+);

@@ -1,5 +1,5 @@
-import { createPgPool, openServiceDatabase } from "@pulsegate/db";
-import { connectClient, createGrpcServer } from "@pulsegate/grpc";
+import { createPgPool, type OpenServiceDatabaseOptions, openServiceDatabase, splitPoolBudget } from "@pulsegate/db";
+import { connectClient, type ServiceBinding } from "@pulsegate/grpc";
 import { type Periodic, type PeriodicOptions, periodic } from "@pulsegate/lifecycle";
 import type { Logger } from "@pulsegate/logger";
 import { alerts } from "@pulsegate/proto";
@@ -24,32 +24,40 @@ import { sweepMissedHeartbeats } from "./sweeper/sweep-missed-heartbeats.ts";
 
 export const MONITORS_SCHEMA = "monitors";
 
-/** Opens the monitors schema and applies its pending migrations (also used by scripts/migrate.ts). */
-export async function openMonitorsDatabase(config: MonitorsConfig, log: Logger) {
+/**
+ * Opens the monitors schema and applies its pending migrations (also used by scripts/migrate.ts),
+ * or with `migrate: false` (MIGRATE_ON_START=false) waits until the migrate Job has applied them.
+ */
+export async function openMonitorsDatabase(
+  config: MonitorsConfig,
+  log: Logger,
+  options: OpenServiceDatabaseOptions = {},
+) {
   return openServiceDatabase(
     {
       url: config.databaseUrl,
       schema: MONITORS_SCHEMA,
       entities: [],
       migrations,
-      poolMax: config.DB_POOL_MAX,
+      poolMax: splitPoolBudget(config.DB_POOL_MAX).orm,
     },
     log,
+    options,
   );
 }
 
 /**
- * Builds the monitors service, un-started: main.ts (or a test) listens, then
+ * Builds the monitors service, un-started: main.ts (or a test) serves `grpcServices`, then
  * calls `startWorkers` (incident outbox, spool drain, sweeper, retention) and `close`.
  */
 export async function buildMonitorsService(config: MonitorsConfig, log: Logger) {
-  const orm = await openMonitorsDatabase(config, log);
+  const orm = await openMonitorsDatabase(config, log, { migrate: config.MIGRATE_ON_START });
   // The ping path's own pool: plain pg, prepared statements, one transaction per batch. Connecting and
   // each statement are bounded by DB_ATTEMPT_TIMEOUT_MS (past it the database counts as away and pings
   // are spooled); waiting for a free connection is load, not an outage.
   const pool = createPgPool({
     url: config.databaseUrl,
-    max: config.DB_POOL_MAX,
+    max: splitPoolBudget(config.DB_POOL_MAX).hotPath,
     connectTimeoutMs: config.DB_ATTEMPT_TIMEOUT_MS,
     queryTimeoutMs: config.DB_ATTEMPT_TIMEOUT_MS,
     // The batch statements' plans do not depend on their values: planning them once per connection, not
@@ -77,10 +85,14 @@ export async function buildMonitorsService(config: MonitorsConfig, log: Logger) 
   });
   let purgeLoop: Periodic | undefined;
   const monitorService = new MonitorService(orm, pool, lastKnown, { onDeleted: () => purgeLoop?.kick() });
-  const spoolStatus = () => describeSpool(spool, recorder.spooling);
-  const grpc = createGrpcServer([monitorsServiceBinding(log, monitorService, recorder, spoolStatus)], {
-    maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
-  });
+  const spoolStatus = () => describeSpool(spool, recorder.spooling, config.REDIS_DURABILITY);
+  if (spool.configured && config.REDIS_DURABILITY !== "probe") {
+    log.info(
+      { durability: config.REDIS_DURABILITY },
+      "ping spool durability stated by REDIS_DURABILITY, not probed: Redis's persistence settings are not asked",
+    );
+  }
+  const grpcServices: ServiceBinding[] = [monitorsServiceBinding(log, monitorService, recorder, spoolStatus)];
 
   /** Says (once per change) whether spooled pings would survive a Redis restart: on connect and every minute. */
   let lastWarning: string | null | undefined;
@@ -168,7 +180,7 @@ export async function buildMonitorsService(config: MonitorsConfig, log: Logger) 
   };
 
   return {
-    grpc,
+    grpcServices,
     orm,
     startWorkers,
     /** Workers first (they use the database and alerts), then clients and pools. */

@@ -1,19 +1,33 @@
-import { env, loadConfig } from "@pulsegate/config";
+import { checkDrainFitsShutdown, env, loadConfig } from "@pulsegate/config";
+import { REDIS_DURABILITY_SETTINGS } from "./spool/spool-durability.ts";
 
 export function loadMonitorsConfig(source: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(
     {
       NODE_ENV: env.nodeEnv(),
       LOG_LEVEL: env.logLevel(),
-      GRPC_LISTEN_ADDR: env.string("0.0.0.0:50053"),
+      GRPC_LISTEN_ADDR: env.listenAddress("[::]:50053"),
       GRPC_MAX_CONNECTION_AGE_MS: env.grpcMaxConnectionAgeMs(),
+      // Shutdown (docs/operations.md, "Shutdown"): every step shares SHUTDOWN_TIMEOUT_MS; the first,
+      // serving while callers are still connected, lasts at most GRPC_DRAIN_MS of it. 20 s fits
+      // Kubernetes' 30 s grace period less the 5 s preStop delay, with 5 s to spare.
+      SHUTDOWN_TIMEOUT_MS: env.shutdownTimeoutMs(20_000),
+      GRPC_DRAIN_MS: env.grpcDrainMs(),
       ALERTS_GRPC_ADDR: env.grpcAddress("127.0.0.1:50052"),
       GRPC_TIMEOUT_MS: env.int(2_000, 1, 60_000),
-      DB_POOL_MAX: env.int(10, 1, 100),
+      // false: change no schema at start, and wait (alive, not ready) until the migrate Job has
+      // applied every migration this release knows (production; docs/operations.md, "Migrations").
+      MIGRATE_ON_START: env.boolean(true),
+      // Every pooled PostgreSQL connection of the process: half for the ping path's pool, the rest
+      // for the ORM's (docs/operations.md, "PostgreSQL connections").
+      DB_POOL_MAX: env.int(20, 2, 200),
       DATABASE_URL: env.string("postgres://postgres@127.0.0.1:5432/pulsegate"),
       MONITORS_DATABASE_URL: env.optionalString(),
       // The ping spool (a Redis stream). Empty: no spool, so a ping that finds the database away is answered 503.
       REDIS_URL: env.optionalString(),
+      // How durable the spool's Redis is: "probe" asks it (CONFIG GET); a managed Redis that refuses
+      // CONFIG is stated instead: durable (appendonly yes, appendfsync always), aof_not_fsynced, not_durable.
+      REDIS_DURABILITY: env.choice(REDIS_DURABILITY_SETTINGS, "probe"),
       // How long a ping waits for the database before it is spooled instead; below the gateway's gRPC deadline.
       DB_ATTEMPT_TIMEOUT_MS: env.int(1_000, 50, 60_000),
       SWEEP_INTERVAL_MS: env.int(5_000, 50, 3_600_000),
@@ -31,6 +45,7 @@ export function loadMonitorsConfig(source: NodeJS.ProcessEnv = process.env) {
     },
     source,
   );
+  checkDrainFitsShutdown(config);
   return { ...config, databaseUrl: config.MONITORS_DATABASE_URL ?? config.DATABASE_URL };
 }
 

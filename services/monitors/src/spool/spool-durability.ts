@@ -23,8 +23,25 @@ export function durabilityOf(settings: { appendonly: string; appendfsync: string
   return settings.appendfsync === "always" ? "durable" : "aof_not_fsynced";
 }
 
-export async function describeSpool(spool: PingSpool, spooling: boolean): Promise<SpoolStatus> {
+/**
+ * REDIS_DURABILITY: "probe" asks Redis (CONFIG GET appendonly, appendfsync); any other value is
+ * the operator's word for it, used as is, for a managed Redis that refuses CONFIG and would
+ * otherwise be "unknown" (and readiness degraded) for good.
+ */
+export const REDIS_DURABILITY_SETTINGS = ["probe", "durable", "aof_not_fsynced", "not_durable"] as const;
+export type RedisDurabilitySetting = (typeof REDIS_DURABILITY_SETTINGS)[number];
+
+export async function describeSpool(
+  spool: PingSpool,
+  spooling: boolean,
+  setting: RedisDurabilitySetting = "probe",
+): Promise<SpoolStatus> {
   if (!spool.configured) return { durability: "none", appendonly: "", appendfsync: "", depth: 0, spooling: false };
+  if (setting !== "probe") {
+    // Stated, not probed: Redis's own settings are not asked, so not reported either.
+    const depth = await spool.length().catch(() => -1);
+    return { durability: setting, appendonly: "", appendfsync: "", depth, spooling };
+  }
   const [settings, depth] = await Promise.all([spool.persistence().catch(() => null), spool.length().catch(() => -1)]);
   return {
     durability: durabilityOf(settings),

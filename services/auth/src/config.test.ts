@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { loadAuthConfig } from "./config.ts";
+
+describe("loadAuthConfig: deployment settings", () => {
+  it("defaults: dual-stack listener, migrations at start, a 20 s shutdown, the process's pool budget", () => {
+    expect(loadAuthConfig({})).toMatchObject({
+      GRPC_LISTEN_ADDR: "[::]:50051",
+      MIGRATE_ON_START: true,
+      SHUTDOWN_TIMEOUT_MS: 20_000,
+      GRPC_DRAIN_MS: 5_000,
+      DB_POOL_MAX: 10,
+    });
+    expect(loadAuthConfig({ MIGRATE_ON_START: "false" }).MIGRATE_ON_START).toBe(false);
+  });
+
+  it("names the variable a bad value is in", () => {
+    expect(() => loadAuthConfig({ MIGRATE_ON_START: "no" })).toThrow(/MIGRATE_ON_START/);
+    expect(() => loadAuthConfig({ GRPC_LISTEN_ADDR: "::" })).toThrow(
+      /GRPC_LISTEN_ADDR: must be host:port or \[IPv6\]:port/,
+    );
+    expect(() => loadAuthConfig({ DB_POOL_MAX: "0" })).toThrow(/DB_POOL_MAX/);
+    expect(() => loadAuthConfig({ SHUTDOWN_TIMEOUT_MS: "4000", GRPC_DRAIN_MS: "5000" })).toThrow(/GRPC_DRAIN_MS/);
+  });
+});
