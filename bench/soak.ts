@@ -1,7 +1,8 @@
 // `npm run soak` (not in CI): mixed signed load at a fixed rate for SOAK_MINUTES (default 30) against the real
 // services as processes, telemetry on as deployed, and every SOAK_SAMPLE_SECONDS (default 30) a reading of each
-// process: resident memory, open file descriptors, the event loop's p99 delay (its own Prometheus gauge), and
-// the stack's PostgreSQL connections and Redis clients. At the end each series is fitted with a least-squares
+// process: resident memory, the live heap (in use after the latest full collection), metric series, open file
+// descriptors, the event loop's p99 delay (its own Prometheus gauge), and the stack's PostgreSQL connections
+// and Redis clients. At the end each series is fitted with a least-squares
 // line after the warm-up (the first fifth of the run) and reported as a slope per hour: flat is the goal, and a
 // series that grows past its bound is named and the run exits 1.
 //
@@ -18,16 +19,19 @@ import pg from "pg";
 import { Client } from "../test/support/client.ts";
 import { sampleSum, scrape } from "../test/support/prometheus.ts";
 import { type ServiceName, Stack } from "../test/support/stack.ts";
+import { deployedRuntime } from "./deployed-runtime.ts";
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 30);
 const RATE = Number(process.env.SOAK_RATE ?? 1_000);
 const MONITORS = Number(process.env.SOAK_MONITORS ?? 5_000);
 const SAMPLE_SECONDS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 30);
 const VACUUM_EVERY_MS = 5 * 60_000;
+/** The first fifth of the run: caches fill, V8 sizes its heap; slopes are fitted after it. */
+const WARMUP_S = (MINUTES * 60) / 5;
 const SERVICES: ServiceName[] = ["gateway", "auth", "alerts", "monitors"];
 
 /** What "flat" allows per hour, per series kind: beyond it the series is reported as growing. */
-const BOUNDS_PER_HOUR = { rssMiB: 32, heapMiB: 16, series: 20, fds: 10, loopP99Ms: 5, connections: 2 };
+const BOUNDS_PER_HOUR = { rssMiB: 32, liveHeapMiB: 8, series: 20, fds: 10, loopP99Ms: 5, connections: 2 };
 
 type Sample = { atS: number; values: Record<string, number> };
 
@@ -36,6 +40,14 @@ const sign = (secret: string, body: string) => createHmac("sha256", secret).upda
 function residentMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/** Each series' name and labels, without its value: what a new label value would add. */
+function seriesOf(exposition: string): string[] {
+  return exposition
+    .split("\n")
+    .filter((line) => line !== "" && !line.startsWith("#"))
+    .map((line) => line.slice(0, line.lastIndexOf(" ")));
 }
 
 function openFds(pid: number): number {
@@ -58,6 +70,15 @@ function slopePerHour(points: { x: number; y: number }[]): number {
 }
 
 async function main(): Promise<void> {
+  const deployed = deployedRuntime();
+  process.stdout.write(
+    deployed === undefined
+      ? "kubectl not found: the services run with Node's own heap sizing, not the production overlay's\n"
+      : `as the production overlay runs them: ${SERVICES.map((service) => {
+          const runtime = deployed.get(service);
+          return `${service} ${runtime?.nodeOptions ?? "(no NODE_OPTIONS)"}, limit ${runtime?.memoryLimitMiB ?? "none"} MiB`;
+        }).join("; ")}\n`,
+  );
   const stack = await Stack.create({
     databaseName: "pulsegate_soak",
     metrics: true,
@@ -70,8 +91,12 @@ async function main(): Promise<void> {
       VERIFIED_CACHE_MS: "3000",
       VERIFIER_CACHE_MS: "5000",
       NOTIFY_POLL_MS: "1000",
-      // e.g. `--heapsnapshot-signal=SIGUSR2`, to take heap snapshots of a process during the run.
-      ...(process.env.SOAK_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SOAK_NODE_OPTIONS } : {}),
+    },
+    // The heap the production overlay gives each container; SOAK_NODE_OPTIONS is added to it (e.g.
+    // `--heapsnapshot-signal=SIGUSR2`, to take heap snapshots of a process during the run).
+    serviceEnv: (service) => {
+      const options = [deployed?.get(service)?.nodeOptions, process.env.SOAK_NODE_OPTIONS].filter(Boolean).join(" ");
+      return options === "" ? {} : { NODE_OPTIONS: options };
     },
   });
   const db = new pg.Pool({ connectionString: stack.info.databaseUrl, max: 2 });
@@ -126,7 +151,11 @@ async function main(): Promise<void> {
 
     const samples: Sample[] = [];
     const startedAt = Date.now();
+    // The series each process exported at the end of the warm-up, and those that appeared after it (by name and labels).
+    const seriesAtWarmup = new Map<ServiceName, Set<string>>();
+    const seriesAdded = new Set<string>();
     const read = async (): Promise<void> => {
+      const atS = (Date.now() - startedAt) / 1000;
       const values: Record<string, number> = {};
       for (const service of SERVICES) {
         const pid = stack.pidOf(service);
@@ -136,12 +165,16 @@ async function main(): Promise<void> {
         const endpoint = stack.info.metrics?.[service];
         const port = Number(endpoint?.split(":")[1]);
         const metrics = await scrape(port);
-        // V8's heap in use (all spaces): unlike RSS it falls when the collector frees, so it tells a leak from
-        // a heap that V8 merely grew and keeps.
-        values[`${service} heapMiB`] = sampleSum(metrics, "v8js_memory_heap_used_bytes") / 2 ** 20;
+        // The live heap (in use just after the latest full collection): V8 grows its heap lazily and keeps it,
+        // and the heap in use between collections is mostly garbage, so neither RSS nor that tells a leak; this does.
+        values[`${service} liveHeapMiB`] = sampleSum(metrics, "pulsegate_heap_live_bytes") / 2 ** 20;
         values[`${service} loopP99Ms`] = sampleSum(metrics, "nodejs_eventloop_delay_p99_seconds") * 1000;
         // Metric series exported: a label carrying an id would add series (and memory) for ever.
-        values[`${service} series`] = metrics.split("\n").filter((line) => line !== "" && !line.startsWith("#")).length;
+        const names = seriesOf(metrics);
+        values[`${service} series`] = names.length;
+        const baseline = seriesAtWarmup.get(service);
+        if (atS < WARMUP_S || baseline === undefined) seriesAtWarmup.set(service, new Set(names));
+        else for (const name of names) if (!baseline.has(name)) seriesAdded.add(`${service}: ${name}`);
       }
       const connections = await db.query<{ n: string }>(
         "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
@@ -149,7 +182,7 @@ async function main(): Promise<void> {
       );
       values["postgres connections"] = Number(connections.rows[0]?.n ?? 0) - 1; // this soak's own second connection
       values["redis connections"] = Number(/connected_clients:(\d+)/.exec(await redis.info("clients"))?.[1] ?? 0);
-      samples.push({ atS: (Date.now() - startedAt) / 1000, values });
+      samples.push({ atS, values });
     };
     await read();
     process.stdout.write(`pids: ${SERVICES.map((service) => `${service} ${stack.pidOf(service)}`).join(", ")}\n`);
@@ -187,8 +220,7 @@ async function main(): Promise<void> {
     clearInterval(vacuum);
     await read();
 
-    const warmupS = (MINUTES * 60) / 5;
-    const kept = samples.filter((sample) => sample.atS >= warmupS);
+    const kept = samples.filter((sample) => sample.atS >= WARMUP_S);
     const rows: Record<string, { first: number; last: number; perHour: number; bound: number; verdict: string }> = {};
     let growing = 0;
     for (const series of Object.keys(samples[0]?.values ?? {})) {
@@ -212,9 +244,21 @@ async function main(): Promise<void> {
         `${Object.entries(result.statusCodeStats ?? {})
           .map(([code, stats]) => `${code} ${(stats as { count: number }).count}`)
           .join(", ")}\n` +
-        `slopes over minutes ${Math.round(warmupS / 60)}–${MINUTES} (${kept.length} readings), per hour:\n`,
+        `slopes over minutes ${Math.round(WARMUP_S / 60)}–${MINUTES} (${kept.length} readings), per hour:\n`,
     );
     console.table(rows);
+    for (const service of SERVICES) {
+      const limit = deployed?.get(service)?.memoryLimitMiB;
+      const peak = Math.max(...samples.map((sample) => sample.values[`${service} rssMiB`] ?? 0));
+      const verdict =
+        limit === undefined ? "" : peak < limit ? ` (under its ${limit} MiB limit)` : ` — OVER its ${limit} MiB limit`;
+      process.stdout.write(`${service}: peak RSS ${Math.round(peak)} MiB${verdict}\n`);
+      if (limit !== undefined && peak >= limit) process.exitCode = 1;
+    }
+    if (seriesAdded.size > 0)
+      process.stdout.write(
+        `series that appeared after the warm-up:\n${[...seriesAdded].map((name) => `  ${name}`).join("\n")}\n`,
+      );
     if (result.non2xx > 0 || result.errors + result.timeouts > 0) {
       process.stdout.write("soak: some requests were not answered 2xx\n");
       process.exitCode = 1;

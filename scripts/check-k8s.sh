@@ -31,9 +31,13 @@
 # Needs: kubectl (Debian package kubernetes-client), Node >= 22, and the
 # devDependencies kubernetes-models, yaml and typescript in node_modules.
 # Environment: KUBECTL, PULSEGATE_NODE to override the tools; EXTERNAL_SECRETS
-# (space-separated, default "pulsegate-secrets pulsegate-db-app") names Secrets that may be
-# referenced without being rendered, because they are created out of band (by an operator,
-# or by CloudNativePG for components/cloudnative-pg).
+# (space-separated, default "pulsegate-secrets pulsegate-db-app redis-credentials
+# pulsegate-tls pulsegate-admin-tls") names Secrets that may be referenced without being
+# rendered, because they are created out of band (by an operator, by CloudNativePG for
+# components/cloudnative-pg, by cert-manager or by hand for the Ingresses' certificates);
+# PG_MAX_CONNECTIONS (default 100) is an external PostgreSQL's max_connections, for the
+# connection budget; REQUIRE_DIGEST=1 makes an undigested production image an error
+# instead of a warning (for the release pipeline, after `kustomize edit set image`).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

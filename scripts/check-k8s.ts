@@ -21,14 +21,37 @@ import {
   strictFindings,
   strictProgram,
 } from "./lib/k8s-checks.ts";
+import {
+  checkImagePins,
+  checkIngresses,
+  checkMonitoringDiscovery,
+  checkNamespaceOwnership,
+  checkPartOf,
+  checkRedisMemory,
+} from "./lib/k8s-inventory-checks.ts";
+import { checkEgress, checkGatewayIngress, checkRedisPassword, checkTrustProxy } from "./lib/k8s-network-checks.ts";
+import {
+  checkConnectionBudget,
+  checkHeap,
+  checkMigrationJobs,
+  checkQuickStartDeletesJob,
+  DEFAULT_MAX_CONNECTIONS,
+} from "./lib/k8s-rollout-checks.ts";
 
 type Model = new (data: Manifest) => { validate(): void };
 
 const root = resolve(import.meta.dirname, "..");
 const work = process.env.CHECK_K8S_WORK;
 if (!work) throw new Error("CHECK_K8S_WORK is not set (run scripts/check-k8s.sh)");
+const maxConnections = Number(process.env.PG_MAX_CONNECTIONS ?? DEFAULT_MAX_CONNECTIONS);
+const requireDigest = process.env.REQUIRE_DIGEST === "1";
 const external = new Set(
-  (process.env.EXTERNAL_SECRETS ?? "pulsegate-secrets pulsegate-db-app").split(/\s+/).filter(Boolean),
+  (
+    process.env.EXTERNAL_SECRETS ??
+    "pulsegate-secrets pulsegate-db-app redis-credentials pulsegate-tls pulsegate-admin-tls"
+  )
+    .split(/\s+/)
+    .filter(Boolean),
 );
 let errorCount = 0;
 const failedRenders = new Set<string>();
@@ -157,8 +180,35 @@ for (const render of renders) {
       .map(([k, c]) => `${c} ${k}`)
       .join(", ")})`,
   );
+  const rendered = new Set(all.filter((o) => o.kind === "Secret").map((o) => o.metadata?.name));
+  for (const i of all.filter((o) => o.kind === "Ingress"))
+    for (const tls of i.spec?.tls ?? [])
+      if (!rendered.has(tls.secretName) && external.has(tls.secretName)) externalUsed.add(tls.secretName);
   if (externalUsed.size)
-    console.log(`  note: expects existing Secret(s) in the cluster: ${[...externalUsed].join(", ")}`);
+    console.log(`  note: expects existing Secret(s) in the cluster: ${[...externalUsed].sort().join(", ")}`);
+  // What a real cluster trips on: rollouts, capacity, network, inventory.
+  const budget = checkConnectionBudget(render, maxConnections);
+  report([
+    ...checkMigrationJobs(render),
+    ...budget.findings,
+    ...checkHeap(render),
+    ...checkEgress(render),
+    ...checkGatewayIngress(render),
+    ...checkRedisPassword(render),
+    ...checkTrustProxy(render),
+    ...checkPartOf(render),
+    ...checkNamespaceOwnership(render),
+    ...checkIngresses(render, external),
+    ...checkRedisMemory(render),
+    ...checkMonitoringDiscovery(render),
+  ]);
+  if (budget.terms.length)
+    console.log(
+      `  PostgreSQL connections at most: ${budget.terms.join(" + ")} = ${budget.total} (budget ${budget.budget})`,
+    );
+  const images = checkImagePins(render, requireDigest);
+  report(images.errors);
+  for (const { where, message } of images.warnings) console.log(`  WARN ${where}: ${message}`);
 }
 
 // ---- 4. the quick start's ordered apply ----------------------------------------------------
@@ -169,6 +219,7 @@ const production = renders.find((r) => r.name === "overlays/production");
 if (!selector)
   report([{ where: "deploy/k8s/README.md", message: "the quick start's first apply (-l '…') is missing" }]);
 else if (production) report(checkOrderedApply(production, selector));
+report(checkQuickStartDeletesJob(quickStart));
 
 const total = renders.reduce((sum, r) => sum + r.objects.length, 0);
 console.log(

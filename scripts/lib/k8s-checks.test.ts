@@ -249,6 +249,37 @@ describe("checkPolicy", () => {
     expect(messages([...hardened(), ingress], "base")).toEqual([]);
   });
 
+  it("asks for PUBLIC_BASE_URL on the public TLS Ingress's host, not the admin one's", () => {
+    const ingress = (name: string, path: string, host: string) => ({
+      apiVersion: "networking.k8s.io/v1",
+      kind: "Ingress",
+      metadata: { name },
+      spec: {
+        tls: [{ hosts: [host], secretName: `${name}-tls` }],
+        rules: [
+          { host, http: { paths: [{ path, backend: { service: { name: "monitors", port: { name: "grpc" } } } }] } },
+        ],
+      },
+    });
+    const config = {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "gateway-config-abc123" },
+      data: { PUBLIC_BASE_URL: "https://public.example.com" },
+    };
+    const both = [
+      ...hardened(),
+      config,
+      ingress("gateway", "/api", "public.example.com"),
+      ingress("gateway-admin", "/admin", "admin.example.com"),
+    ];
+    expect(messages(both, "base")).toEqual([]);
+    config.data.PUBLIC_BASE_URL = "https://admin.example.com";
+    expect(messages(both, "base")).toEqual([
+      "PUBLIC_BASE_URL should be https://public.example.com (the TLS host of Ingress/gateway)",
+    ]);
+  });
+
   it("rejects a NetworkPolicy that admits Redis from pods other than its callers", () => {
     const objects = hardened();
     objects[1].metadata.name = "redis";

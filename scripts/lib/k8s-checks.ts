@@ -358,9 +358,11 @@ export function checkPolicy(
     }
   }
 
-  // A TLS Ingress means admin answers should carry https URLs on its host.
+  // A TLS public Ingress (the one routing /api) means admin answers should carry https URLs on its host.
   const gatewayConfig = byKind("ConfigMap").find((c) => /^gateway-config(-[a-z0-9]+)?$/.test(c.metadata?.name ?? ""));
-  for (const i of gatewayConfig ? byKind("Ingress").filter((i) => i.spec?.tls?.length) : []) {
+  const publicApi = (i: Manifest) =>
+    list(i.spec?.rules).some((r) => list(r.http?.paths).some((p) => p.path === "/api" || p.path?.startsWith("/api/")));
+  for (const i of gatewayConfig ? byKind("Ingress").filter((i) => i.spec?.tls?.length && publicApi(i)) : []) {
     const expected = `https://${i.spec.rules?.[0]?.host}`;
     if (gatewayConfig.data?.PUBLIC_BASE_URL !== expected) {
       error(

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { checkDashboard, checkRules, checkRunbooks, readPromql } from "./observability-checks.ts";
+import { dashboardScopeFindings, ruleScopeFindings, selectorsOf } from "./promql-scope.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 const dashboardText = readFileSync(resolve(root, "deploy/k8s/components/monitoring/dashboards/pulsegate.json"), "utf8");
@@ -69,5 +70,60 @@ describe("findings", () => {
     expect(messages).toContain("needs annotations.runbook");
     expect(messages).toContain("needs a unique CamelCase alert name");
     expect(checkRunbooks("doc", "## Something else\n", ["PulsegateOutboxLag"])).toHaveLength(1);
+  });
+});
+
+describe("scope: Pulsegate's jobs, one namespace at a time", () => {
+  it("reads each selector's metric and matchers, not functions, keywords, groupings or durations", () => {
+    expect(
+      selectorsOf(
+        'time() - max by (namespace) (x_seconds{job="pulsegate-monitors", namespace=~"$namespace"} offset 2m) > 1e3 and on (namespace) y',
+      ),
+    ).toEqual([
+      {
+        metric: "x_seconds",
+        matchers: [
+          { name: "job", op: "=", value: "pulsegate-monitors" },
+          { name: "namespace", op: "=~", value: "$namespace" },
+        ],
+      },
+      { metric: "y", matchers: [] },
+    ]);
+  });
+
+  it("holds alerts to Pulsegate's jobs, to a job that exports the metric, and to namespace in every aggregation", () => {
+    const scoped =
+      'sum by (namespace, job) (rate(rpc_server_call_duration_seconds_count{job=~"pulsegate-(auth|alerts)"}[5m]))';
+    expect(ruleScopeFindings(scoped)).toEqual([]);
+    expect(ruleScopeFindings('max without (pod) (pulsegate_monitors_spool_depth{job="pulsegate-monitors"})')).toEqual(
+      [],
+    );
+    expect(ruleScopeFindings('sum by (job) (rate(rpc_server_call_duration_seconds_count{job="alerts"}[5m]))')).toEqual([
+      expect.stringContaining("must select Pulsegate's job"),
+      expect.stringContaining("sum must keep namespace"),
+    ]);
+    expect(ruleScopeFindings('max(pulsegate_monitors_spool_depth{job="pulsegate-monitors"})')).toEqual([
+      expect.stringContaining("max must keep namespace"),
+    ]);
+    expect(
+      ruleScopeFindings('max without (namespace) (pulsegate_monitors_spool_depth{job="pulsegate-monitors"})'),
+    ).toHaveLength(1);
+    expect(ruleScopeFindings('max by (namespace) (pulsegate_monitors_spool_depth{job="pulsegate-gateway"})')).toEqual([
+      "pulsegate_monitors_spool_depth is not exported by gateway (monitors export it)",
+    ]);
+  });
+
+  it("holds dashboard queries to the namespace variable", () => {
+    expect(
+      dashboardScopeFindings('max(pulsegate_monitors_spool_depth{job="pulsegate-monitors", namespace=~"$namespace"})'),
+    ).toEqual([]);
+    expect(dashboardScopeFindings('max(pulsegate_monitors_spool_depth{job="pulsegate-monitors"})')).toEqual([
+      'pulsegate_monitors_spool_depth must select namespace=~"$namespace" (the dashboard\'s namespace variable)',
+    ]);
+    const dashboard = JSON.parse(dashboardText);
+    dashboard.templating.list = dashboard.templating.list.filter((v: { name: string }) => v.name !== "namespace");
+    expect(checkDashboard("d", JSON.stringify(dashboard)).map((finding) => finding.message)).toEqual([
+      "has no `namespace` query variable (label_values(…, namespace))",
+    ]);
   });
 });

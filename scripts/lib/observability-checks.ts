@@ -3,6 +3,7 @@
 // scripts/check-observability.ts (run by scripts/check-k8s.sh, so CI) and
 // its tests. Each check returns findings; none means valid.
 import { METRIC_CATALOGUE, seriesNames } from "../../packages/telemetry/src/metric-catalogue.ts";
+import { dashboardScopeFindings, ruleScopeFindings } from "./promql-scope.ts";
 
 export type Finding = { where: string; message: string };
 
@@ -117,7 +118,10 @@ type Panel = {
   panels?: Panel[];
 };
 
-/** A Grafana dashboard (JSON model): identity, layout, a Prometheus datasource variable, every query. */
+/**
+ * A Grafana dashboard (JSON model): identity, layout, a Prometheus datasource variable, a
+ * `namespace` variable, every query (on exported metrics, Pulsegate's jobs, that namespace).
+ */
 export function checkDashboard(file: string, text: string): Finding[] {
   const findings: Finding[] = [];
   let dashboard: {
@@ -125,7 +129,7 @@ export function checkDashboard(file: string, text: string): Finding[] {
     title?: unknown;
     schemaVersion?: unknown;
     panels?: Panel[];
-    templating?: { list?: { name?: unknown; type?: unknown; query?: unknown }[] };
+    templating?: { list?: { name?: unknown; type?: unknown; query?: unknown; definition?: unknown }[] };
   };
   try {
     dashboard = JSON.parse(text);
@@ -146,6 +150,10 @@ export function checkDashboard(file: string, text: string): Finding[] {
       .map((variable) => `\${${String(variable.name)}}`),
   );
   if (variables.size === 0) findings.push({ where: file, message: "has no Prometheus datasource variable" });
+  const namespace = (dashboard.templating?.list ?? []).find((variable) => variable.name === "namespace");
+  if (namespace?.type !== "query" || !/label_values\(.*,\s*namespace\s*\)/.test(String(namespace.definition ?? ""))) {
+    findings.push({ where: file, message: "has no `namespace` query variable (label_values(…, namespace))" });
+  }
   const panels = (dashboard.panels ?? []).flatMap((panel) => [panel, ...(panel.panels ?? [])]);
   if (panels.length === 0) findings.push({ where: file, message: "has no panels" });
   const ids = new Set<unknown>();
@@ -176,6 +184,10 @@ export function checkDashboard(file: string, text: string): Finding[] {
         findings.push({ where, message: "needs unique refIds" });
       refIds.add(target.refId);
       findings.push(...checkExpression(`${where} query ${String(target.refId)}`, target.expr));
+      if (typeof target.expr === "string") {
+        for (const message of dashboardScopeFindings(target.expr))
+          findings.push({ where: `${where} query ${String(target.refId)}`, message });
+      }
     }
   }
   return findings;
@@ -209,6 +221,9 @@ export function checkRules(
     names.add(group.name);
     for (const item of group.rules ?? []) {
       const where = `${at} ${String(item.alert ?? item.record)}`;
+      if (typeof item.expr === "string") {
+        for (const message of ruleScopeFindings(item.expr)) findings.push({ where, message });
+      }
       if (item.record !== undefined) {
         findings.push(...checkExpression(where, item.expr));
         continue;

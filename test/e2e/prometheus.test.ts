@@ -11,7 +11,8 @@ import { eventually } from "../support/eventually.ts";
 import { PrometheusServer } from "../support/prometheus-server.ts";
 
 const stack = inject("stack");
-const SERVICES = ["alerts", "auth", "gateway", "monitors"];
+/** The jobs, as the ServiceMonitor names them. */
+const SERVICES = ["pulsegate-alerts", "pulsegate-auth", "pulsegate-gateway", "pulsegate-monitors"];
 /** Scrapes and evaluations every second: a few rounds take seconds, not minutes. */
 const INTERVAL_SECONDS = 1;
 /** Evaluations of every group to watch, after the first, before calling the stack quiet. */
@@ -120,7 +121,10 @@ describe("Prometheus on the shared stack, with the PrometheusRule", () => {
       .filter((name) => read.has(name))
       .sort();
     expect(idleGauges.length).toBeGreaterThan(0);
-    const present = await server().query(`count by (__name__) ({__name__=~"${idleGauges.join("|")}"})`);
+    // Under the jobs the rules select.
+    const present = await server().query(
+      `count by (__name__) ({__name__=~"${idleGauges.join("|")}", job=~"pulsegate-.*"})`,
+    );
     expect(present.result.map((series) => series.metric.__name__).sort()).toEqual(idleGauges);
   });
 });

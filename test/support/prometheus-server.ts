@@ -7,16 +7,16 @@ import { RULES_FILE, writeRulesFile } from "../../scripts/lib/prometheus-rules.t
 import { freePort } from "./free-port.ts";
 
 /**
- * A Prometheus configuration for Pulsegate: one job per service, named as its Kubernetes Service
- * (the ServiceMonitor's `job`, by which the rules and the dashboard group), each scraping
+ * A Prometheus configuration for Pulsegate: one job per service, named as the ServiceMonitor names
+ * it (`pulsegate-<service>`, by which the rules and the dashboard select and group), each scraping
  * `host:port/metrics`, and the PrometheusRule's groups as RULES_FILE beside it.
  */
 export function scrapeConfig(targets: Record<string, string>, intervalSeconds: number) {
   return {
     global: { scrape_interval: `${intervalSeconds}s`, evaluation_interval: `${intervalSeconds}s` },
     rule_files: [RULES_FILE],
-    scrape_configs: Object.entries(targets).map(([job, target]) => ({
-      job_name: job,
+    scrape_configs: Object.entries(targets).map(([service, target]) => ({
+      job_name: `pulsegate-${service}`,
       static_configs: [{ targets: [target] }],
     })),
   };

@@ -241,6 +241,16 @@ export const METRIC_DEFINITIONS = [
   },
   // Node runtime, every service.
   {
+    // Ours (live-heap.ts): the heap gauge below counts garbage too, so only this one tells a leak.
+    instrument: "pulsegate.heap.live",
+    type: "gauge",
+    description: "V8 heap in use outside the young generation just after the latest full collection: the live heap.",
+    unit: "By",
+    labels: [],
+    services: ALL,
+    whenIdle: false,
+  },
+  {
     instrument: "nodejs.eventloop.delay.p99",
     type: "gauge",
     description: "Event loop 99 percentile delay.",

@@ -7,6 +7,7 @@ import { BatchSpanProcessor, NodeTracerProvider } from "@opentelemetry/sdk-trace
 import { BatchAwareSampler, samplerFromEnv } from "./batch-aware-sampler.ts";
 import { registerContextPropagation } from "./context-propagation.ts";
 import { libraryInstrumentations } from "./library-instrumentations.ts";
+import { observeLiveHeap } from "./live-heap.ts";
 import { metricViews } from "./metric-views.ts";
 import { prometheusReaders } from "./metrics-server.ts";
 import { RedactingSpanProcessor } from "./redacting-span-processor.ts";
@@ -55,6 +56,7 @@ export function startTelemetry(env: NodeJS.ProcessEnv = process.env): void {
     // Served once the service calls serveMetrics().
     providers.meter = new MeterProvider({ resource, views: metricViews(), readers });
     metrics.setGlobalMeterProvider(providers.meter);
+    observeLiveHeap();
   }
   if (exporting) {
     providers.tracer = new NodeTracerProvider({
