@@ -3,6 +3,7 @@ import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
 import { DOCS_SECURITY_HEADERS } from "../security-headers.ts";
 import { adminComponents } from "./admin-components.ts";
+import { OPERATION_IDS } from "./operation-ids.ts";
 
 type Operation = {
   requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: unknown } }> };
@@ -34,6 +35,14 @@ function markOptionalBodies(document: { paths?: Record<string, Record<string, Op
 export function registerOpenApi(app: FastifyInstance, version: string): void {
   // Shared at the root so every route can $ref them; named by $id in the document.
   for (const schema of adminComponents) app.addSchema(schema);
+  // Added before @fastify/swagger loads, so it runs before the plugin reads each route's schema.
+  app.addHook("onRoute", (route) => {
+    if (!route.schema || "operationId" in route.schema) return;
+    for (const method of [route.method].flat()) {
+      const operationId = OPERATION_IDS[`${method} ${route.url}`];
+      if (operationId !== undefined) route.schema = { ...route.schema, operationId };
+    }
+  });
   app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
