@@ -102,6 +102,16 @@ describe("the OpenAPI document", () => {
     expect((document as { servers?: unknown }).servers).toBeUndefined();
   });
 
+  it("names PUBLIC_BASE_URL as its server", async () => {
+    const withBase = buildTestApp({}, { publicBaseUrl: "https://pulsegate.example" });
+    try {
+      const served = (await withBase.inject({ method: "GET", url: "/openapi.json" })).json();
+      expect(served.servers).toEqual([{ url: "https://pulsegate.example", description: "PUBLIC_BASE_URL" }]);
+    } finally {
+      await withBase.close();
+    }
+  });
+
   it("is shown at /docs by a page whose every script and style the gateway serves itself (no CDN)", async () => {
     const page = await app.inject({ method: "GET", url: "/docs" });
     expect(page.statusCode).toBe(200);

@@ -31,8 +31,9 @@ function markOptionalBodies(document: { paths?: Record<string, Record<string, Op
  * The OpenAPI 3.1 document, generated from the route schemas by @fastify/swagger and served at
  * GET /openapi.json, and a docs page at GET /docs (Swagger UI, its files served from the
  * package: no CDN, so it works offline). Must be registered before the routes it describes.
+ * `publicBaseUrl` (PUBLIC_BASE_URL) becomes the document's one server.
  */
-export function registerOpenApi(app: FastifyInstance, version: string): void {
+export function registerOpenApi(app: FastifyInstance, version: string, publicBaseUrl?: string): void {
   // Shared at the root so every route can $ref them; named by $id in the document.
   for (const schema of adminComponents) app.addSchema(schema);
   // Added before @fastify/swagger loads, so it runs before the plugin reads each route's schema.
@@ -46,6 +47,8 @@ export function registerOpenApi(app: FastifyInstance, version: string): void {
   app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
+      // Without PUBLIC_BASE_URL, Swagger UI and generators use the document's own origin.
+      ...(publicBaseUrl ? { servers: [{ url: publicBaseUrl, description: "PUBLIC_BASE_URL" }] } : {}),
       info: {
         title: "Pulsegate",
         version,
