@@ -102,6 +102,14 @@ describe("the OpenAPI document", () => {
     expect((document as { servers?: unknown }).servers).toBeUndefined();
   });
 
+  it("stays small enough for /docs to render quickly: answers alike are written once, in components", async () => {
+    // Written out at each operation, the error answers made it 627 KB and /docs took 11-16 s to render.
+    const bytes = (await app.inject({ method: "GET", url: "/openapi.json" })).body.length;
+    expect(bytes).toBeLessThan(250_000);
+    const notFound = document.paths["/admin/v1/monitors/{id}"]?.get as { responses: Record<string, unknown> };
+    expect(notFound.responses["404"]).toEqual({ $ref: expect.stringMatching(/^#\/components\/responses\//) });
+  });
+
   it("names PUBLIC_BASE_URL as its server", async () => {
     const withBase = buildTestApp({}, { publicBaseUrl: "https://pulsegate.example" });
     try {

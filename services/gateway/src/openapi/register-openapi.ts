@@ -4,6 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { DOCS_SECURITY_HEADERS } from "../security-headers.ts";
 import { adminComponents } from "./admin-components.ts";
 import { OPERATION_IDS } from "./operation-ids.ts";
+import { shareRepeatedResponses } from "./shared-responses.ts";
 
 type Operation = {
   requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: unknown } }> };
@@ -86,7 +87,9 @@ export function registerOpenApi(app: FastifyInstance, version: string, publicBas
         typeof json.$id === "string" ? json.$id : `def-${index}`,
     },
     transformObject: (documentObject) =>
-      markOptionalBodies("openapiObject" in documentObject ? (documentObject.openapiObject as never) : {}),
+      shareRepeatedResponses(
+        markOptionalBodies("openapiObject" in documentObject ? (documentObject.openapiObject as never) : {}) as never,
+      ),
   });
 
   app.get(
