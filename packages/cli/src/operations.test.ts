@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp } from "../../../services/gateway/src/testing/build-test-app.ts";
 import { OPERATION_COMMANDS, OPERATIONS_WITHOUT_COMMAND } from "./operations.ts";
@@ -22,7 +21,7 @@ function commandFor(program: Command, line: string): { found: boolean; option: b
 }
 
 describe("the CLI against the OpenAPI document", () => {
-  let app: FastifyInstance;
+  let app: ReturnType<typeof buildTestApp>;
   let operationIds: string[];
 
   beforeAll(async () => {
