@@ -202,7 +202,7 @@ describe("admin API", () => {
     );
   });
 
-  it("bounds a filter rule's field and operator: the field accepted at its maximum, both refused one above", async () => {
+  it("bounds a filter rule's field (accepted at its maximum, refused one above) and names its operators", async () => {
     const { teamId } = await client.createTeam();
     const create = (rule: Record<string, unknown>) =>
       client.admin("POST", `/teams/${teamId}/webhooks`, { name: "x", filterRules: [{ op: "exists", ...rule }] });
@@ -210,14 +210,14 @@ describe("admin API", () => {
     const fieldMax = WEBHOOK_LIMITS.filterFieldMaxLength;
     expect((await create({ field: field(fieldMax) })).status).toBe(201);
     refusesAbove(await create({ field: field(fieldMax + 1) }), "filterRules[0].field", fieldMax);
-    // No operator is that long: one of the maximum length reaches alerts, which names the operators.
-    const opMax = WEBHOOK_LIMITS.filterOpMaxLength;
-    const atMax = await create({ field: "title", op: "o".repeat(opMax) });
-    expect(atMax.status).toBe(400);
-    expect(atMax.body.details).toEqual([
-      { field: "filterRules[0].op", message: expect.stringContaining("starts with") },
-    ]);
-    refusesAbove(await create({ field: "title", op: "o".repeat(opMax + 1) }), "filterRules[0].op", opMax);
+    // The operators are an enum of the API's description: any other is refused, naming them.
+    for (const op of ["o", "o".repeat(500)]) {
+      const unknown = await create({ field: "title", op });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.details).toEqual([
+        { field: "filterRules[0].op", message: expect.stringContaining("starts with") },
+      ]);
+    }
   });
 
   it("accepts a filter rule's value of its maximum size and refuses one byte more", async () => {

@@ -8,7 +8,10 @@ import { kekCommand } from "./commands/kek.ts";
 import { keysCommand } from "./commands/keys.ts";
 import { monitorsCommand } from "./commands/monitors.ts";
 import { pingCommand } from "./commands/ping.ts";
+import { policyCommand } from "./commands/policy.ts";
+import { resolveCommand } from "./commands/resolve.ts";
 import { runCommand } from "./commands/run.ts";
+import { silencesCommand } from "./commands/silences.ts";
 import { teamsCommand } from "./commands/teams.ts";
 import { triggerCommand } from "./commands/trigger.ts";
 import { webhooksCommand } from "./commands/webhooks.ts";
@@ -46,10 +49,13 @@ export function buildProgram(io: CliIo): Command {
     monitorsCommand,
     alertsCommand,
     channelsCommand,
+    policyCommand,
+    silencesCommand,
     keysCommand,
     auditCommand,
     kekCommand,
     triggerCommand,
+    resolveCommand,
     pingCommand,
     runCommand,
   ]) {

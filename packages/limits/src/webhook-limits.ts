@@ -12,9 +12,8 @@ export const WEBHOOK_LIMITS = {
   minRepeatIntervalSeconds: 60,
   maxRepeatIntervalSeconds: 7 * 86_400,
   maxFilterRules: 50,
-  /** A rule's field and operator lengths are the schema's alone: alerts checks their grammar and the operators. */
+  /** A rule's field length is the schema's alone: alerts checks its grammar. */
   filterFieldMaxLength: 200,
-  filterOpMaxLength: 20,
   /**
    * A filter rule's value: nested as deep as trigger metadata may be (a deeper value could match
    * nothing), and at most 10 KiB as JSON, since every trigger of the webhook is compared with it.

@@ -172,6 +172,48 @@ export type CreateMonitorInput = {
   reopenWindowSeconds?: number;
   /** "pulsegate" (X-Webhook-Signature, the default) or "standard-webhooks". */
   signatureScheme?: SignatureScheme;
+  /** A 5-field cron expression, instead of intervalSeconds. */
+  schedule?: string;
+  /** The IANA time zone the schedule is read in (default UTC). */
+  timezone?: string;
+  /** A run (start signal to up ping) longer than this is down; 0: no maximum. */
+  maxDurationSeconds?: number;
+  /** Reminders while its incident stays open and unacknowledged; 0: never. */
+  repeatIntervalSeconds?: number;
+  requireTimestamp?: boolean;
+};
+
+/** A merge patch of a monitor: absent stays, null is none. */
+export type UpdateMonitorInput = {
+  name?: string;
+  intervalSeconds?: number;
+  graceSeconds?: number;
+  severity?: Severity;
+  reopenWindowSeconds?: number;
+  schedule?: string | null;
+  timezone?: string | null;
+  maxDurationSeconds?: number | null;
+  repeatIntervalSeconds?: number | null;
+  requireTimestamp?: boolean;
+};
+
+/** A window in which a team's matching alerts notify no one. */
+export type Silence = {
+  id: string;
+  teamId: string;
+  name: string;
+  startsAt: string;
+  endsAt: string;
+  recurrence: "daily" | "weekly" | null;
+  matchers: { sourceIds?: string[]; groupKeyPrefix?: string; metadata?: Record<string, unknown> };
+};
+
+export type CreateSilenceInput = {
+  name: string;
+  startsAt: string;
+  endsAt: string;
+  recurrence?: "daily" | "weekly" | null;
+  matchers?: Silence["matchers"];
 };
 
 export type Ping = {

@@ -10,6 +10,7 @@ import type {
   CreatedTeam,
   CreatedWebhook,
   CreateMonitorInput,
+  CreateSilenceInput,
   CreateTeamInput,
   CreateWebhookInput,
   Delivery,
@@ -22,8 +23,10 @@ import type {
   RotatedBearerToken,
   RotatedSecret,
   RotatedSigningSecret,
+  Silence,
   Team,
   UpdateChannelInput,
+  UpdateMonitorInput,
   UpdateTeamInput,
   UpdateWebhookInput,
   Webhook,
@@ -106,6 +109,14 @@ export class PulsegateAdmin {
   updateTeam(teamId: string, input: UpdateTeamInput): Promise<{ team: Team }> {
     return this.request("PATCH", `/teams/${seg(teamId)}`, input);
   }
+  /** Deletes the team and everything of it; its pings and triggers answer 404 at once. */
+  async deleteTeam(teamId: string): Promise<void> {
+    await this.request("DELETE", `/teams/${seg(teamId)}`);
+  }
+  /** This month's alerts and heartbeats against the team's quotas. */
+  getUsage(teamId: string): Promise<Record<string, unknown>> {
+    return this.request("GET", `/teams/${seg(teamId)}/usage`);
+  }
   rotateSecret(teamId: string, input: { graceSeconds?: number } = {}): Promise<RotatedSecret> {
     return this.request("POST", `/teams/${seg(teamId)}/webhook-secret/rotate`, input);
   }
@@ -124,6 +135,9 @@ export class PulsegateAdmin {
   updateWebhook(id: string, input: UpdateWebhookInput): Promise<{ webhook: Webhook }> {
     return this.request("PATCH", `/webhooks/${seg(id)}`, input);
   }
+  async deleteWebhook(id: string): Promise<void> {
+    await this.request("DELETE", `/webhooks/${seg(id)}`);
+  }
   /** An Alertmanager webhook's new bearer token; the replaced one works for `graceSeconds` (default a day). */
   rotateWebhookBearerToken(id: string, input: { graceSeconds?: number } = {}): Promise<RotatedBearerToken> {
     return this.request("POST", `/webhooks/${seg(id)}/bearer-token/rotate`, input);
@@ -138,6 +152,13 @@ export class PulsegateAdmin {
   }
   getMonitor(id: string): Promise<{ monitor: Monitor }> {
     return this.request("GET", `/monitors/${seg(id)}`);
+  }
+  /** A merge patch: fields left out stay; null means none (schedule, timezone, maxDurationSeconds, repeatIntervalSeconds). */
+  updateMonitor(id: string, input: UpdateMonitorInput): Promise<{ monitor: Monitor }> {
+    return this.request("PATCH", `/monitors/${seg(id)}`, input);
+  }
+  async deleteMonitor(id: string): Promise<void> {
+    await this.request("DELETE", `/monitors/${seg(id)}`);
   }
   pauseMonitor(id: string): Promise<{ monitor: Monitor }> {
     return this.request("POST", `/monitors/${seg(id)}/pause`);
@@ -191,6 +212,10 @@ export class PulsegateAdmin {
   async deleteChannel(id: string): Promise<void> {
     await this.request("DELETE", `/channels/${seg(id)}`);
   }
+  /** Sends a test notification through the channel now; the answer says how it went. */
+  testChannel(id: string): Promise<Record<string, unknown>> {
+    return this.request("POST", `/channels/${seg(id)}/test`);
+  }
   getNotificationPolicy(teamId: string): Promise<{ policy: NotificationPolicy | null }> {
     return this.request("GET", `/teams/${seg(teamId)}/notification-policy`);
   }
@@ -199,6 +224,17 @@ export class PulsegateAdmin {
   }
   async deleteNotificationPolicy(teamId: string): Promise<void> {
     await this.request("DELETE", `/teams/${seg(teamId)}/notification-policy`);
+  }
+
+  // Silences
+  createSilence(teamId: string, input: CreateSilenceInput): Promise<{ silence: Silence }> {
+    return this.request("POST", `/teams/${seg(teamId)}/silences`, input);
+  }
+  listSilences(teamId: string): Promise<{ silences: Silence[]; nextCursor?: string | null }> {
+    return this.request("GET", `/teams/${seg(teamId)}/silences`);
+  }
+  async deleteSilence(teamId: string, id: string): Promise<void> {
+    await this.request("DELETE", `/teams/${seg(teamId)}/silences/${seg(id)}`);
   }
 
   // Team API keys and the audit log

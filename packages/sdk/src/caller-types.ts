@@ -58,10 +58,14 @@ export type PingOptions = {
    * processes one request (at most 255 visible ASCII characters).
    */
   idempotencyKey?: string;
+  /** Checked and answered as usual, but nothing is stored or notified. */
+  dryRun?: boolean;
 };
 
 export type TriggerOptions = {
   signal?: AbortSignal;
   /** As for pings: the same key on every attempt, a new UUID per call unless given. */
   idempotencyKey?: string;
+  /** Checked and answered as usual, but nothing is stored or notified. */
+  dryRun?: boolean;
 };

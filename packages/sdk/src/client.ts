@@ -34,6 +34,9 @@ function triggerBody(input: TriggerInput): Record<string, unknown> {
   return groupKey === undefined ? rest : { ...rest, group_key: groupKey };
 }
 
+/** `?dryRun=true`: the answer says what would happen, and nothing is stored. */
+const withDryRun = (url: string, dryRun: boolean | undefined) => (dryRun ? `${url}?dryRun=true` : url);
+
 function pingBody(input: PingInput | undefined): Record<string, unknown> | undefined {
   if (input === undefined) return undefined;
   const { groupKey, ...rest } = input;
@@ -82,7 +85,7 @@ export class PulsegateClient {
 
   /** POST /api/alerts/trigger/{webhookUrl}; `webhookUrl` is the token or the full trigger URL. */
   async trigger(webhookUrl: string, body: TriggerInput, options: TriggerOptions = {}): Promise<TriggerResult> {
-    const url = endpointUrl(webhookUrl, "trigger", this.baseUrl);
+    const url = withDryRun(endpointUrl(webhookUrl, "trigger", this.baseUrl), options.dryRun);
     const raw = JSON.stringify(triggerBody(body));
     const response = await sendRequest({
       method: "POST",
@@ -106,7 +109,7 @@ export class PulsegateClient {
    * No body (undefined or `{}`) is an "up" ping signed over the empty string.
    */
   async ping(pingUrl: string, body?: PingInput, options: PingOptions = {}): Promise<PingResult> {
-    const url = endpointUrl(pingUrl, "ping", this.baseUrl);
+    const url = withDryRun(endpointUrl(pingUrl, "ping", this.baseUrl), options.dryRun);
     const method = options.method ?? "POST";
     const json = pingBody(body);
     if (method === "GET" && json !== undefined) throw new TypeError("A GET ping carries no body; use POST");
@@ -127,6 +130,34 @@ export class PulsegateClient {
       onRetry: this.#onRetry,
     });
     return response.body as PingResult;
+  }
+
+  /**
+   * POST /api/alerts/resolve/{webhookUrl}: resolves the team's open alert with this group key
+   * (same URL token as trigger, signed the same way).
+   */
+  async resolve(
+    webhookUrl: string,
+    groupKey: string,
+    options: { idempotencyKey?: string; signal?: AbortSignal } = {},
+  ): Promise<Record<string, unknown>> {
+    const url = endpointUrl(webhookUrl, "resolve", this.baseUrl);
+    const raw = JSON.stringify({ group_key: groupKey });
+    const response = await sendRequest({
+      method: "POST",
+      url,
+      headers: {
+        "content-type": "application/json",
+        [SIGNATURE_HEADER]: sign(this.#requireSecret(), raw),
+        [IDEMPOTENCY_HEADER]: options.idempotencyKey ?? randomUUID(),
+      },
+      body: raw,
+      ...this.#transport,
+      retryNetworkErrors: true,
+      signal: options.signal,
+      onRetry: this.#onRetry,
+    });
+    return response.body as Record<string, unknown>;
   }
 
   #requireSecret(): string {

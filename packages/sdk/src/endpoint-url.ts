@@ -3,7 +3,11 @@
  * (`webhookUrl`, `pingUrl` in admin answers) joined to the base URL, or a full
  * http(s) URL (`triggerUrl`, `pingEndpoint`) used as it is.
  */
-export function endpointUrl(tokenOrUrl: string, kind: "trigger" | "ping", baseUrl: string | undefined): string {
+export function endpointUrl(
+  tokenOrUrl: string,
+  kind: "trigger" | "resolve" | "ping",
+  baseUrl: string | undefined,
+): string {
   if (/^https?:\/\//i.test(tokenOrUrl)) return new URL(tokenOrUrl).toString();
   if (tokenOrUrl === "" || /[/?#\s]/.test(tokenOrUrl)) {
     throw new TypeError(`"${tokenOrUrl}" is neither a ${kind} token nor an http(s) URL.`);
@@ -11,7 +15,7 @@ export function endpointUrl(tokenOrUrl: string, kind: "trigger" | "ping", baseUr
   if (!baseUrl) {
     throw new TypeError(`A base URL is needed to reach the ${kind} token "${tokenOrUrl}" (or pass the full URL).`);
   }
-  const path = kind === "trigger" ? "api/alerts/trigger" : "api/ping";
+  const path = kind === "ping" ? "api/ping" : `api/alerts/${kind}`;
   return `${joinBase(baseUrl)}/${path}/${encodeURIComponent(tokenOrUrl)}`;
 }
 

@@ -52,6 +52,23 @@ export type DeliveryEvent = (typeof DELIVERY_EVENTS)[number];
 export const SIGNATURE_SCHEMES = ["pulsegate", "standard-webhooks"] as const;
 export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
 
+/** A webhook filter rule's operators ("exists" and "not exists" take no value). */
+export const FILTER_OPS = [
+  "==",
+  "!=",
+  "in",
+  "not in",
+  "contains",
+  "exists",
+  "not exists",
+  ">",
+  ">=",
+  "<",
+  "<=",
+  "starts with",
+] as const;
+export type FilterOp = (typeof FILTER_OPS)[number];
+
 /** A type guard for one of the lists above: `isOneOf(SEVERITIES, value)`. */
 export function isOneOf<T extends string>(list: readonly T[], value: unknown): value is T {
   return typeof value === "string" && (list as readonly string[]).includes(value);

@@ -150,7 +150,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   // exactly as JSON.stringify writes them, as before the schemas existed: nothing is dropped or coerced.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   // Before every route: it collects them as they are added.
-  registerOpenApi(app, VERSION);
+  registerOpenApi(app, VERSION, deps.publicBaseUrl);
 
   const rateLimiter = createRateLimiter({ redis: deps.redis, log: deps.log });
   const redisKeyPrefix = deps.redisKeyPrefix ?? "pulsegate";

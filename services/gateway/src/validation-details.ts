@@ -53,6 +53,10 @@ export function detailsFromValidation(
     }
     const field = path || context || "body";
     if (isAboutKey(issue)) return { field, message: `${field} keys ${issue.message ?? "are invalid"}.` };
+    // ajv's own sentence ("must be equal to one of the allowed values") does not name them.
+    if (issue.keyword === "enum" && Array.isArray(params.allowedValues)) {
+      return { field, message: `${field} must be one of ${params.allowedValues.join(", ")}.` };
+    }
     // A page size arrives as text and is checked by a pattern: say what the pattern means.
     if (issue.keyword === "pattern" && context === "querystring" && field === "limit") {
       return { field, message: `limit must be a whole number from 1 to ${PAGE_LIMITS.max}.` };

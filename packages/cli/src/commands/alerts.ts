@@ -92,5 +92,12 @@ export function alertsCommand(io: CliIo): Command {
     printResult(io, options.json, answer, () => formatTable(answer.deliveries, DELIVERY_COLUMNS));
   });
 
+  withAdminOptions(
+    alerts.command("retry-delivery").description("send a failed notification again").argument("<deliveryId>"),
+  ).action(async (id: string, options: ConnectionOptions) => {
+    const answer = await adminClient(io, options).retryDelivery(id);
+    printResult(io, options.json, answer, () => formatFields(answer.delivery));
+  });
+
   return alerts;
 }

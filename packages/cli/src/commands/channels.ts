@@ -160,5 +160,12 @@ export function channelsCommand(io: CliIo): Command {
     },
   );
 
+  withAdminOptions(
+    channels.command("test").description("send a test notification through a channel now").argument("<channelId>"),
+  ).action(async (id: string, options: ConnectionOptions) => {
+    const answer = await adminClient(io, options).testChannel(id);
+    printResult(io, options.json, answer, () => formatFields(answer));
+  });
+
   return channels;
 }

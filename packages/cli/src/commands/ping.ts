@@ -2,11 +2,14 @@ import type { PingInput, PingResult } from "@pulsegate/sdk";
 import { Command } from "commander";
 import type { CliIo } from "../cli-io.ts";
 import { type ConnectionOptions, callerClient, withCallerOptions } from "../connection.ts";
+import { UsageError } from "../exit-codes.ts";
 import { printResult } from "../print-output.ts";
 import { mergedMetadata, metadataOptions } from "./trigger.ts";
 
 type PingFlags = {
   down?: boolean;
+  start?: boolean;
+  dryRun?: boolean;
   reason?: string;
   groupKey?: string;
   metadata?: Record<string, unknown>;
@@ -21,9 +24,11 @@ export function pingCommand(io: CliIo): Command {
   return metadataOptions(
     withCallerOptions(
       new Command("ping")
-        .description("send a signed heartbeat ping: up, or --down with a reason")
+        .description("send a signed heartbeat ping: up, --start of a run, or --down with a reason")
         .argument("<pingUrl>", "the monitor's token, or its full ping URL")
         .option("--down", "report the job as failed (raises an incident at once)")
+        .option("--start", "report that a run began (its duration is measured to the next up ping)")
+        .option("--dry-run", "check it and say what would happen; nothing is stored")
         .option("--reason <text>", "why (at most 200 characters)")
         .option("--group-key <key>", "alert grouping hint"),
     ),
@@ -32,11 +37,13 @@ export function pingCommand(io: CliIo): Command {
     // No flag at all sends no body: the plain "up" ping, signed over the empty string.
     const body: PingInput = {
       ...(options.down ? { status: "down" as const } : {}),
+      ...(options.start ? { status: "start" as const } : {}),
       ...(options.reason === undefined ? {} : { reason: options.reason }),
       ...(options.groupKey === undefined ? {} : { groupKey: options.groupKey }),
       ...(metadata === undefined ? {} : { metadata }),
     };
-    const result = await callerClient(io, options).ping(pingUrl, body);
+    if (options.down && options.start) throw new UsageError("--down and --start exclude each other.");
+    const result = await callerClient(io, options).ping(pingUrl, body, { dryRun: options.dryRun === true });
     printResult(io, options.json, result, () => describePing(result));
   });
 }

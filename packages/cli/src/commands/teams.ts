@@ -130,5 +130,22 @@ export function teamsCommand(io: CliIo): Command {
     );
   });
 
+  withAdminOptions(
+    teams
+      .command("delete")
+      .description("delete a team and everything of it (its pings and triggers answer 404 at once)")
+      .argument("<teamId>"),
+  ).action(async (id: string, options: ConnectionOptions) => {
+    await adminClient(io, options).deleteTeam(id);
+    printResult(io, options.json, { deleted: id }, () => `deleted ${id}\n`);
+  });
+
+  withAdminOptions(
+    teams.command("usage").description("this month's alerts and heartbeats against the quotas").argument("<teamId>"),
+  ).action(async (id: string, options: ConnectionOptions) => {
+    const answer = await adminClient(io, options).getUsage(id);
+    printResult(io, options.json, answer, () => formatFields(answer));
+  });
+
   return teams;
 }

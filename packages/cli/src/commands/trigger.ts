@@ -7,6 +7,7 @@ import { json, keyValue } from "../option-parsers.ts";
 import { printResult } from "../print-output.ts";
 
 type TriggerFlags = {
+  dryRun?: boolean;
   title: string;
   description?: string;
   severity?: Severity;
@@ -56,17 +57,22 @@ export function triggerCommand(io: CliIo): Command {
         .requiredOption("--title <title>", "what is wrong (at most 200 characters)")
         .option("--description <text>", "more detail (at most 2000 characters)")
         .addOption(new Option("--severity <sev>", "overrides the webhook's default").choices(SEVERITIES))
-        .option("--group-key <key>", "triggers with the same key fold into one open alert"),
+        .option("--group-key <key>", "triggers with the same key fold into one open alert")
+        .option("--dry-run", "check it and say what would happen; nothing is stored or notified"),
     ),
   ).action(async (webhookUrl: string, options: ConnectionOptions & TriggerFlags) => {
     const metadata = mergedMetadata(options);
-    const result = await callerClient(io, options).trigger(webhookUrl, {
-      title: options.title,
-      ...(options.description === undefined ? {} : { description: options.description }),
-      ...(options.severity === undefined ? {} : { severity: options.severity }),
-      ...(options.groupKey === undefined ? {} : { groupKey: options.groupKey }),
-      ...(metadata === undefined ? {} : { metadata }),
-    });
-    printResult(io, options.json, result, () => describeTrigger(result));
+    const result = await callerClient(io, options).trigger(
+      webhookUrl,
+      {
+        title: options.title,
+        ...(options.description === undefined ? {} : { description: options.description }),
+        ...(options.severity === undefined ? {} : { severity: options.severity }),
+        ...(options.groupKey === undefined ? {} : { groupKey: options.groupKey }),
+        ...(metadata === undefined ? {} : { metadata }),
+      },
+      { dryRun: options.dryRun === true },
+    );
+    printResult(io, options.json, result, () => (options.dryRun ? "dry run: " : "") + describeTrigger(result));
   });
 }

@@ -156,5 +156,12 @@ export function webhooksCommand(io: CliIo): Command {
     printResult(io, options.json, answer, () => formatFields(answer.webhook));
   });
 
+  withAdminOptions(
+    webhooks.command("delete").description("delete a webhook: its triggers answer 404 at once").argument("<webhookId>"),
+  ).action(async (id: string, options: ConnectionOptions) => {
+    await adminClient(io, options).deleteWebhook(id);
+    printResult(io, options.json, { deleted: id }, () => `deleted ${id}\n`);
+  });
+
   return webhooks;
 }

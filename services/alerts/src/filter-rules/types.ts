@@ -1,21 +1,7 @@
 import { WEBHOOK_LIMITS } from "@pulsegate/limits";
+import { FILTER_OPS, type FilterOp } from "@pulsegate/vocabulary";
 
-export const FILTER_OPS = [
-  "==",
-  "!=",
-  "in",
-  "not in",
-  "contains",
-  "exists",
-  "not exists",
-  ">",
-  ">=",
-  "<",
-  "<=",
-  "starts with",
-] as const;
-
-export type FilterOp = (typeof FILTER_OPS)[number];
+export { FILTER_OPS, type FilterOp };
 
 /**
  * One accept condition. `field` is "title", "severity" or "metadata.<dot.path>".

@@ -2,6 +2,7 @@ import {
   ALERT_STATUSES,
   CHANNEL_KINDS,
   DELIVERY_EVENTS,
+  FILTER_OPS,
   PING_STATUSES,
   SEVERITIES,
   SIGNATURE_SCHEMES,
@@ -74,7 +75,7 @@ export const adminComponents = [
       field: { type: "string", examples: ["metadata.env", "severity", "title"] },
       op: {
         type: "string",
-        enum: ["==", "!=", "in", "not in", "contains", "exists", "not exists", ">", ">=", "<", "<=", "starts with"],
+        enum: [...FILTER_OPS],
       },
       value: anyJson,
     },

@@ -3,6 +3,8 @@ import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
 import { DOCS_SECURITY_HEADERS } from "../security-headers.ts";
 import { adminComponents } from "./admin-components.ts";
+import { OPERATION_IDS } from "./operation-ids.ts";
+import { shareRepeatedResponses } from "./shared-responses.ts";
 
 type Operation = {
   requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: unknown } }> };
@@ -30,13 +32,24 @@ function markOptionalBodies(document: { paths?: Record<string, Record<string, Op
  * The OpenAPI 3.1 document, generated from the route schemas by @fastify/swagger and served at
  * GET /openapi.json, and a docs page at GET /docs (Swagger UI, its files served from the
  * package: no CDN, so it works offline). Must be registered before the routes it describes.
+ * `publicBaseUrl` (PUBLIC_BASE_URL) becomes the document's one server.
  */
-export function registerOpenApi(app: FastifyInstance, version: string): void {
+export function registerOpenApi(app: FastifyInstance, version: string, publicBaseUrl?: string): void {
   // Shared at the root so every route can $ref them; named by $id in the document.
   for (const schema of adminComponents) app.addSchema(schema);
+  // Added before @fastify/swagger loads, so it runs before the plugin reads each route's schema.
+  app.addHook("onRoute", (route) => {
+    if (!route.schema || "operationId" in route.schema) return;
+    for (const method of [route.method].flat()) {
+      const operationId = OPERATION_IDS[`${method} ${route.url}`];
+      if (operationId !== undefined) route.schema = { ...route.schema, operationId };
+    }
+  });
   app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
+      // Without PUBLIC_BASE_URL, Swagger UI and generators use the document's own origin.
+      ...(publicBaseUrl ? { servers: [{ url: publicBaseUrl, description: "PUBLIC_BASE_URL" }] } : {}),
       info: {
         title: "Pulsegate",
         version,
@@ -74,7 +87,9 @@ export function registerOpenApi(app: FastifyInstance, version: string): void {
         typeof json.$id === "string" ? json.$id : `def-${index}`,
     },
     transformObject: (documentObject) =>
-      markOptionalBodies("openapiObject" in documentObject ? (documentObject.openapiObject as never) : {}),
+      shareRepeatedResponses(
+        markOptionalBodies("openapiObject" in documentObject ? (documentObject.openapiObject as never) : {}) as never,
+      ),
   });
 
   app.get(

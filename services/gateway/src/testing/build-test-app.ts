@@ -14,7 +14,10 @@ export const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
  * The real app with real clients; peers default to an address where nothing
  * runs, so no test here needs (or fakes) auth, alerts or monitors.
  */
-export function buildTestApp(addresses: Partial<PeerAddresses> = {}): FastifyInstance {
+export function buildTestApp(
+  addresses: Partial<PeerAddresses> = {},
+  options: { publicBaseUrl?: string } = {},
+): FastifyInstance {
   const log = createLogger("gateway-test", "silent");
   const peers = connectPeers({ auth: DEAD_ADDRESS, alerts: DEAD_ADDRESS, monitors: DEAD_ADDRESS, ...addresses }, 1_000);
   const redis = connectRedis(REDIS_URL, log);
@@ -23,6 +26,7 @@ export function buildTestApp(addresses: Partial<PeerAddresses> = {}): FastifyIns
     peers,
     redis,
     adminToken: TEST_ADMIN_TOKEN,
+    publicBaseUrl: options.publicBaseUrl,
     webhookCacheMs: 5_000,
     // Tests run side by side on one Redis, all from 127.0.0.1: each app counts its own failures.
     redisKeyPrefix: `pulsegate-test:${randomUUID()}`,

@@ -31,6 +31,7 @@ export function apiKeyJson(key: auth.ApiKey) {
 const createApiKeyBody = {
   type: "object",
   additionalProperties: false,
+  examples: [{ name: "grafana", scope: "read" }],
   required: ["name", "scope"],
   properties: {
     name: { type: "string", minLength: 1, maxLength: API_KEY_LIMITS.nameMaxLength },

@@ -26,6 +26,15 @@ const signatureScheme = {
 export const createChannelBody = {
   type: "object",
   additionalProperties: false,
+  examples: [
+    { kind: "slack", name: "ops-slack", url: "https://hooks.slack.com/services/T000/B000/XXXX" },
+    {
+      kind: "webhook",
+      name: "pager-bridge",
+      url: "https://pager.example/hooks/pulsegate",
+      signatureScheme: "standard-webhooks",
+    },
+  ],
   required: ["kind", "name", "url"],
   properties: {
     kind: { type: "string", enum: [...CHANNEL_KINDS] },
@@ -40,6 +49,7 @@ export const createChannelBody = {
 export const rotateSigningSecretBody = {
   type: "object",
   additionalProperties: false,
+  examples: [{ graceSeconds: 3600 }],
   properties: {
     graceSeconds: {
       type: "integer",
@@ -53,12 +63,21 @@ export const rotateSigningSecretBody = {
 export const updateChannelBody = {
   type: "object",
   additionalProperties: false,
+  examples: [{ enabled: false }],
   properties: { name, url, enabled: { type: "boolean" }, key },
 } as const;
 
 export const putPolicyBody = {
   type: "object",
   additionalProperties: false,
+  examples: [
+    {
+      routes: [
+        { severities: ["sev0", "sev1"], channelIds: ["6f1c0a52-5a9e-4b5e-9a0e-2f3c7d1b8e44"] },
+        { severities: ["sev2", "sev3", "sev4"], channelIds: ["0b7e4f8e-1f2a-4c1d-9a51-3d7c2b8e9f10"] },
+      ],
+    },
+  ],
   required: ["routes"],
   properties: {
     routes: {

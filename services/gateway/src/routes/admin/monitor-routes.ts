@@ -46,6 +46,16 @@ const MONITORS: OwnedCollection = { plural: "monitors", kind: "monitor", ref: "M
 export const createMonitorBody = {
   type: "object",
   additionalProperties: false,
+  examples: [
+    {
+      name: "nightly-backup",
+      schedule: "15 3 * * *",
+      timezone: "Europe/Berlin",
+      graceSeconds: 600,
+      maxDurationSeconds: 3600,
+    },
+    { name: "queue-worker", intervalSeconds: 60, graceSeconds: 30, severity: "sev2", repeatIntervalSeconds: 3600 },
+  ],
   required: ["name"],
   properties: {
     name: { type: "string", minLength: 1, maxLength: MONITOR_LIMITS.nameMaxLength },
@@ -115,6 +125,10 @@ const orNone = (schema: { type: string; description?: string }, none: string) =>
 export const updateMonitorBody = {
   type: "object",
   additionalProperties: false,
+  examples: [
+    { graceSeconds: 900, maxDurationSeconds: null },
+    { intervalSeconds: 300, schedule: null },
+  ],
   description:
     "A JSON merge patch: fields left out stay as they are; null means none where a monitor may have none. Checked as create checks them. An interval (or schedule: null) makes a scheduled monitor an interval monitor, a schedule an interval monitor a scheduled one; its due time is worked out again from its last ping (docs/monitors.md).",
   properties: {

@@ -1,6 +1,6 @@
 import { TEAM_LIMITS, WEBHOOK_LIMITS } from "@pulsegate/limits";
 import { PAGE_LIMITS } from "@pulsegate/page-cursor";
-import { ALERT_STATUSES, SEVERITIES, SIGNATURE_SCHEMES, WEBHOOK_SOURCES } from "@pulsegate/vocabulary";
+import { ALERT_STATUSES, FILTER_OPS, SEVERITIES, SIGNATURE_SCHEMES, WEBHOOK_SOURCES } from "@pulsegate/vocabulary";
 import { errors } from "../../errors.ts";
 import { boundedJson } from "../../validation/json-bounds-keyword.ts";
 
@@ -21,8 +21,7 @@ const filterRule = {
   required: ["field", "op"],
   properties: {
     field: { type: "string", minLength: 1, maxLength: WEBHOOK_LIMITS.filterFieldMaxLength },
-    // The operators are checked by the alerts service, their one home.
-    op: { type: "string", minLength: 1, maxLength: WEBHOOK_LIMITS.filterOpMaxLength },
+    op: { type: "string", enum: [...FILTER_OPS] },
     value: boundedJson({ maxDepth: WEBHOOK_LIMITS.filterValueMaxDepth, maxBytes: WEBHOOK_LIMITS.filterValueMaxBytes }),
   },
 } as const;
@@ -54,6 +53,7 @@ const webhookFields = {
 export const createTeamBody = {
   type: "object",
   additionalProperties: false,
+  examples: [{ name: "Payments", subscriptionExpiresAt: "2027-01-01T00:00:00Z", alertQuotaMonthly: 10000 }],
   required: ["name"],
   properties: {
     name: name(TEAM_LIMITS.nameMaxLength),
@@ -66,6 +66,7 @@ export const createTeamBody = {
 export const updateTeamBody = {
   type: "object",
   additionalProperties: false,
+  examples: [{ name: "Payments EU", subscriptionExpiresAt: null }],
   properties: {
     name: name(TEAM_LIMITS.nameMaxLength),
     // null clears the expiry: the subscription never expires.
@@ -78,6 +79,7 @@ export const updateTeamBody = {
 export const rotateBearerTokenBody = {
   type: "object",
   additionalProperties: false,
+  examples: [{ graceSeconds: 3600 }],
   properties: {
     graceSeconds: {
       type: "integer",
@@ -91,12 +93,23 @@ export const rotateBearerTokenBody = {
 export const rotateSecretBody = {
   type: "object",
   additionalProperties: false,
+  examples: [{ graceSeconds: 3600 }],
   properties: { graceSeconds: { type: "integer", minimum: 0, maximum: TEAM_LIMITS.maxGraceSeconds } },
 } as const;
 
 export const createWebhookBody = {
   type: "object",
   additionalProperties: false,
+  examples: [
+    {
+      name: "checkout",
+      defaultSeverity: "sev2",
+      filterRules: [{ field: "metadata.env", op: "==", value: "production" }],
+      requireTimestamp: true,
+      repeatIntervalSeconds: 3600,
+    },
+    { name: "prometheus", source: "alertmanager" },
+  ],
   required: ["name"],
   properties: {
     ...webhookFields,
@@ -112,6 +125,7 @@ export const createWebhookBody = {
 export const updateWebhookBody = {
   type: "object",
   additionalProperties: false,
+  examples: [{ enabled: false }, { filterRules: [{ field: "severity", op: "in", value: ["sev0", "sev1"] }] }],
   properties: webhookFields,
 } as const;
 

@@ -45,6 +45,15 @@ export function silenceJson(silence: alerts.Silence) {
 export const createSilenceBody = {
   type: "object",
   additionalProperties: false,
+  examples: [
+    {
+      name: "nightly maintenance",
+      startsAt: "2026-12-01T02:00:00Z",
+      endsAt: "2026-12-01T03:00:00Z",
+      recurrence: "daily",
+      matchers: { groupKeyPrefix: "db-" },
+    },
+  ],
   required: ["name", "startsAt", "endsAt"],
   properties: {
     name: { type: "string", minLength: 1, maxLength: SILENCE_LIMITS.nameMaxLength },

@@ -1,3 +1,4 @@
+import { FILTER_OPS } from "@pulsegate/vocabulary";
 import { html } from "./html.ts";
 
 export type RuleJson = { field: string; op: string; value?: unknown };
@@ -7,7 +8,7 @@ export type RuleJson = { field: string; op: string; value?: unknown };
  * (services/alerts/src/filter-rules/types.ts). The picker only helps: every rule is checked by
  * the admin API, and its refusal is shown next to the rule it names (filterRules[1].value).
  */
-const OPS = ["==", "!=", "in", "not in", "contains", "exists", "not exists", ">", ">=", "<", "<=", "starts with"];
+const OPS: readonly string[] = FILTER_OPS;
 const BLANK_ROWS = 2;
 
 /** A rule value as typed: JSON when it parses (`"prod"`, `5`, `["a","b"]`), else the text itself. */
