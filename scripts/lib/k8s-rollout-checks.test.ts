@@ -142,8 +142,8 @@ describe("checkConnectionBudget", () => {
 
   it("counts every pool of every pod at the most replicas, mid-rollout, and the Job", () => {
     const result = checkConnectionBudget(render(...services("4")));
-    // auth 3 × (4 + 1 + 1), alerts and monitors 3 × (2 × 4 + 1), migrate 1 × (2 + 1).
-    expect(result.total).toBe(18 + 27 + 27 + 3);
+    // auth 3 × (4 + 1 + 1), alerts and monitors 3 × (4 + 1) (their two pools share DB_POOL_MAX), migrate 1 × (2 + 1).
+    expect(result.total).toBe(18 + 15 + 15 + 3);
     expect(result.budget).toBe(80);
     expect(result.findings).toEqual([]);
   });
@@ -151,8 +151,8 @@ describe("checkConnectionBudget", () => {
   it("refuses the services' own defaults at production replica counts (about 210 mid-rollout)", () => {
     const defaults = [
       config("auth-config", { DB_POOL_MAX: "10" }),
-      config("alerts-config", { DB_POOL_MAX: "20" }),
-      config("monitors-config", { DB_POOL_MAX: "10" }),
+      config("alerts-config", { DB_POOL_MAX: "40" }),
+      config("monitors-config", { DB_POOL_MAX: "20" }),
       ...["auth", "alerts", "monitors"].map((app) =>
         workload(app, "Deployment", { replicas: 2, strategy: { rollingUpdate: { maxSurge: 1 } } }),
       ),
@@ -204,7 +204,10 @@ describe("checkConnectionBudget", () => {
     };
     for (const service of ["auth", "alerts", "monitors"]) {
       const code = sources(service);
-      const pools = (code.match(/(?:poolMax|max): config\.DB_POOL_MAX/g) ?? []).length;
+      // A pool sized by the whole budget counts once; pools that split it between them (splitPoolBudget) count once together.
+      const whole = (code.match(/(?:poolMax|max): config\.DB_POOL_MAX\b/g) ?? []).length;
+      const split = /splitPoolBudget\(config\.DB_POOL_MAX\)/.test(code) ? 1 : 0;
+      const pools = whole + split;
       const listeners = (code.match(/listenToChannel\(/g) ?? []).length;
       expect({ service, pools, extra: listeners }).toEqual({ service, ...CONNECTIONS_PER_POD[service] });
     }

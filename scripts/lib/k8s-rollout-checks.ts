@@ -112,8 +112,8 @@ export function checkQuickStartDeletesJob(readme: string): Finding[] {
  */
 export const CONNECTIONS_PER_POD: Record<string, { pools: number; extra: number }> = {
   auth: { pools: 1, extra: 1 },
-  alerts: { pools: 2, extra: 0 },
-  monitors: { pools: 2, extra: 0 },
+  alerts: { pools: 1, extra: 0 },
+  monitors: { pools: 1, extra: 0 },
   migrate: { pools: 1, extra: 0 },
 };
 /** The migration lock's session, held while a pod migrates at start. */
