@@ -35,6 +35,7 @@ import {
   checkHeap,
   checkMigrationJobs,
   checkQuickStartDeletesJob,
+  checkShutdownBudget,
   DEFAULT_MAX_CONNECTIONS,
 } from "./lib/k8s-rollout-checks.ts";
 
@@ -192,6 +193,7 @@ for (const render of renders) {
     ...checkMigrationJobs(render),
     ...budget.findings,
     ...checkHeap(render),
+    ...checkShutdownBudget(render),
     ...checkEgress(render),
     ...checkGatewayIngress(render),
     ...checkRedisPassword(render),

@@ -8,6 +8,7 @@ import {
   checkHeap,
   checkMigrationJobs,
   checkQuickStartDeletesJob,
+  checkShutdownBudget,
   podsAtMost,
 } from "./k8s-rollout-checks.ts";
 
@@ -251,5 +252,35 @@ describe("checkHeap", () => {
     expect(checkHeap(render(inCommand))).toEqual([]);
     const redis = workload("redis", "StatefulSet", {}, { image: "redis:7.4.2", command: ["redis-server"] });
     expect(checkHeap(render(redis))).toEqual([]);
+  });
+});
+
+describe("checkShutdownBudget", () => {
+  const service = (grace: number | undefined, budgetMs: string | undefined, preStopSeconds = 5) => {
+    const deployment = workload(
+      "gateway",
+      "Deployment",
+      {},
+      {
+        env: budgetMs === undefined ? [] : [{ name: "SHUTDOWN_TIMEOUT_MS", value: budgetMs }],
+        lifecycle: { preStop: { sleep: { seconds: preStopSeconds } } },
+      },
+    );
+    if (grace !== undefined) deployment.spec.template.spec.terminationGracePeriodSeconds = grace;
+    return deployment;
+  };
+
+  it("accepts a budget that, after the preStop sleep, ends before the grace period with a margin", () => {
+    expect(checkShutdownBudget(render(service(45, "35000")))).toEqual([]);
+    expect(checkShutdownBudget(render(service(undefined, "20000")))).toEqual([]);
+  });
+
+  it("refuses a budget the kubelet would cut short, and a service without one", () => {
+    expect(messages(checkShutdownBudget(render(service(30, "25000"))))).toEqual([
+      "preStop 5 s + SHUTDOWN_TIMEOUT_MS 25000 + 2 s of margin do not fit terminationGracePeriodSeconds 30",
+    ]);
+    expect(messages(checkShutdownBudget(render(service(45, undefined))))).toEqual([
+      "SHUTDOWN_TIMEOUT_MS must be set in its ConfigMap, to fit terminationGracePeriodSeconds",
+    ]);
   });
 });

@@ -248,3 +248,42 @@ export function checkHeap(render: Render): Finding[] {
   }
   return findings;
 }
+
+// ---- Shutdown within the grace period --------------------------------------------------------
+/** What the kubelet's SIGKILL must leave after the process's own budget: signal delivery, exit. */
+const SHUTDOWN_MARGIN_S = 2;
+
+/**
+ * A service's whole shutdown (SHUTDOWN_TIMEOUT_MS, every step sharing it) plus its preStop sleep
+ * must end before terminationGracePeriodSeconds, with a margin: otherwise a slow collector or
+ * database close is killed mid-flush. Only containers that read SHUTDOWN_TIMEOUT_MS (the services).
+ */
+export function checkShutdownBudget(render: Render): Finding[] {
+  const findings: Finding[] = [];
+  for (const { w, t } of podTemplates(render)) {
+    if (w.kind !== "Deployment") continue;
+    const grace = Number(t.spec?.terminationGracePeriodSeconds ?? 30);
+    for (const c of list(t.spec?.containers)) {
+      const command = [...list(c.command), ...list(c.args)].map(String);
+      if (command[0] !== "node") continue;
+      const where = `${render.name} ${idOf(w)} container ${c.name}`;
+      const budget = literal(containerEnv(render, c), "SHUTDOWN_TIMEOUT_MS");
+      if (budget === undefined) {
+        findings.push({
+          where,
+          message: "SHUTDOWN_TIMEOUT_MS must be set in its ConfigMap, to fit terminationGracePeriodSeconds",
+        });
+        continue;
+      }
+      const preStop = Number(c.lifecycle?.preStop?.sleep?.seconds ?? 0);
+      const needed = Number(budget) / 1000 + preStop + SHUTDOWN_MARGIN_S;
+      if (!(needed <= grace)) {
+        findings.push({
+          where,
+          message: `preStop ${preStop} s + SHUTDOWN_TIMEOUT_MS ${budget} + ${SHUTDOWN_MARGIN_S} s of margin do not fit terminationGracePeriodSeconds ${grace}`,
+        });
+      }
+    }
+  }
+  return findings;
+}
