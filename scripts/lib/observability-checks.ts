@@ -3,7 +3,7 @@
 // scripts/check-observability.ts (run by scripts/check-k8s.sh, so CI) and
 // its tests. Each check returns findings; none means valid.
 import { METRIC_CATALOGUE, seriesNames } from "../../packages/telemetry/src/metric-catalogue.ts";
-import { dashboardScopeFindings, ruleScopeFindings } from "./promql-scope.ts";
+import { dashboardScopeFindings, KEYWORDS, ruleScopeFindings } from "./promql-scope.ts";
 
 export type Finding = { where: string; message: string };
 
@@ -22,22 +22,6 @@ export const KNOWN_LABELS = new Set([
   "endpoint",
   "otel_scope_name",
   "otel_scope_version",
-]);
-
-const KEYWORDS = new Set([
-  "by",
-  "without",
-  "on",
-  "ignoring",
-  "group_left",
-  "group_right",
-  "bool",
-  "offset",
-  "and",
-  "or",
-  "unless",
-  "inf",
-  "nan",
 ]);
 
 /**

@@ -5,10 +5,8 @@
 // the alert says which; dashboard queries select the jobs and the `$namespace` variable.
 import { METRIC_CATALOGUE, seriesNames } from "../../packages/telemetry/src/metric-catalogue.ts";
 
-export type Matcher = { name: string; op: string; value: string };
-export type Selector = { metric: string; matchers: Matcher[] };
-
-const FUNCTION_OR_KEYWORD = new Set([
+/** PromQL words that can stand where a metric name would: not series. */
+export const KEYWORDS = new Set([
   "by",
   "without",
   "on",
@@ -23,6 +21,10 @@ const FUNCTION_OR_KEYWORD = new Set([
   "inf",
   "nan",
 ]);
+
+export type Matcher = { name: string; op: string; value: string };
+export type Selector = { metric: string; matchers: Matcher[] };
+
 const AGGREGATIONS =
   /\b(sum|min|max|avg|group|stddev|stdvar|count|count_values|bottomk|topk|quantile|limitk|limit_ratio)\s*(?:(by|without)\s*\(([^)]*)\)\s*)?\(/g;
 /** The services that export each series, from the metric catalogue. */
@@ -52,7 +54,7 @@ export function selectorsOf(expr: string): Selector[] {
     const after = text.slice((match.index ?? 0) + match[0].length);
     const before = text.slice(0, match.index ?? 0);
     if (!match[2] && /^\s*\(/.test(after)) continue; // a function
-    if (FUNCTION_OR_KEYWORD.has(metric.toLowerCase()) || /[\d.]$/.test(before)) continue; // a keyword, a duration
+    if (KEYWORDS.has(metric.toLowerCase()) || /[\d.]$/.test(before)) continue; // a keyword, a duration
     const matchers = (match[3] ?? "")
       .split(",")
       .map((m) => /^\s*([a-zA-Z_]\w*)\s*(=~|!~|!=|=)\s*"§(\d+)"\s*$/.exec(m))

@@ -84,3 +84,17 @@ export async function deleteInBatchesInOrder(
   }
   return { skipped: false, deleted, more };
 }
+
+/**
+ * A batch step from one statement that deletes at most `$n` rows and answers `SELECT count(*) AS n`
+ * of what it deleted (a `WITH gone AS (DELETE … RETURNING 1)`), with its values for this batch size.
+ */
+export function countedDelete(sql: string, values: (batchSize: number) => unknown[]): DeleteBatch {
+  return async (tx, batchSize) => {
+    const [row] = await tx.execute<{ n: number }[]>(sql, values(batchSize));
+    return Number(row?.n ?? 0);
+  };
+}
+
+/** A deleted team is finished (purged_at) only this long after its deletion: stragglers of the moment go too. */
+export const TEAM_PURGE_SETTLE_SECONDS = 300;

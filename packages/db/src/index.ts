@@ -4,12 +4,14 @@ export { type AwaitMigrationsOptions, awaitMigrations } from "./await-migrations
 export {
   type BatchLimits,
   type BatchOutcome,
+  countedDelete,
   type DeleteBatch,
   deleteInBatches,
   deleteInBatchesInOrder,
   type InOrderOutcome,
   RETENTION_BATCH_SIZE,
   RETENTION_MAX_BATCHES,
+  TEAM_PURGE_SETTLE_SECONDS,
 } from "./delete-in-batches.ts";
 export { ensureDatabase } from "./ensure-database.ts";
 export { executeWithAsyncCommit } from "./execute-with-async-commit.ts";

@@ -1,22 +1,13 @@
 import {
   type BatchLimits,
+  countedDelete,
   type DeleteBatch,
   deleteInBatchesInOrder,
-  type EntityManager,
   type Orm,
+  TEAM_PURGE_SETTLE_SECONDS,
 } from "@pulsegate/db";
 
 export const ALERTS_PURGE_LOCK = "pulsegate:purge:alerts";
-
-/** A deleted team is finished (purged_at) only this long after its deletion: stragglers of the moment go too. */
-export const TEAM_PURGE_SETTLE_SECONDS = 300;
-
-const counted = (sql: string, values: (batchSize: number) => unknown[]): DeleteBatch => {
-  return async (tx: EntityManager, batchSize: number) => {
-    const [row] = await tx.execute<{ n: number }[]>(sql, values(batchSize));
-    return Number(row?.n ?? 0);
-  };
-};
 
 /** `rows`: a query of at most `?` keys of one table to delete (`key` names its key column). */
 const deleting = (table: string, rows: string, key = "id") => `
@@ -148,7 +139,9 @@ export async function purgeDeletedTeams(
   limits: BatchLimits & { settleSeconds?: number } = {},
 ): Promise<TeamPurgeResult> {
   const settle = limits.settleSeconds ?? TEAM_PURGE_SETTLE_SECONDS;
-  const steps = STEPS.map(([sql, values], index) => counted(sql, index === STEPS.length - 1 ? () => [settle] : values));
+  const steps = STEPS.map(([sql, values], index) =>
+    countedDelete(sql, index === STEPS.length - 1 ? () => [settle] : values),
+  );
   const { skipped, deleted, more } = await deleteInBatchesInOrder(orm, ALERTS_PURGE_LOCK, steps, limits);
   const teamsFinished = deleted.at(-1) ?? 0;
   const removed = deleted.slice(0, -1).reduce((sum, count) => sum + count, 0);

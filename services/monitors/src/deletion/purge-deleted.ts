@@ -1,22 +1,13 @@
 import {
   type BatchLimits,
+  countedDelete,
   type DeleteBatch,
   deleteInBatchesInOrder,
-  type EntityManager,
   type Orm,
+  TEAM_PURGE_SETTLE_SECONDS,
 } from "@pulsegate/db";
 
 export const MONITORS_PURGE_LOCK = "pulsegate:purge:monitors";
-
-/** A deleted team is finished (purged_at) only this long after its deletion: stragglers of the moment go too. */
-export const TEAM_PURGE_SETTLE_SECONDS = 300;
-
-const counted = (sql: string, values: (batchSize: number) => unknown[]): DeleteBatch => {
-  return async (tx: EntityManager, batchSize: number) => {
-    const [row] = await tx.execute<{ n: number }[]>(sql, values(batchSize));
-    return Number(row?.n ?? 0);
-  };
-};
 
 /** A deleted team's live monitors become deleted monitors (no longer watched), a batch at a time. */
 const MARK_TEAM_MONITORS = `
@@ -137,12 +128,12 @@ export async function purgeDeleted(
     orm,
     MONITORS_PURGE_LOCK,
     [
-      counted(MARK_TEAM_MONITORS, (size) => [size]),
-      counted(DELETE_PINGS, (size) => [size, size]),
-      counted(DELETE_INCIDENT_ACTIONS, (size) => [size, size]),
-      counted(DELETE_MONITORS, (size) => [size]),
-      counted(DELETE_TEAM_LEFTOVERS, (size) => [size, size]),
-      counted(FINISH_TEAM_DELETIONS, () => [settle]),
+      countedDelete(MARK_TEAM_MONITORS, (size) => [size]),
+      countedDelete(DELETE_PINGS, (size) => [size, size]),
+      countedDelete(DELETE_INCIDENT_ACTIONS, (size) => [size, size]),
+      countedDelete(DELETE_MONITORS, (size) => [size]),
+      countedDelete(DELETE_TEAM_LEFTOVERS, (size) => [size, size]),
+      countedDelete(FINISH_TEAM_DELETIONS, () => [settle]),
     ],
     limits,
   );
