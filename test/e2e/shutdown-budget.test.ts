@@ -64,6 +64,9 @@ describe("shutdown budget", () => {
     client.close();
 
     proxy.stall();
+    // Three of the 100 ms polls: the dispatcher's and the reminders' next queries are now stuck behind
+    // the stalled proxy, so their steps cannot finish on their own (otherwise nothing may be in flight).
+    await new Promise((resolve) => setTimeout(resolve, 300));
     const signalled = Date.now();
     service.child.kill("SIGTERM");
     const exit = await service.exited;

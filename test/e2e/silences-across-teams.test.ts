@@ -18,9 +18,12 @@ const silencedByOf = async (answer: JsonResponse) =>
   ((await client.admin("GET", `/alerts/${answer.body.alertId as string}`)).body.alert as { silencedBy: string | null })
     .silencedBy;
 
+let silencesMade = 0;
+
 async function createSilence(teamId: string, matchers: Record<string, unknown>): Promise<JsonResponse> {
   return client.admin("POST", `/teams/${teamId}/silences`, {
-    name: "Maintenance",
+    // Names are unique within a team.
+    name: `Maintenance ${++silencesMade}`,
     startsAt: new Date(Date.now() - 60_000).toISOString(),
     endsAt: new Date(Date.now() + HOUR).toISOString(),
     matchers,
@@ -34,7 +37,7 @@ describe("silences across teams", () => {
     // What the attacker stored while nothing bounded matchers.metadata, written as the service wrote it then.
     await db.query(
       `INSERT INTO alerts.silences (id, team_id, name, starts_at, ends_at, recurrence, matchers, created_at)
-       SELECT 'sil_stored_' || $1 || '_' || n, $1, 'Stored before the bounds', now() - interval '1 minute',
+       SELECT 'sil_stored_' || $1 || '_' || n, $1, 'Stored before the bounds ' || n, now() - interval '1 minute',
               now() + interval '1 hour', NULL,
               jsonb_build_object('sourceIds', '[]'::jsonb, 'groupKeyPrefix', '',
                                  'metadata', jsonb_build_object('k', repeat('x', 900000))),

@@ -25,9 +25,10 @@ describe("metricViews", () => {
         ["v8js.memory.heap.space.size", "v8js.memory.heap.space.size.bytes"],
         ["db.client.operation.duration", "db.client.operation.duration.seconds"],
         ["db.client.connection.count", "db.client.connections.usage"],
+        ["pulsegate.heap.live", "pulsegate.heap.live.bytes"],
       ]),
     );
-    expect(renames).toHaveLength(19);
+    expect(renames).toHaveLength(20);
   });
 
   it("drops outbound HTTP durations (one series per receiver)", () => {

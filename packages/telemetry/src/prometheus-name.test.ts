@@ -27,6 +27,7 @@ describe("prometheusName", () => {
       "pulsegate_monitors_spool_drained_total",
       "pulsegate_queue_set_aside_total",
       "pulsegate_periodic_failures_total",
+      "pulsegate_heap_live_bytes",
       "nodejs_eventloop_delay_p99_seconds",
       "nodejs_eventloop_utilization_ratio",
       "v8js_memory_heap_used_bytes",

@@ -10,15 +10,22 @@ import { httpErrorFromGrpc } from "./grpc-status-to-http.ts";
 import { buildTestApp } from "./testing/build-test-app.ts";
 
 type ErrorSchema = { properties?: { code?: { enum?: string[] } } };
-type Operation = { responses?: Record<string, { content?: { "application/json"?: { schema?: ErrorSchema } } }> };
+type ErrorResponse = { $ref?: string; content?: { "application/json"?: { schema?: ErrorSchema } } };
+type Operation = { responses?: Record<string, ErrorResponse> };
+type Document = {
+  paths: Record<string, Record<string, Operation>>;
+  components?: { responses?: Record<string, ErrorResponse> };
+};
 
-/** Every (HTTP status, code) pair the OpenAPI document lists in its error responses. */
-function documentedCodes(document: { paths: Record<string, Record<string, Operation>> }): [number, string][] {
+/** Every (HTTP status, code) pair the OpenAPI document lists in its error responses (shared ones by reference). */
+function documentedCodes(document: Document): [number, string][] {
   const pairs: [number, string][] = [];
   for (const path of Object.values(document.paths)) {
     for (const operation of Object.values(path)) {
-      for (const [status, response] of Object.entries(operation.responses ?? {})) {
-        const schema = response.content?.["application/json"]?.schema;
+      for (const [status, listed] of Object.entries(operation.responses ?? {})) {
+        const shared = listed.$ref?.replace("#/components/responses/", "");
+        const response = shared === undefined ? listed : document.components?.responses?.[shared];
+        const schema = response?.content?.["application/json"]?.schema;
         for (const code of schema?.properties?.code?.enum ?? []) pairs.push([Number(status), code]);
       }
     }

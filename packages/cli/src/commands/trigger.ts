@@ -73,6 +73,9 @@ export function triggerCommand(io: CliIo): Command {
       },
       { dryRun: options.dryRun === true },
     );
-    printResult(io, options.json, result, () => (options.dryRun ? "dry run: " : "") + describeTrigger(result));
+    printResult(io, options.json, result, () =>
+      // A dry run writes nothing: a new alert has no id yet.
+      options.dryRun ? `dry run: ${result.status}, nothing was written\n` : describeTrigger(result),
+    );
   });
 }
