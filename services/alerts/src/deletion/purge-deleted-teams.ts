@@ -1,7 +1,6 @@
 import {
   type BatchLimits,
   countedDelete,
-  type DeleteBatch,
   deleteInBatchesInOrder,
   type Orm,
   TEAM_PURGE_SETTLE_SECONDS,
