@@ -3,6 +3,7 @@
 import { verify } from "@pulsegate/sdk";
 import { describe, expect, inject, it } from "vitest";
 import { Client } from "../support/client.ts";
+import { eventually } from "../support/eventually.ts";
 import { receiversClosedAfterEach } from "../support/receiver.ts";
 import { createChannel } from "./notifications-helpers.ts";
 
@@ -32,8 +33,15 @@ describe("sending a test notification", () => {
     expect(verify(secret, request?.raw as Buffer, request?.headers["x-webhook-signature"])).toBe(true);
     // Nothing stored: no alert, and the channel's health is untouched.
     expect((await client.admin("GET", `/teams/${teamId}/alerts`)).body.alerts).toEqual([]);
-    const log = await client.admin("GET", `/teams/${teamId}/audit-log`);
-    expect((log.body.entries as Record<string, unknown>[])[0]).toMatchObject({
+    // The audit log is written by a queue after the answer: wait for the entry.
+    const entry = await eventually(
+      async () => {
+        const log = await client.admin("GET", `/teams/${teamId}/audit-log`);
+        return (log.body.entries as Record<string, unknown>[]).find((candidate) => candidate.action === "channel.test");
+      },
+      { what: "the channel.test audit entry" },
+    );
+    expect(entry).toMatchObject({
       action: "channel.test",
       target: { kind: "channel", id: channel.id },
       details: { delivered: true },

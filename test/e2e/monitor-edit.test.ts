@@ -147,8 +147,17 @@ describe("changing a monitor", () => {
   it("is audited with the fields sent; unknown, another team's and read-only answers as elsewhere", async () => {
     const { teamId, monitorId } = await client.setupMonitor();
     await patched(monitorId, { graceSeconds: 30, schedule: "0 4 * * *" });
-    const log = await client.admin("GET", `/teams/${teamId}/audit-log`);
-    expect((log.body.entries as Record<string, unknown>[])[0]).toMatchObject({
+    // The audit log is written by a queue after the answer: wait for the entry, then check it whole.
+    const entry = await eventually(
+      async () => {
+        const log = await client.admin("GET", `/teams/${teamId}/audit-log`);
+        return (log.body.entries as Record<string, unknown>[]).find(
+          (candidate) => candidate.action === "monitor.update",
+        );
+      },
+      { what: "the monitor.update audit entry" },
+    );
+    expect(entry).toMatchObject({
       action: "monitor.update",
       target: { kind: "monitor", id: monitorId },
       details: { fields: ["graceSeconds", "schedule"] },
