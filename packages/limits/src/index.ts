@@ -10,6 +10,7 @@ export { INSTANT_LIMITS, instantSentence, isWithinInstantLimits } from "./instan
 export { type JsonBounds, jsonBoundsProblem, nestingDepth } from "./json-bounds.ts";
 export { MONITOR_LIMITS } from "./monitor-limits.ts";
 export { PING_LIMITS } from "./ping-limits.ts";
+export { bytesText, REQUEST_LIMITS } from "./request-limits.ts";
 export { SILENCE_LIMITS } from "./silence-limits.ts";
 export { TEAM_LIMITS } from "./team-limits.ts";
 export { WEBHOOK_LIMITS } from "./webhook-limits.ts";

@@ -4,4 +4,7 @@
  */
 export const PING_LIMITS = {
   reasonMaxLength: 200,
+  /** Accepted pings per ping URL within a sliding window (the interface, section 8). */
+  perUrlPerWindow: 10,
+  windowSeconds: 60,
 } as const;

@@ -14,6 +14,8 @@ export const WEBHOOK_LIMITS = {
   maxFilterRules: 50,
   /** A rule's field length is the schema's alone: alerts checks its grammar. */
   filterFieldMaxLength: 200,
+  /** Segments after `metadata.` in a rule's field: no deeper than trigger metadata itself. */
+  filterFieldMaxSegments: 10,
   /**
    * A filter rule's value: nested as deep as trigger metadata may be (a deeper value could match
    * nothing), and at most 10 KiB as JSON, since every trigger of the webhook is compared with it.

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { REQUEST_LIMITS } from "@pulsegate/limits";
 import type { Logger } from "@pulsegate/logger";
 import Fastify, {
   type FastifyBaseLogger,
@@ -18,7 +19,7 @@ import { registerOpenApi } from "./openapi/register-openapi.ts";
 import { createCoalescedCalls } from "./peers/coalesced-calls.ts";
 import type { Peers } from "./peers/connect-peers.ts";
 import { refuseEmptyPathParameters } from "./pipeline/empty-path-parameters.ts";
-import { acceptRawBodies, BODY_LIMIT_BYTES } from "./pipeline/raw-body.ts";
+import { acceptRawBodies } from "./pipeline/raw-body.ts";
 import { createReplayGuard } from "./pipeline/replay-guard.ts";
 import { createTeamChanges } from "./pipeline/team-changes.ts";
 import { createCredentialFailureThrottle } from "./rate-limit/credential-failure-throttle.ts";
@@ -103,7 +104,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     genReqId: () => randomUUID(),
     // No per-request lines at info: at thousands of requests a second they cost more than the request.
     logController: new QuietRequestLog(),
-    bodyLimit: BODY_LIMIT_BYTES,
+    bodyLimit: REQUEST_LIMITS.bodyMaxBytes,
     // Slow senders cannot hold sockets: headers and the whole request each have a deadline.
     // Node enforces the later of headersTimeout and requestTimeout (its default 60 s headers
     // deadline made a 30 s request one 60 s), checking every connectionsCheckingInterval

@@ -1,7 +1,10 @@
 import { maxHeaderSize } from "node:http";
 import { RETRY_SHORTLY_CODE } from "@pulsegate/errors";
+import { bytesText, REQUEST_LIMITS } from "@pulsegate/limits";
 import { NOT_FOUND_SENTENCES } from "@pulsegate/not-found";
 import { invalidCursor } from "@pulsegate/page-cursor";
+
+const BODY_MAX = bytesText(REQUEST_LIMITS.bodyMaxBytes);
 
 type Entry = {
   /** The HTTP status this code is always answered with. */
@@ -88,7 +91,7 @@ export const ERROR_CATALOGUE = {
     sentence:
       "Only a webhook channel created with signatureScheme standard-webhooks has a signing secret of its own; the others sign with the team's webhook secret.",
   },
-  payload_too_large: { status: 413, sentence: "The request body is larger than 1 MiB." },
+  payload_too_large: { status: 413, sentence: `The request body is larger than ${BODY_MAX}.` },
   chunk_extensions_too_large: { status: 413, sentence: "The body's chunk extensions are too large." },
   unsupported_media_type: { status: 415, sentence: "Content-Type must be application/json (or a +json type)." },
   idempotency_key_reused: {

@@ -1,4 +1,4 @@
-import { MAX_PATH_DEPTH } from "./types.ts";
+import { WEBHOOK_LIMITS } from "@pulsegate/limits";
 
 export type ParsedField =
   | { ok: true; kind: "title" }
@@ -10,7 +10,7 @@ const METADATA_PREFIX = "metadata.";
 
 /**
  * Field grammar: "title" | "severity" | "metadata." segment ("." segment)*, with
- * 1..MAX_PATH_DEPTH non-empty segments. Segments are literal keys (no escaping, so a
+ * 1..WEBHOOK_LIMITS.filterFieldMaxSegments non-empty segments. Segments are literal keys (no escaping, so a
  * key containing "." cannot be addressed); a canonical integer segment ("0", "12")
  * indexes into an array when the value at that point is an array.
  * `message` completes the sentence "<field> ...".
@@ -31,10 +31,10 @@ export function parseField(field: string): ParsedField {
       message: "must not contain empty metadata path segments.",
     };
   }
-  if (path.length > MAX_PATH_DEPTH) {
+  if (path.length > WEBHOOK_LIMITS.filterFieldMaxSegments) {
     return {
       ok: false,
-      message: `must have at most ${MAX_PATH_DEPTH} metadata path segments.`,
+      message: `must have at most ${WEBHOOK_LIMITS.filterFieldMaxSegments} metadata path segments.`,
     };
   }
   return { ok: true, kind: "metadata", path };

@@ -7,5 +7,5 @@ export type {
   FilterRuleError,
   FilterSubject,
 } from "./types.ts";
-export { FILTER_OPS, MAX_FILTER_RULES, MAX_PATH_DEPTH } from "./types.ts";
+export { FILTER_OPS, MAX_FILTER_RULES } from "./types.ts";
 export { validateFilterRules } from "./validate.ts";

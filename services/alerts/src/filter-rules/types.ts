@@ -20,8 +20,6 @@ export type FilterSubject = {
 export type FilterResult = { accepted: true } | { accepted: false; reason: string };
 
 export const MAX_FILTER_RULES = WEBHOOK_LIMITS.maxFilterRules;
-/** Max number of segments after "metadata.". */
-export const MAX_PATH_DEPTH = 10;
 /** How deep and how big a rule's value may be. */
 export const VALUE_BOUNDS = {
   maxDepth: WEBHOOK_LIMITS.filterValueMaxDepth,

@@ -1,3 +1,4 @@
+import { bytesText, REQUEST_LIMITS } from "@pulsegate/limits";
 import { ERROR_CATALOGUE, type ErrorCode } from "../error-catalogue.ts";
 
 /**
@@ -78,7 +79,10 @@ export const adminErrorResponses = {
     "delivery_not_found",
     "api_key_not_found",
   ]),
-  413: errorResponse("The body is over 1 MiB.", ["payload_too_large", "chunk_extensions_too_large"]),
+  413: errorResponse(`The body is over ${bytesText(REQUEST_LIMITS.bodyMaxBytes)}.`, [
+    "payload_too_large",
+    "chunk_extensions_too_large",
+  ]),
   415: errorResponse("The body is not JSON.", ["unsupported_media_type"]),
   429: errorResponse(
     "Too many failed credentials (401s, dashboard sign-ins included) from this client address: refused before the token is checked until Retry-After has passed.",
@@ -112,7 +116,7 @@ export function publicErrorResponses(kind: "trigger" | "ping") {
       ["invalid_request", "invalid_json", "malformed_request", "bad_request"],
     ),
     401: errorResponse(
-      "X-Webhook-Signature is missing, or does not match the body under the team's secret; or, where the webhook or monitor requires it, X-Webhook-Timestamp is missing, not a Unix time, or more than 300 s from the server's clock. Under Standard Webhooks: webhook-signature, webhook-id or webhook-timestamp is missing or malformed, the timestamp is more than 300 s away, or no v1 signature matches.",
+      `X-Webhook-Signature is missing, or does not match the body under the team's secret; or, where the webhook or monitor requires it, X-Webhook-Timestamp is missing, not a Unix time, or more than ${REQUEST_LIMITS.timestampToleranceSeconds} s from the server's clock. Under Standard Webhooks: webhook-signature, webhook-id or webhook-timestamp is missing or malformed, the timestamp is more than ${REQUEST_LIMITS.timestampToleranceSeconds} s away, or no v1 signature matches.`,
       [
         "missing_signature",
         "invalid_signature",
@@ -132,7 +136,10 @@ export function publicErrorResponses(kind: "trigger" | "ping") {
       kind === "ping" ? "No active monitor has that ping URL (unknown or paused)." : "No enabled webhook has that URL.",
       [kind === "ping" ? "monitor_not_found" : "webhook_not_found"],
     ),
-    413: errorResponse("The body is over 1 MiB.", ["payload_too_large", "chunk_extensions_too_large"]),
+    413: errorResponse(`The body is over ${bytesText(REQUEST_LIMITS.bodyMaxBytes)}.`, [
+      "payload_too_large",
+      "chunk_extensions_too_large",
+    ]),
     422: errorResponse(
       "The Idempotency-Key was sent with another request (body, endpoint or source) within 24 hours. Nothing was applied.",
       ["idempotency_key_reused"],
@@ -165,7 +172,10 @@ export const alertmanagerErrorResponses = {
   404: errorResponse("No enabled Alertmanager webhook has that URL (a signed webhook's URL is not known here).", [
     "webhook_not_found",
   ]),
-  413: errorResponse("The body is over 1 MiB.", ["payload_too_large", "chunk_extensions_too_large"]),
+  413: errorResponse(`The body is over ${bytesText(REQUEST_LIMITS.bodyMaxBytes)}.`, [
+    "payload_too_large",
+    "chunk_extensions_too_large",
+  ]),
   415: errorResponse("The body is not sent as JSON (`application/json` or `+json`).", ["unsupported_media_type"]),
   429: errorResponse(
     "The webhook's rate limit per minute (`rate_limited`, with RateLimit-*): each payload counts once. A quota used up is an alert's outcome, not an error.",

@@ -1,4 +1,4 @@
-import { IDEMPOTENCY_LIMITS } from "@pulsegate/limits";
+import { IDEMPOTENCY_LIMITS, REQUEST_LIMITS } from "@pulsegate/limits";
 import { pingBodySchema, resolveBodySchema, triggerBodySchema } from "../validation/body-schemas.ts";
 import { publicErrorResponses, rateLimitHeaders } from "./error-responses.ts";
 
@@ -33,7 +33,7 @@ const signatureHeader = {
     },
     "webhook-timestamp": {
       type: "string",
-      description: `${STANDARD_WEBHOOKS} Unix seconds, within 300 s of the server's clock either way.`,
+      description: `${STANDARD_WEBHOOKS} Unix seconds, within ${REQUEST_LIMITS.timestampToleranceSeconds} s of the server's clock either way.`,
       examples: ["1674087231"],
     },
     "webhook-signature": {

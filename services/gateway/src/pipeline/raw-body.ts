@@ -1,7 +1,5 @@
+import { REQUEST_LIMITS } from "@pulsegate/limits";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-
-/** Public bodies over this many bytes are answered 413. */
-export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 const contentTypes = new WeakMap<FastifyRequest, string | undefined>();
 
@@ -26,7 +24,7 @@ export function acceptRawBodies(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   const keepBytes = (_request: FastifyRequest, body: Buffer, done: (error: null, body: Buffer) => void) =>
     done(null, body);
-  const options = { parseAs: "buffer", bodyLimit: BODY_LIMIT_BYTES } as const;
+  const options = { parseAs: "buffer", bodyLimit: REQUEST_LIMITS.bodyMaxBytes } as const;
   app.addContentTypeParser("application/json", options, keepBytes);
   app.addContentTypeParser("*", options, keepBytes);
   // A callback hook, not an async one: no promise per request. Assigning undefined (not `delete`) keeps

@@ -1,8 +1,8 @@
+import { REQUEST_LIMITS } from "@pulsegate/limits";
 import type { Logger } from "@pulsegate/logger";
 import type { Redis } from "ioredis";
 import { HttpError } from "../errors.ts";
 import { batchPerTurn } from "../peers/batch-per-turn.ts";
-import { TIMESTAMP_TOLERANCE_SECONDS } from "./timestamped-payload.ts";
 
 /**
  * A timestamped request remembered until its timestamp leaves the tolerance window: within that
@@ -38,7 +38,7 @@ export function replayClaimOf(
     .trim()
     .replace(/^sha256=/i, "")
     .toLowerCase();
-  const ttlMs = (timestampSeconds + TIMESTAMP_TOLERANCE_SECONDS) * 1000 - now + CLOCK_MARGIN_MS;
+  const ttlMs = (timestampSeconds + REQUEST_LIMITS.timestampToleranceSeconds) * 1000 - now + CLOCK_MARGIN_MS;
   return { key: `${KEY_PREFIX}${sourceId}:${hex}`, ttlMs: Math.max(ttlMs, 1_000), idempotencyKey };
 }
 

@@ -1,8 +1,6 @@
+import { REQUEST_LIMITS } from "@pulsegate/limits";
 import type { FastifyRequest } from "fastify";
 import { HttpError } from "../errors.ts";
-
-/** How far a signed timestamp may be from the gateway's clock, either way (Standard Webhooks' 5 minutes). */
-export const TIMESTAMP_TOLERANCE_SECONDS = 300;
 
 /** The header a scheme carries its timestamp in, named in the errors about it. */
 export type TimestampHeader = "X-Webhook-Timestamp" | "webhook-timestamp";
@@ -14,7 +12,7 @@ export const timestampErrors = {
   outOfTolerance: (header: TimestampHeader = "X-Webhook-Timestamp") =>
     new HttpError(
       "timestamp_out_of_tolerance",
-      `${header} is more than ${TIMESTAMP_TOLERANCE_SECONDS} s from the server's clock: the request is refused as a possible replay.`,
+      `${header} is more than ${REQUEST_LIMITS.timestampToleranceSeconds} s from the server's clock: the request is refused as a possible replay.`,
     ),
 };
 
@@ -31,7 +29,8 @@ export function readSignedTimestamp(
   if (value === undefined || value === "") throw missing();
   if (typeof value !== "string" || !/^[0-9]{1,12}$/.test(value.trim())) throw timestampErrors.invalid(header);
   const seconds = Number(value.trim());
-  if (Math.abs(now / 1000 - seconds) > TIMESTAMP_TOLERANCE_SECONDS) throw timestampErrors.outOfTolerance(header);
+  if (Math.abs(now / 1000 - seconds) > REQUEST_LIMITS.timestampToleranceSeconds)
+    throw timestampErrors.outOfTolerance(header);
   return seconds;
 }
 

@@ -1,13 +1,10 @@
 import { randomUUID } from "node:crypto";
+import { PING_LIMITS } from "@pulsegate/limits";
 import type { Logger } from "@pulsegate/logger";
 import type { Redis } from "ioredis";
 import { batchPerTurn } from "../peers/batch-per-turn.ts";
 import { CLAIM_LUA, createLocalReplayLog, type ReplayClaim } from "../pipeline/replay-guard.ts";
 import type { RateDecision } from "./rate-limit-headers.ts";
-
-/** Spec §8: 10 pings per minute per ping URL. */
-export const PING_LIMIT = 10;
-export const PING_WINDOW_MS = 60_000;
 
 /**
  * Sliding-window logs in one atomic step, for every ping of a batch at once
@@ -122,7 +119,13 @@ export function createPingRateLimiter(options: {
   windowMs?: number;
   keyPrefix?: string;
 }): PingRateLimiter {
-  const { redis, log, limit = PING_LIMIT, windowMs = PING_WINDOW_MS, keyPrefix = "pulsegate:ping-rl:" } = options;
+  const {
+    redis,
+    log,
+    limit = PING_LIMITS.perUrlPerWindow,
+    windowMs = PING_LIMITS.windowSeconds * 1000,
+    keyPrefix = "pulsegate:ping-rl:",
+  } = options;
   const local = createLocalWindowLog(windowMs, limit);
   const localClaims = createLocalReplayLog();
   const inProcess = (pingUrl: string, member: string, acceptable: boolean, claim?: ReplayClaim): PingRateDecision => {
