@@ -99,7 +99,7 @@ describe("pulsegate CLI", () => {
       await runCli(["webhooks", "create", teamId, "Alertmanager", "--source", "alertmanager"], { env: operator }),
     );
     const token = /bearer token \(shown once, store it now\): (pgam_[A-Za-z0-9_-]{43})\n/.exec(human.stdout)?.[1];
-    expect(token, human.stdout).toBeDefined();
+    expect(token, human.stdout).toHaveLength("pgam_".length + 43);
     expect(human.stdout).toMatch(/^source: +alertmanager$/m);
     expect(human.stdout).toMatch(/^triggerUrl: +http:\/\/\S+\/api\/alerts\/alertmanager\/\S+$/m);
     const id = /^id: +(\S+)$/m.exec(human.stdout)?.[1] as string;

@@ -28,6 +28,7 @@ const start = (pingUrl: string, secret: string, body?: unknown, method: "GET" | 
 describe("start and finish signals", () => {
   it("POST /start opens a run (status kept, monitoring on); the next up ping closes it with its duration", async () => {
     const { secret, pingUrl, monitorId } = await client.setupMonitor({}, { graceSeconds: 120 });
+    const sentAt = Date.now();
     const started = await start(pingUrl, secret);
     expect(started.status).toBe(200);
     expect(started.body).toEqual({
@@ -41,11 +42,15 @@ describe("start and finish signals", () => {
     // The run must finish within the grace.
     expect(new Date(running.nextDueAt as string).getTime() - startedAt).toBe(120_000);
 
+    // The run lasts at least this long, and at most from the start's sending to the finish's answer.
+    await new Promise((resolve) => setTimeout(resolve, 300));
     const finished = await client.ping(pingUrl, undefined, { secret });
+    const answeredAt = Date.now();
     expect(finished.body).toMatchObject({ monitor: { status: "up" }, pingStatus: "up" });
     const done = await monitorOf(monitorId);
     expect(done.runStartedAt).toBeNull();
-    expect(done.lastDurationMs).toBeGreaterThanOrEqual(0);
+    expect(done.lastDurationMs).toBeGreaterThanOrEqual(300);
+    expect(done.lastDurationMs).toBeLessThanOrEqual(answeredAt - sentAt);
     const pings = (await client.admin("GET", `/monitors/${monitorId}/pings`)).body.pings as {
       status: string;
       durationMs: number | null;
@@ -70,11 +75,15 @@ describe("start and finish signals", () => {
 
   it("a down ping closes the run too, and raises the incident as usual", async () => {
     const { teamId, secret, pingUrl, monitorId } = await client.setupMonitor();
+    const sentAt = Date.now();
     await start(pingUrl, secret);
+    await new Promise((resolve) => setTimeout(resolve, 200));
     await client.ping(pingUrl, { status: "down", reason: "exit code 3" }, { secret });
+    const answeredAt = Date.now();
     const monitor = await monitorOf(monitorId);
     expect(monitor).toMatchObject({ status: "down", lastReason: "exit code 3", runStartedAt: null });
-    expect(monitor.lastDurationMs).toBeGreaterThanOrEqual(0);
+    expect(monitor.lastDurationMs).toBeGreaterThanOrEqual(200);
+    expect(monitor.lastDurationMs).toBeLessThanOrEqual(answeredAt - sentAt);
     const alerts = (await client.admin("GET", `/teams/${teamId}/alerts`)).body.alerts as { title: string }[];
     expect(alerts.map((alert) => alert.title)).toEqual(['Monitor "Nightly backup" is down: exit code 3']);
   });

@@ -139,13 +139,12 @@ describe("delivery policy", () => {
     expect(disabled.disabledReason).toBe("the receiver answered 410 Gone");
     expect(Date.parse(disabled.disabledAt ?? "")).toBeGreaterThan(Date.now() - 60_000);
 
-    const [notice] = await other.waitFor((requests) => noticesIn({ requests } as Receiver).length > 0, "the notice");
+    await other.waitFor((requests) => noticesIn({ requests } as Receiver).length > 0, "the notice");
     expect(noticesIn(other)).toHaveLength(1);
     expect(noticesIn(other)[0]?.json).toMatchObject({
       type: "channel.disabled",
       channel: { id: goneChannel.id, name: "old hook", disabledReason: "the receiver answered 410 Gone" },
     });
-    expect(notice).toBeDefined();
 
     // Disabled: the next alert goes to the other channel only, and no second notice comes.
     const second = await client.trigger(webhookUrl, { title: "second" }, { secret });
@@ -196,11 +195,10 @@ describe("delivery policy", () => {
     });
     expect(disabled.disabledReason).toMatch(/^every delivery failed for \d+ s \(5 events\)$/);
     // The Slack channel gets one notice, as a message for people.
-    const [notice] = await other.waitFor(
+    await other.waitFor(
       (requests) => requests.some((request) => String(request.json.text).includes("was disabled")),
       "the Slack notice",
     );
-    expect(notice).toBeDefined();
     expect(other.requests.filter((request) => String(request.json.text).includes("was disabled"))).toHaveLength(1);
   });
 });

@@ -87,7 +87,7 @@ describe("unique names over existing duplicates", () => {
       constraint: "teams_name_key",
     });
     // A revoked key's name is free again; a live one's is not.
-    await expect(key("key_4", "CI", true)).resolves.toBeDefined();
+    await expect(key("key_4", "CI", true)).resolves.toMatchObject({ rowCount: 1 });
     await expect(key("key_5", "CI", false)).rejects.toMatchObject({ constraint: "api_keys_team_name_key" });
   });
 
