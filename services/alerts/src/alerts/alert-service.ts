@@ -2,7 +2,7 @@ import { type EntityManager, type Orm, rowDate } from "@pulsegate/db";
 import { decodeCursor, decodeIdCursor, encodeCursor, encodeIdCursor, pageSize } from "@pulsegate/page-cursor";
 import { ALERT_STATUSES } from "@pulsegate/vocabulary";
 import { alertsErrors } from "../errors.ts";
-import { writeOutboxEvent } from "../outbox/write-outbox-event.ts";
+import { alertEvent, writeOutboxEventsWith } from "../outbox/write-outbox-events.ts";
 import { type AlertView, alertFromRow } from "./alert-row.ts";
 import { selectAlert } from "./select-alert.ts";
 import { selectAlertPage } from "./select-alert-page.ts";
@@ -80,7 +80,7 @@ export class AlertService {
       const now = this.#now();
       const alert = alertFromRow(await updateAlertStatus(em, id, "resolved", now));
       // An alert opened under a silence notified nobody; its resolve does not either.
-      if (!alert.silencedBy) await writeOutboxEvent(em, "alert.resolved", alert, now);
+      if (!alert.silencedBy) await writeOutboxEventsWith(em, [alertEvent("alert.resolved", alert, now)]);
       return alert;
     });
   }

@@ -1,4 +1,5 @@
 import { type PgClient, run, statement } from "@pulsegate/db";
+import { insertOutboxEvents, outboxColumns } from "../outbox/write-outbox-events.ts";
 import { type AlertRow, alertFromRow } from "./alert-row.ts";
 import { keyLock, openAlertOfKey, reopenableAlertOfKey } from "./key-lookups.sql.ts";
 import type { BatchPlan, FoldInput, KeyState } from "./plan-batch.ts";
@@ -165,14 +166,10 @@ export const WRITE_BATCH = statement(
                                  received_at, ord)
       ORDER BY o.ord
    ), outboxed AS (
-     INSERT INTO alerts.outbox (team_id, alert_id, event_type, payload, created_at, traceparent)
-     SELECT e.team_id, e.alert_id, e.event_type, e.payload, e.created_at, e.traceparent
-       FROM unnest($27::text[], $28::text[], $29::text[], $30::jsonb[], $31::timestamptz[], $35::text[])
-            WITH ORDINALITY AS e(team_id, alert_id, event_type, payload, created_at, traceparent, ord)
-      ORDER BY e.ord
+     ${insertOutboxEvents(27)}
    ), counted AS (
      INSERT INTO alerts.alert_quota_usage AS u (team_id, month, used)
-     SELECT q.team_id, q.month, q.used FROM unnest($32::text[], $33::date[], $34::int[]) AS q(team_id, month, used)
+     SELECT q.team_id, q.month, q.used FROM unnest($33::text[], $34::date[], $35::int[]) AS q(team_id, month, used)
       ORDER BY q.team_id, q.month
      ON CONFLICT (team_id, month) DO UPDATE SET used = u.used + EXCLUDED.used
    )
@@ -298,15 +295,10 @@ export async function writeBatch(
     occurrences.map((row) => row.input.severity),
     occurrences.map((row) => row.input.metadataJson),
     occurrences.map((row) => row.input.receivedAt),
-    events.map((row) => row.teamId),
-    events.map((row) => row.alertId),
-    events.map((row) => row.type),
-    events.map((row) => row.payload),
-    events.map((row) => row.createdAt),
+    ...outboxColumns(events),
     quota.map((row) => row.teamId),
     quota.map((row) => row.month),
     quota.map((row) => row.count),
-    events.map((row) => row.traceparent),
     creates.map((alert) => alert.repeatIntervalSeconds),
     bumps.map((bump) => bump.repeatIntervalSeconds),
     creates.map((alert) => alert.silencedBy),

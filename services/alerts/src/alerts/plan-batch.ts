@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { IdempotencyKey } from "@pulsegate/db";
 import { quotaAllowsOneMore, quotaKey, quotaMonth } from "@pulsegate/quota";
 import type { AlertSource, Severity } from "@pulsegate/vocabulary";
-import { type AlertEventType, outboxPayload } from "../outbox/write-outbox-event.ts";
+import { type AlertEventType, alertEvent, type OutboxEvent } from "../outbox/write-outbox-events.ts";
 import type { AlertView } from "./alert-row.ts";
 
 /** One accepted trigger, after filter rules, ready to fold. */
@@ -95,16 +95,6 @@ export type OccurrenceRow = {
   input: FoldInput;
 };
 
-export type OutboxRow = {
-  teamId: string;
-  alertId: string;
-  type: AlertEventType;
-  payload: string;
-  createdAt: Date;
-  /** Of the trigger that created or reopened the alert (null: none). */
-  traceparent: string | null;
-};
-
 export type QuotaCount = { teamId: string; month: string; count: number };
 
 /** A result known once the batch is written: counts of bumped alerts come back from the database. */
@@ -117,7 +107,8 @@ export type BatchPlan = {
   bumps: Bump[];
   /** In batch order. */
   occurrences: OccurrenceRow[];
-  events: OutboxRow[];
+  /** Each with the traceparent of the trigger that created or reopened the alert (null: none). */
+  events: OutboxEvent[];
   quota: QuotaCount[];
   results: PlannedResult[];
 };
@@ -269,16 +260,8 @@ export function resolveResults(plan: BatchPlan, countAfter: ReadonlyMap<string, 
   });
 }
 
-function event(type: AlertEventType, alert: AlertView, trigger: FoldInput): OutboxRow {
-  const at = trigger.receivedAt;
-  return {
-    teamId: alert.teamId,
-    alertId: alert.id,
-    type,
-    payload: outboxPayload(type, alert, at),
-    createdAt: at,
-    traceparent: trigger.traceparent || null,
-  };
+function event(type: AlertEventType, alert: AlertView, trigger: FoldInput): OutboxEvent {
+  return alertEvent(type, alert, trigger.receivedAt, trigger.traceparent || null);
 }
 
 /** The alert as its first trigger created it (later triggers of the batch fold into it). */
