@@ -11,8 +11,8 @@ import { type FoldInput, foldTriggers } from "../../services/alerts/src/alerts/f
 import { resolveAlertsByKey } from "../../services/alerts/src/alerts/resolve-by-key.ts";
 import { openAlertsDatabase, openTriggerPool } from "../../services/alerts/src/app.ts";
 import { loadAlertsConfig } from "../../services/alerts/src/config.ts";
-import { ChannelSchema } from "../../services/alerts/src/notifications/channel.entity.ts";
-import { recordChannelHealth } from "../../services/alerts/src/notifications/channel-health.ts";
+import { ChannelSchema } from "../../services/alerts/src/notifications/channels/channel.entity.ts";
+import { recordChannelHealth } from "../../services/alerts/src/notifications/channels/channel-health.ts";
 import { sendDueReminders } from "../../services/alerts/src/reminders/send-reminders.ts";
 import { WebhookService } from "../../services/alerts/src/webhooks/webhook-service.ts";
 import { recreateDatabase, TEST_DATABASE_SERVER } from "../support/database.ts";

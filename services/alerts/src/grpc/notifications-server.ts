@@ -3,11 +3,11 @@ import type { Logger } from "@pulsegate/logger";
 import type { alerts } from "@pulsegate/proto";
 import { channelKindEnum } from "@pulsegate/vocabulary/proto";
 import type { AlertService } from "../alerts/alert-service.ts";
-import type { ChannelService } from "../notifications/channel-service.ts";
-import type { DeliveryStore } from "../notifications/delivery-store.ts";
-import type { Sendable, SendOutcome } from "../notifications/dispatcher.ts";
-import type { PolicyService } from "../notifications/policy-service.ts";
-import { sendTestNotification } from "../notifications/test-notification.ts";
+import type { ChannelService } from "../notifications/channels/channel-service.ts";
+import type { DeliveryStore } from "../notifications/deliveries/delivery-store.ts";
+import type { Sendable, SendOutcome } from "../notifications/deliveries/dispatcher.ts";
+import type { PolicyService } from "../notifications/routing/policy-service.ts";
+import { sendTestNotification } from "../notifications/channels/test-notification.ts";
 import { channelToProto, deliveryToProto, policyToProto, routesFromProto } from "./notifications-mapping.ts";
 import { signatureSchemeFromProto } from "./proto-mapping.ts";
 

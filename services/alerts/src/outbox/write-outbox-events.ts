@@ -2,7 +2,7 @@ import { type EntityManager, type PgClient, type PgPool, run, statement } from "
 import { traceparentOf } from "@pulsegate/telemetry";
 import type { DeliveryEvent } from "@pulsegate/vocabulary";
 import type { AlertView } from "../alerts/alert-row.ts";
-import type { CHANNEL_DISABLED } from "../notifications/channel-notice.ts";
+import type { CHANNEL_DISABLED } from "../notifications/messages/channel-notice.ts";
 
 /**
  * The one writer of alerts.outbox. Events are written inside the caller's

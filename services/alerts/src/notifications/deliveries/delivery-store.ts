@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager, Orm } from "@pulsegate/db";
 import type { ChannelKind, DeliveryEvent, DeliveryStatus, SignatureScheme } from "@pulsegate/vocabulary";
-import { alertsErrors } from "../errors.ts";
-import { deliveryResultOf, deliveryResults } from "../metrics/alerts-metrics.ts";
+import { alertsErrors } from "../../errors.ts";
+import { deliveryResultOf, deliveryResults } from "../../metrics/alerts-metrics.ts";
 import { claimDeliveries } from "./claim-deliveries.ts";
 import { completeDelivery, setAsideDelivery } from "./complete-delivery.ts";
 import { reopenFailedDelivery, selectDeliveryState } from "./reopen-failed-delivery.ts";

@@ -3,23 +3,23 @@ import type { Orm } from "@pulsegate/db";
 import { refusalOf, reportSetAside } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import type { DeliveryStatus } from "@pulsegate/vocabulary";
-import type { ChannelCredentials, ChannelSealer } from "./channel-credentials.ts";
-import { type ChannelHealthOptions, recordChannelHealth } from "./channel-health.ts";
+import type { ChannelCredentials, ChannelSealer } from "../channels/channel-credentials.ts";
+import { type ChannelHealthOptions, recordChannelHealth } from "../channels/channel-health.ts";
 import {
   CHANNEL_DISABLED,
   type ChannelNoticeEvent,
   channelNoticeBody,
   channelNoticeSlackMessage,
-} from "./channel-notice.ts";
+} from "../messages/channel-notice.ts";
 import { verdictOf } from "./delivery-policy.ts";
 import { type AttemptOutcome, type ClaimedDelivery, DeliveryStore, eventIdOf } from "./delivery-store.ts";
 import { expandOutbox } from "./expand-outbox.ts";
-import { opsgenieRequest, pagerDutyBody } from "./incident-tools.ts";
-import { type NotificationEvent, webhookBody } from "./notification-event.ts";
+import { opsgenieRequest, pagerDutyBody } from "../messages/incident-tools.ts";
+import { type NotificationEvent, webhookBody } from "../messages/notification-event.ts";
 import { type EmailSender, emailContent, mailRecipients } from "./send-email.ts";
 import { describeSendError, type HttpSender } from "./send-http.ts";
-import { slackMessage } from "./slack-message.ts";
-import { standardWebhooksHeaders } from "./standard-webhooks-signing.ts";
+import { slackMessage } from "../messages/slack-message.ts";
+import { standardWebhooksHeaders } from "../messages/standard-webhooks-signing.ts";
 import { traceDelivery } from "./trace-delivery.ts";
 
 export const DELIVERY_HEADER = "x-pulsegate-delivery";
