@@ -400,10 +400,12 @@ describe("trigger batches through triggerAlerts", () => {
     const hook = await webhookFor(teamId);
     const alerts = new AlertService(orm);
     const [created] = await triggerAlerts(pool, webhooks, [
-      item(teamId, hook.id, { groupKey: "shape", metadataJson: '{"b":1,"a":{"c":[1,2]}}' }),
+      item(teamId, hook.id, { groupKey: "shape", metadataJson: '{"b":1,"a":{"c":[1,2]}}', repeatIntervalSeconds: 600 }),
     ]);
     const alertId = created && "alertId" in created ? created.alertId : "";
     const afterCreate = await alerts.get(alertId);
+    // Acknowledged and resolved: the reopen (fold-rule.ts) forgets both and reminds afresh.
+    await alerts.acknowledge(alertId);
     await alerts.resolve(alertId);
     const [reopened] = await triggerAlerts(pool, webhooks, [
       item(teamId, hook.id, {
@@ -412,10 +414,19 @@ describe("trigger batches through triggerAlerts", () => {
         description: "now with a description",
         severity: "sev0",
         metadataJson: '{"env":"staging","a":{"c":[3]}}',
+        repeatIntervalSeconds: 300,
       }),
     ]);
     expect(reopened).toMatchObject({ outcome: "reopened" });
     const afterReopen = await alerts.get(alertId);
+    expect(afterReopen).toMatchObject({
+      status: "open",
+      acknowledgedAt: null,
+      resolvedAt: null,
+      repeatIntervalSeconds: 300,
+      nextReminderAt: new Date(afterReopen.lastSeenAt.getTime() + 300_000),
+      remindersSent: 0,
+    });
     // A reopen is a new episode: the alert says what its reopening trigger says.
     expect(afterReopen).toMatchObject({
       title: "Trigger, second episode",

@@ -4,6 +4,7 @@ import { quotaAllowsOneMore, quotaKey, quotaMonth } from "@pulsegate/quota";
 import type { AlertSource, Severity } from "@pulsegate/vocabulary";
 import { type AlertEventType, alertEvent, type OutboxEvent } from "../outbox/write-outbox-events.ts";
 import type { AlertView } from "./alert-row.ts";
+import { type Episode, laterOf, type Reopening, reminderAfter, reopenedView } from "./fold-rule.ts";
 
 /** One accepted trigger, after filter rules, ready to fold. */
 export type FoldInput = {
@@ -67,12 +68,6 @@ export type NewAlert = Pick<
   silencedBy: string | null;
 };
 
-/**
- * What an alert says about its episode: the trigger that opened it, created
- * or reopened, says it (docs/decisions.md, "Triggers"). A fold changes none of it.
- */
-export type Episode = Pick<FoldInput, "title" | "description" | "severity" | "metadataJson">;
-
 /** Triggers added to an existing alert; `reopen`: it was resolved and opens again. */
 export type Bump = {
   alertId: string;
@@ -85,9 +80,6 @@ export type Bump = {
   /** For a reopen: the reopening trigger's episode, which the alert takes; null for a fold. */
   episode: Episode | null;
 };
-
-/** What a reopen sets besides status, times and count: all of it from the reopening trigger. */
-type Reopening = { repeatIntervalSeconds: number | null; silencedBy: string | null; episode: Episode };
 
 export type OccurrenceRow = {
   alertId: string;
@@ -229,7 +221,7 @@ export function planBatch(
     if (group.kind === "created") {
       const alert = group.alert;
       alert.occurrenceCount += 1;
-      if (input.receivedAt > alert.lastSeenAt) alert.lastSeenAt = input.receivedAt;
+      alert.lastSeenAt = laterOf(alert.lastSeenAt, input.receivedAt);
       const outcome = alert.occurrenceCount === 1 ? "created" : "occurrence_added";
       plan.results.push({ outcome, alertId: alert.id, occurrenceCount: alert.occurrenceCount });
       plan.occurrences.push({ alertId: alert.id, outcome, input });
@@ -237,7 +229,7 @@ export function planBatch(
     }
     const bumped = group.bump;
     bumped.added += 1;
-    if (input.receivedAt > bumped.lastSeenAt) bumped.lastSeenAt = input.receivedAt;
+    bumped.lastSeenAt = laterOf(bumped.lastSeenAt, input.receivedAt);
     const outcome = bumped.reopen && bumped.added === 1 ? "reopened" : "occurrence_added";
     plan.results.push({ outcome, bump: bumped, position: bumped.added });
     plan.occurrences.push({ alertId: bumped.alertId, outcome, input });
@@ -290,40 +282,11 @@ function createdView(alert: NewAlert, metadata: unknown): AlertView {
   };
 }
 
-function reminderAfter(at: Date, repeatIntervalSeconds: number | null): Date | null {
-  return repeatIntervalSeconds === null ? null : new Date(at.getTime() + repeatIntervalSeconds * 1000);
-}
-
 function episodeOf(input: FoldInput): Episode {
   return {
     title: input.title,
     description: input.description,
     severity: input.severity,
     metadataJson: input.metadataJson,
-  };
-}
-
-/**
- * The alert as its reopening trigger leaves it: a new episode, told in that
- * trigger's words (`metadata`: its metadata parsed), with its reminders.
- */
-function reopenedView(alert: AlertView, at: Date, reopening: Reopening, metadata: unknown): AlertView {
-  const { episode, repeatIntervalSeconds } = reopening;
-  return {
-    ...alert,
-    title: episode.title,
-    description: episode.description,
-    severity: episode.severity,
-    metadata,
-    status: "open",
-    occurrenceCount: alert.occurrenceCount + 1,
-    lastSeenAt: at,
-    acknowledgedAt: null,
-    resolvedAt: null,
-    repeatIntervalSeconds,
-    nextReminderAt: reminderAfter(at, repeatIntervalSeconds),
-    remindersSent: 0,
-    // Only an unsilenced reopen writes its event.
-    silencedBy: null,
   };
 }
