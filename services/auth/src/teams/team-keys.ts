@@ -3,16 +3,17 @@ import type { Logger } from "@pulsegate/logger";
 import {
   anySignatureMatches,
   hmacFromStates,
+  inGrace,
   type Keyring,
   openStates,
   parseSignatureHeader,
   parseStandardSignatures,
+  sealingContext,
   signatureMatches,
   type VerifierKey,
 } from "../secrets/index.ts";
 import { type Team, TeamSchema } from "./team.entity.ts";
 import type { SealedTeamKeys, TeamDirectory } from "./team-directory.ts";
-import { sealingContext } from "./team-service.ts";
 
 /**
  * How `signature` is written: the interface's hex header, or a Standard Webhooks webhook-signature
@@ -176,7 +177,7 @@ export class TeamKeys {
     const matches = matcherOf(item);
     if (!matches) return "invalid";
     if (matches(keys.current.key)) return "valid_current";
-    if (keys.previous && this.#now() < keys.previous.validUntil.getTime() && matches(keys.previous.key)) {
+    if (keys.previous && inGrace(keys.previous.validUntil, this.#now()) && matches(keys.previous.key)) {
       return "valid_previous";
     }
     return "invalid";

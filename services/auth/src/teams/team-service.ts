@@ -5,7 +5,15 @@ import { decodeCursor, encodeCursor, pageSize } from "@pulsegate/page-cursor";
 import { ApiKeySchema } from "../api-keys/api-key.entity.ts";
 import { checkName } from "../check-name.ts";
 import { authErrors } from "../errors.ts";
-import { deriveHmacStates, generateSecret, type Keyring, sealStates } from "../secrets/index.ts";
+import {
+  deriveHmacStates,
+  generateSecret,
+  graceEndsAt,
+  graceSecondsOf,
+  type Keyring,
+  sealingContext,
+  sealStates,
+} from "../secrets/index.ts";
 import { type Team, TeamSchema } from "./team.entity.ts";
 
 export type CreateTeamInput = {
@@ -24,11 +32,6 @@ export type UpdateTeamInput = {
 
 /** Team names are unique (docs/decisions.md, "Names"): a create or rename that loses the race is a conflict. */
 const nameTaken = onUniqueViolation("teams_name_key", () => authErrors.nameTaken("team"));
-
-/** The additional data that binds a sealed blob to its team and fingerprint. */
-export function sealingContext(teamId: string, fingerprint: string): string {
-  return `pulsegate:team-secret:${teamId}:${fingerprint}`;
-}
 
 /** Teams and the lifecycle of their one webhook secret (DESIGN §3). */
 export class TeamService {
@@ -146,18 +149,12 @@ export class TeamService {
     teamId: string,
     graceSeconds: number | undefined,
   ): Promise<{ team: Team; secret: string; previousValidUntil: Date }> {
-    const grace = graceSeconds ?? TEAM_LIMITS.defaultGraceSeconds;
-    if (!Number.isInteger(grace) || grace < 0 || grace > TEAM_LIMITS.maxGraceSeconds) {
-      throw authErrors.invalidArgument(
-        "graceSeconds",
-        `graceSeconds must be a whole number from 0 to ${TEAM_LIMITS.maxGraceSeconds}.`,
-      );
-    }
+    const grace = graceSecondsOf(graceSeconds);
     return this.#orm.em.fork().transactional(async (em) => {
       const team = await em.findOne(TeamSchema, { id: teamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!team) throw authErrors.teamNotFound();
       const now = this.#now();
-      const previousValidUntil = new Date(now.getTime() + grace * 1000);
+      const previousValidUntil = graceEndsAt(now, grace);
       const { secret, fingerprint } = generateSecret();
       team.previousSecretFingerprint = team.secretFingerprint;
       team.previousSecretSealed = team.secretSealed;
