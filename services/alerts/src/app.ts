@@ -5,6 +5,7 @@ import type { Logger } from "@pulsegate/logger";
 import { auth } from "@pulsegate/proto";
 import { parseKeyring } from "@pulsegate/sealing";
 import { AlertService } from "./alerts/alert-service.ts";
+import { TriggerService } from "./alerts/trigger-service.ts";
 import type { AlertsConfig } from "./config.ts";
 import { purgeDeletedTeams } from "./deletion/purge-deleted-teams.ts";
 import { TeamDeletions } from "./deletion/team-deletions.ts";
@@ -81,7 +82,7 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
   const orm = await openAlertsDatabase(config, log, { migrate: config.MIGRATE_ON_START });
   const pool = openTriggerPool(config);
   const webhooks = new WebhookService(orm, { cacheMs: config.WEBHOOK_CACHE_MS });
-  const alertService = new AlertService(orm);
+  const alertService = new AlertService(orm, { onOutboxWritten: () => dispatcher.nudge() });
   const silences = new SilenceService(orm, pool, { cacheMs: config.WEBHOOK_CACHE_MS });
   const allowPrivateNetworks = config.NOTIFY_ALLOW_PRIVATE_NETWORKS;
   if (allowPrivateNetworks) log.warn("NOTIFY_ALLOW_PRIVATE_NETWORKS=true: notifications may reach private addresses");
@@ -94,7 +95,7 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
     : undefined;
   const channels = new ChannelService(orm, { allowPrivateNetworks, sealer, emailEnabled: email !== undefined });
   const policies = new PolicyService(orm, channels);
-  const deliveries = new DeliveryStore(orm);
+  const deliveries = new DeliveryStore(orm, { onRetried: () => dispatcher.nudge() });
 
   // Sign is served on auth's signing listener only (a NetworkPolicy opens it to alerts alone).
   const authClient = connectClient(auth.AuthServiceClient, config.AUTH_SIGNING_GRPC_ADDR, {
@@ -145,11 +146,11 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
       pool,
       webhooks,
       alertService,
+      new TriggerService({ pool, webhooks, log, silences, onOutboxWritten: () => dispatcher.nudge() }),
       {
         channels,
         policies,
         deliveries,
-        onOutboxWritten: () => dispatcher.nudge(),
         resealChannels: async () => ({ ...(await resealChannels(pool, sealer)), kekId: sealer.currentKekId }),
         maxAttempts: config.NOTIFY_MAX_ATTEMPTS,
         send: (message) => dispatcher.send(message),

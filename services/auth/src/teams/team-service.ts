@@ -33,16 +33,22 @@ export type UpdateTeamInput = {
 /** Team names are unique (docs/decisions.md, "Names"): a create or rename that loses the race is a conflict. */
 const nameTaken = onUniqueViolation("teams_name_key", () => authErrors.nameTaken("team"));
 
+/** What this process keeps of a team's keys (TeamKeys): told of every change made here, at once. */
+export type TeamKeysCache = { learn: (team: Team) => void; drop: (teamId: string) => void };
+
 /** Teams and the lifecycle of their one webhook secret (DESIGN §3). */
 export class TeamService {
   readonly #orm: Orm;
   readonly #keyring: Keyring;
+  readonly #keys: TeamKeysCache | undefined;
   readonly #now: () => Date;
 
-  constructor(orm: Orm, keyring: Keyring, now: () => Date = () => new Date()) {
+  /** `keys`: this process's cache of teams' keys; other replicas hear of changes from the database. */
+  constructor(orm: Orm, keyring: Keyring, options: { keys?: TeamKeysCache; now?: () => Date } = {}) {
     this.#orm = orm;
     this.#keyring = keyring;
-    this.#now = now;
+    this.#keys = options.keys;
+    this.#now = options.now ?? (() => new Date());
   }
 
   async create(input: CreateTeamInput): Promise<{ team: Team; secret: string }> {
@@ -76,6 +82,7 @@ export class TeamService {
       previousSecretLastUsedAt: null,
     });
     await em.flush().catch(nameTaken);
+    this.#keys?.learn(team);
     return { team, secret };
   }
 
@@ -121,6 +128,7 @@ export class TeamService {
     }
     team.updatedAt = this.#now();
     await em.flush().catch(nameTaken);
+    this.#keys?.learn(team);
     return team;
   }
 
@@ -131,7 +139,7 @@ export class TeamService {
    * ids of its keys.
    */
   async delete(teamId: string): Promise<{ team: Team; apiKeyIds: string[] }> {
-    return this.#orm.em.fork().transactional(async (em) => {
+    const deleted = await this.#orm.em.fork().transactional(async (em) => {
       const team = await em.findOne(TeamSchema, { id: teamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!team) throw authErrors.teamNotFound();
       const keys = await em.find(ApiKeySchema, { teamId }, { fields: ["id"] });
@@ -139,6 +147,8 @@ export class TeamService {
       await em.nativeDelete(TeamSchema, { id: teamId });
       return { team, apiKeyIds: keys.map((key) => key.id) };
     });
+    this.#keys?.drop(teamId);
+    return deleted;
   }
 
   /**
@@ -150,7 +160,7 @@ export class TeamService {
     graceSeconds: number | undefined,
   ): Promise<{ team: Team; secret: string; previousValidUntil: Date }> {
     const grace = graceSecondsOf(graceSeconds);
-    return this.#orm.em.fork().transactional(async (em) => {
+    const rotated = await this.#orm.em.fork().transactional(async (em) => {
       const team = await em.findOne(TeamSchema, { id: teamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!team) throw authErrors.teamNotFound();
       const now = this.#now();
@@ -167,6 +177,8 @@ export class TeamService {
       team.updatedAt = now;
       return { team, secret, previousValidUntil };
     });
+    this.#keys?.learn(rotated.team);
+    return rotated;
   }
 
   #em(): EntityManager {

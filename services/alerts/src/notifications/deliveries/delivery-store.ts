@@ -73,9 +73,12 @@ export const eventIdOf = (outboxId: string) => `evt_${outboxId}`;
  */
 export class DeliveryStore {
   readonly #orm: Orm;
+  readonly #onRetried: () => void;
 
-  constructor(orm: Orm) {
+  /** `onRetried`: after a retry reopened a delivery (the dispatcher is nudged to send it at once). */
+  constructor(orm: Orm, options: { onRetried?: () => void } = {}) {
     this.#orm = orm;
+    this.#onRetried = options.onRetried ?? (() => undefined);
   }
 
   /** Leases up to `limit` due deliveries for `leaseMs` and counts the attempt (claim-deliveries.ts says which are due). */
@@ -115,6 +118,7 @@ export class DeliveryStore {
     if (!current.usable) throw alertsErrors.channelUnavailable();
     // A concurrent retry got there first: report what it left.
     if (!(await reopenFailedDelivery(this.#em(), id, extraAttempts))) throw alertsErrors.deliveryNotFailed("pending");
+    this.#onRetried();
     const [view] = await this.#views("id", id);
     return view as DeliveryView;
   }
