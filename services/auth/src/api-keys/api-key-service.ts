@@ -6,7 +6,8 @@ import { checkName } from "../check-name.ts";
 import { authErrors } from "../errors.ts";
 import { requireTeamExists } from "../teams/team-exists.ts";
 import { ApiKeySchema } from "./api-key.entity.ts";
-import { API_KEY_SCOPES, type ApiKeyScope, type ApiKeyView, apiKeyView } from "./api-key.ts";
+import { type ApiKeyView, apiKeyView } from "./api-key.ts";
+import { API_KEY_SCOPES, type ApiKeyScope } from "./api-key-scope.ts";
 import { issueToken, prefixOf, tokenMatches } from "./api-key-token.ts";
 
 /** How often "last used" is written back per key: authenticating must not write per request. */

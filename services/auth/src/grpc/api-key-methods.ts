@@ -1,6 +1,7 @@
 import type { UnaryHandlers } from "@pulsegate/grpc";
 import { auth } from "@pulsegate/proto";
-import type { ApiKeyScope, ApiKeyView } from "../api-keys/api-key.ts";
+import type { ApiKeyView } from "../api-keys/api-key.ts";
+import type { ApiKeyScope } from "../api-keys/api-key-scope.ts";
 import type { ApiKeyService } from "../api-keys/api-key-service.ts";
 import { AUDIT_ACTOR_KINDS, type AuditActorKind, type AuditEntry } from "../audit/audit-entry.ts";
 import type { AuditLog } from "../audit/audit-log.ts";

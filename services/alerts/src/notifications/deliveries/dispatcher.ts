@@ -13,7 +13,8 @@ import {
   channelNoticeSlackMessage,
 } from "../messages/channel-notice.ts";
 import { verdictOf } from "./delivery-policy.ts";
-import { type AttemptOutcome, type ClaimedDelivery, DeliveryStore, eventIdOf } from "./delivery-store.ts";
+import { type AttemptOutcome, type ClaimedDelivery, eventIdOf } from "./delivery.ts";
+import { DeliveryStore } from "./delivery-store.ts";
 import { expandOutbox } from "./expand-outbox.ts";
 import { opsgenieRequest, pagerDutyBody } from "../messages/incident-tools.ts";
 import { type NotificationEvent, webhookBody } from "../messages/notification-event.ts";
