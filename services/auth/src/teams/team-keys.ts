@@ -12,6 +12,7 @@ import {
   signatureMatches,
   type VerifierKey,
 } from "../secrets/index.ts";
+import { LastUsedThrottle } from "../last-used-throttle.ts";
 import { type Team, TeamSchema } from "./team.entity.ts";
 import type { SealedTeamKeys, TeamDirectory } from "./team-directory.ts";
 
@@ -45,8 +46,6 @@ type Keys = {
   loadedAt: number;
 };
 
-/** How often "last used" times are written back: a hot path must not write per request. */
-const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 /** After a mismatch, keys older than this are reloaded once, in case another replica rotated. */
 const RELOAD_ON_MISMATCH_AFTER_MS = 1_000;
 const MAX_CACHED_TEAMS = 50_000;
@@ -70,7 +69,7 @@ export class TeamKeys {
   readonly #cacheMs: number;
   readonly #now: () => number;
   readonly #cache = new Map<string, Keys>();
-  readonly #lastUsedWrites = new Map<string, number>();
+  readonly #lastUsed = new LastUsedThrottle();
   readonly #directory: TeamDirectory;
   #databaseRetryAt = 0;
   /** Counts forget calls: a load that a change overtook must not be kept as fresh. */
@@ -268,8 +267,7 @@ export class TeamKeys {
     if (!slot) return;
     const marker = `${keys.id}:${slot.fingerprint}`;
     const now = this.#now();
-    if (now - (this.#lastUsedWrites.get(marker) ?? 0) < LAST_USED_WRITE_INTERVAL_MS) return;
-    this.#lastUsedWrites.set(marker, now);
+    if (!this.#lastUsed.due(marker, now)) return;
     // Only while that secret is still the one in that slot; updatedAt stays (it is the directory's change marker).
     const at = new Date(now);
     const em = this.#orm.em.fork();
