@@ -15,10 +15,15 @@ import { maskUrl } from "../services/alerts/src/notifications/channels/mask-url.
 import { resealChannels } from "../services/alerts/src/notifications/channels/reseal-channels.ts";
 import { openAuthDatabase } from "../services/auth/src/app.ts";
 import { loadAuthConfig } from "../services/auth/src/config.ts";
-import { deriveHmacStates, generateSecret, openStates, sealStates } from "../services/auth/src/secrets/index.ts";
+import {
+  deriveHmacStates,
+  generateSecret,
+  openStates,
+  sealingContext,
+  sealStates,
+} from "../services/auth/src/secrets/index.ts";
 import { resealTeams } from "../services/auth/src/secrets/reseal-teams.ts";
 import { TeamDirectory } from "../services/auth/src/teams/team-directory.ts";
-import { sealingContext } from "../services/auth/src/teams/team-service.ts";
 import { dropDatabase, recreateDatabase, TEST_DATABASE_SERVER } from "../test/support/database.ts";
 
 const TEAMS = Number(process.env.BENCH_TEAMS ?? 100_000);

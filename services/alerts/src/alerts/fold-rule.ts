@@ -14,7 +14,12 @@ import type { AlertView } from "./alert-row.ts";
  */
 
 /** What a reopen gives the alert besides status, times and count: all of it from the reopening trigger. */
-export type Episode = { title: string; description: string; severity: AlertView["severity"]; metadataJson: string | null };
+export type Episode = {
+  title: string;
+  description: string;
+  severity: AlertView["severity"];
+  metadataJson: string | null;
+};
 export type Reopening = { repeatIntervalSeconds: number | null; silencedBy: string | null; episode: Episode };
 
 /**
@@ -23,8 +28,16 @@ export type Reopening = { repeatIntervalSeconds: number | null; silencedBy: stri
  * description, severity, metadata). A column without `fold` is kept by a fold.
  */
 const COLUMNS: { column: string; fold?: (b: string) => string; reopen: (b: string) => string }[] = [
-  { column: "occurrence_count", fold: (b) => `a.occurrence_count + ${b}.added`, reopen: (b) => `a.occurrence_count + ${b}.added` },
-  { column: "last_seen_at", fold: (b) => `GREATEST(a.last_seen_at, ${b}.last_seen_at)`, reopen: (b) => `${b}.last_seen_at` },
+  {
+    column: "occurrence_count",
+    fold: (b) => `a.occurrence_count + ${b}.added`,
+    reopen: (b) => `a.occurrence_count + ${b}.added`,
+  },
+  {
+    column: "last_seen_at",
+    fold: (b) => `GREATEST(a.last_seen_at, ${b}.last_seen_at)`,
+    reopen: (b) => `${b}.last_seen_at`,
+  },
   { column: "status", reopen: () => "'open'" },
   { column: "acknowledged_at", reopen: () => "NULL" },
   { column: "resolved_at", reopen: () => "NULL" },

@@ -141,11 +141,11 @@ export function alertsServiceBinding(
     ...notificationMethods(notifications, alertService),
     ...silenceMethods(silences),
   };
-  const items = { field: "items", noun: "items" };
+  const batch = { field: "items", noun: "items" };
   const implementation = unaryService<alerts.AlertsServiceServer>(log, handlers, {
-    triggerAlert: items,
-    previewTriggers: items,
-    resolveAlertsByKey: items,
+    triggerAlert: batch,
+    previewTriggers: batch,
+    resolveAlertsByKey: batch,
   });
   return { name: "alerts.v1.AlertsService", definition: alerts.AlertsServiceService, implementation };
 }

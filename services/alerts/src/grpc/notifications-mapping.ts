@@ -7,8 +7,8 @@ import {
   signatureSchemeEnum,
 } from "@pulsegate/vocabulary/proto";
 import type { ChannelView } from "../notifications/channels/channel.ts";
-import type { RouteInput } from "../notifications/routing/check-routes.ts";
 import type { DeliveryView } from "../notifications/deliveries/delivery.ts";
+import type { RouteInput } from "../notifications/routing/check-routes.ts";
 import type { PolicyView } from "../notifications/routing/policy-service.ts";
 
 export function channelToProto(channel: ChannelView): alerts.Channel {

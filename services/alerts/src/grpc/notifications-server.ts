@@ -3,10 +3,10 @@ import type { alerts } from "@pulsegate/proto";
 import { channelKindEnum } from "@pulsegate/vocabulary/proto";
 import type { AlertService } from "../alerts/alert-service.ts";
 import type { ChannelService } from "../notifications/channels/channel-service.ts";
+import { sendTestNotification } from "../notifications/channels/test-notification.ts";
 import type { DeliveryStore } from "../notifications/deliveries/delivery-store.ts";
 import type { Sendable, SendOutcome } from "../notifications/deliveries/dispatcher.ts";
 import type { PolicyService } from "../notifications/routing/policy-service.ts";
-import { sendTestNotification } from "../notifications/channels/test-notification.ts";
 import { channelToProto, deliveryToProto, policyToProto, routesFromProto } from "./notifications-mapping.ts";
 import { signatureSchemeFromProto } from "./proto-mapping.ts";
 
@@ -41,10 +41,7 @@ type NotificationMethods = Pick<
 >;
 
 /** The notification RPCs of alerts.v1: translation only. */
-export function notificationMethods(
-  deps: NotificationDeps,
-  alertService: AlertService,
-): NotificationMethods {
+export function notificationMethods(deps: NotificationDeps, alertService: AlertService): NotificationMethods {
   const { channels, policies, deliveries } = deps;
   return {
     createChannel: async (request) => {

@@ -11,7 +11,6 @@ import { type ApiKeyView, apiKeyView } from "./api-key.ts";
 import { API_KEY_SCOPES, type ApiKeyScope } from "./api-key-scope.ts";
 import { issueToken, prefixOf, tokenMatches } from "./api-key-token.ts";
 
-
 /** Team API keys: created with a token shown once, listed, revoked, and authenticated by token. */
 export class ApiKeyService {
   readonly #orm: Orm;

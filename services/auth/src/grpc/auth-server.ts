@@ -118,9 +118,9 @@ export function authServiceBinding(
           { getTeamAccess: { field: "teamIds", noun: "teams" } },
         )
       : unaryService<auth.AuthServiceServer>(log, {
-          ...(Object.fromEntries(Object.keys(all).map((name) => [name, signingOnly])) as UnaryHandlers<
-            auth.AuthServiceServer
-          >),
+          ...(Object.fromEntries(
+            Object.keys(all).map((name) => [name, signingOnly]),
+          ) as unknown as UnaryHandlers<auth.AuthServiceServer>),
           sign: all.sign,
         });
   return { name: "auth.v1.AuthService", definition: auth.AuthServiceService, implementation };

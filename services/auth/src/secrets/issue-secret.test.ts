@@ -1,6 +1,6 @@
 import { createHash, createHmac } from "node:crypto";
-import { describe, expect, it } from "vitest";
 import { SealedValueError } from "@pulsegate/sealing";
+import { describe, expect, it } from "vitest";
 import { hmacFromStates, issueSecret, openStates, parseKeyring, verifySignature } from "./index.ts";
 
 describe("issueSecret (via the public index)", () => {

@@ -15,7 +15,9 @@ export async function resealTeams(pool: PgPool, keyring: Keyring): Promise<Resea
     ...sealedTeamSecrets(pool),
     reseal: (row) => {
       const reseal = (sealed: Buffer, fingerprint: string) =>
-        sealedValueKekId(sealed) === current ? sealed : resealStates(sealed, keyring, sealingContext(row.id, fingerprint));
+        sealedValueKekId(sealed) === current
+          ? sealed
+          : resealStates(sealed, keyring, sealingContext(row.id, fingerprint));
       const secret = reseal(row.secret_sealed, row.secret_fingerprint);
       const previous =
         row.previous_secret_sealed && row.previous_secret_fingerprint

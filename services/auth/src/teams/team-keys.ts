@@ -1,5 +1,6 @@
 import type { Orm } from "@pulsegate/db";
 import type { Logger } from "@pulsegate/logger";
+import { LastUsedThrottle } from "../last-used-throttle.ts";
 import {
   anySignatureMatches,
   hmacFromStates,
@@ -12,7 +13,6 @@ import {
   signatureMatches,
   type VerifierKey,
 } from "../secrets/index.ts";
-import { LastUsedThrottle } from "../last-used-throttle.ts";
 import { type Team, TeamSchema } from "./team.entity.ts";
 import type { SealedTeamKeys, TeamDirectory } from "./team-directory.ts";
 

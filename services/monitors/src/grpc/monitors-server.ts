@@ -50,10 +50,8 @@ export function monitorsServiceBinding(
     listMonitors: async (request: monitors.ListMonitorsRequest) => ({
       monitors: (await service.list(request.teamId)).map(monitorToProto),
     }),
-    pauseMonitor: async (request: monitors.PauseMonitorRequest) =>
-      monitorReply(await service.pause(request.id)),
-    resumeMonitor: async (request: monitors.ResumeMonitorRequest) =>
-      monitorReply(await service.resume(request.id)),
+    pauseMonitor: async (request: monitors.PauseMonitorRequest) => monitorReply(await service.pause(request.id)),
+    resumeMonitor: async (request: monitors.ResumeMonitorRequest) => monitorReply(await service.resume(request.id)),
     listPings: async (request: monitors.ListPingsRequest) => {
       const page = await service.pings(request.monitorId, request.cursor, request.limit);
       return { pings: page.pings.map(pingToProto), nextCursor: page.nextCursor };
@@ -72,8 +70,7 @@ export function monitorsServiceBinding(
     }),
     resolveBadge: async (request: monitors.ResolveBadgeRequest) =>
       monitorReply(await service.resolveBadge(request.badgeToken)),
-    getHeartbeatUsage: async (request: monitors.GetHeartbeatUsageRequest) =>
-      service.heartbeatUsage(request.teamId),
+    getHeartbeatUsage: async (request: monitors.GetHeartbeatUsageRequest) => service.heartbeatUsage(request.teamId),
     updateMonitor: async (request: monitors.UpdateMonitorRequest) =>
       monitorReply(
         await service.update(request.id, {
@@ -89,18 +86,17 @@ export function monitorsServiceBinding(
           requireTimestamp: request.requireTimestamp,
         }),
       ),
-    deleteMonitor: async (request: monitors.DeleteMonitorRequest) =>
-      monitorReply(await service.delete(request.id)),
+    deleteMonitor: async (request: monitors.DeleteMonitorRequest) => monitorReply(await service.delete(request.id)),
     deleteTeamData: async (request: monitors.DeleteTeamDataRequest) => {
       await service.deleteTeamData(request.teamId);
       return {};
     },
   };
-  const items = { field: "items", noun: "items" };
+  const batch = { field: "items", noun: "items" };
   const implementation = unaryService<monitors.MonitorsServiceServer>(log, handlers, {
     resolveMonitors: { field: "pingUrls" },
-    recordPing: items,
-    previewPings: items,
+    recordPing: batch,
+    previewPings: batch,
   });
   return { name: "monitors.v1.MonitorsService", definition: monitors.MonitorsServiceService, implementation };
 }

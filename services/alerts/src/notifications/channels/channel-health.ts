@@ -2,8 +2,8 @@ import { LockMode, type Orm } from "@pulsegate/db";
 import type { DeliveryStatus } from "@pulsegate/vocabulary";
 import { writeOutboxEventsWith } from "../../outbox/write-outbox-events.ts";
 import { cancelPendingDeliveries } from "../deliveries/cancel-pending-deliveries.ts";
-import { ChannelSchema } from "./channel.entity.ts";
 import { CHANNEL_DISABLED, channelNoticePayload } from "../messages/channel-notice.ts";
+import { ChannelSchema } from "./channel.entity.ts";
 import { countChannelFailure } from "./count-channel-failure.ts";
 
 export type ChannelHealthOptions = {

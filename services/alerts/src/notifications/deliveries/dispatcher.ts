@@ -12,16 +12,16 @@ import {
   channelNoticeBody,
   channelNoticeSlackMessage,
 } from "../messages/channel-notice.ts";
-import { verdictOf } from "./delivery-policy.ts";
-import { type AttemptOutcome, type ClaimedDelivery, eventIdOf } from "./delivery.ts";
-import { DeliveryStore } from "./delivery-store.ts";
-import { expandOutbox } from "./expand-outbox.ts";
 import { opsgenieRequest, pagerDutyBody } from "../messages/incident-tools.ts";
 import { type NotificationEvent, webhookBody } from "../messages/notification-event.ts";
-import { type EmailSender, emailContent, mailRecipients } from "./send-email.ts";
-import { describeSendError, type HttpSender } from "./send-http.ts";
 import { slackMessage } from "../messages/slack-message.ts";
 import { standardWebhooksHeaders } from "../messages/standard-webhooks-signing.ts";
+import { type AttemptOutcome, type ClaimedDelivery, eventIdOf } from "./delivery.ts";
+import { verdictOf } from "./delivery-policy.ts";
+import { DeliveryStore } from "./delivery-store.ts";
+import { expandOutbox } from "./expand-outbox.ts";
+import { type EmailSender, emailContent, mailRecipients } from "./send-email.ts";
+import { describeSendError, type HttpSender } from "./send-http.ts";
 import { traceDelivery } from "./trace-delivery.ts";
 
 export const DELIVERY_HEADER = "x-pulsegate-delivery";
