@@ -18,7 +18,7 @@ describe("checkStoredText, the services' backstop", () => {
   });
 
   it("names each unstorable text by field, the texts before the metadata", () => {
-    const checked = checkStoredText({ title: "a\u0000b", group_key: "\ud800" }, '{"k\u0000":"v"}');
+    const checked = checkStoredText({ title: "a\u0000b", group_key: "\ud800" }, '{"k\\u0000":"v"}');
     expect("problems" in checked && checked.problems.map((problem) => problem.field)).toEqual([
       "title",
       "group_key",
