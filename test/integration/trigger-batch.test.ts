@@ -397,10 +397,10 @@ describe("trigger batches through triggerAlerts", () => {
   });
 
   it("writes the created and reopened events exactly as the alert stands after them", async () => {
-    const hook = await webhookFor(teamId);
+    const hook = await webhookFor(teamId, { repeatIntervalSeconds: 300 });
     const alerts = new AlertService(orm);
     const [created] = await triggerAlerts(pool, webhooks, [
-      item(teamId, hook.id, { groupKey: "shape", metadataJson: '{"b":1,"a":{"c":[1,2]}}', repeatIntervalSeconds: 600 }),
+      item(teamId, hook.id, { groupKey: "shape", metadataJson: '{"b":1,"a":{"c":[1,2]}}' }),
     ]);
     const alertId = created && "alertId" in created ? created.alertId : "";
     const afterCreate = await alerts.get(alertId);
@@ -414,7 +414,6 @@ describe("trigger batches through triggerAlerts", () => {
         description: "now with a description",
         severity: "sev0",
         metadataJson: '{"env":"staging","a":{"c":[3]}}',
-        repeatIntervalSeconds: 300,
       }),
     ]);
     expect(reopened).toMatchObject({ outcome: "reopened" });
