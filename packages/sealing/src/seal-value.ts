@@ -167,15 +167,10 @@ export function openValue(
   return plain;
 }
 
-/** Re-seals a value under the current KEK (after a KEK rotation). */
-export function resealValue(
-  sealed: Uint8Array,
-  keyring: Keyring,
-  purpose: string,
-  aad: string,
-  plainBytes?: number,
-): Buffer {
-  const plain = openValue(sealed, keyring, purpose, aad, plainBytes);
+/** Re-seals a value under the current KEK (after a KEK rotation); opened as openValue opens it. */
+export function resealValue(...opening: Parameters<typeof openValue>): Buffer {
+  const [, keyring, purpose, aad] = opening;
+  const plain = openValue(...opening);
   try {
     return sealValue(plain, keyring, purpose, aad);
   } finally {
