@@ -107,7 +107,7 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
     log,
     sender,
     email,
-    sign: async (teamId, payload) => (await callUnary(authClient, authClient.sign, { teamId, payload })).signature,
+    sign: async (teamId, payload) => (await callUnary(authClient, "sign", { teamId, payload })).signature,
     sealer,
     health: { disableAfterMs: config.NOTIFY_DISABLE_AFTER_MS, minFailures: config.NOTIFY_DISABLE_MIN_FAILURES },
     maxAttempts: config.NOTIFY_MAX_ATTEMPTS,
