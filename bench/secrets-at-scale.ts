@@ -10,15 +10,20 @@ import { createLogger } from "@pulsegate/logger";
 import { parseKeyring } from "@pulsegate/sealing";
 import { openAlertsDatabase } from "../services/alerts/src/app.ts";
 import { loadAlertsConfig } from "../services/alerts/src/config.ts";
-import { ChannelSealer } from "../services/alerts/src/notifications/channel-credentials.ts";
-import { maskUrl } from "../services/alerts/src/notifications/mask-url.ts";
-import { resealChannels } from "../services/alerts/src/notifications/reseal-channels.ts";
+import { ChannelSealer } from "../services/alerts/src/notifications/channels/channel-credentials.ts";
+import { maskUrl } from "../services/alerts/src/notifications/channels/mask-url.ts";
+import { resealChannels } from "../services/alerts/src/notifications/channels/reseal-channels.ts";
 import { openAuthDatabase } from "../services/auth/src/app.ts";
 import { loadAuthConfig } from "../services/auth/src/config.ts";
-import { deriveHmacStates, generateSecret, openStates, sealStates } from "../services/auth/src/secrets/index.ts";
+import {
+  deriveHmacStates,
+  generateSecret,
+  openStates,
+  sealingContext,
+  sealStates,
+} from "../services/auth/src/secrets/index.ts";
 import { resealTeams } from "../services/auth/src/secrets/reseal-teams.ts";
 import { TeamDirectory } from "../services/auth/src/teams/team-directory.ts";
-import { sealingContext } from "../services/auth/src/teams/team-service.ts";
 import { dropDatabase, recreateDatabase, TEST_DATABASE_SERVER } from "../test/support/database.ts";
 
 const TEAMS = Number(process.env.BENCH_TEAMS ?? 100_000);

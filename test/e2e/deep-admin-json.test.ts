@@ -109,7 +109,7 @@ describe("deeply nested admin JSON", () => {
       recurrence: "",
       matchers: { sourceIds: [], groupKeyPrefix: "", metadataJson: nestedJson(5_000, '"x"') },
     };
-    await expect(callUnary(alertsClient, alertsClient.createSilence, silence)).rejects.toMatchObject({
+    await expect(callUnary(alertsClient, "createSilence", silence)).rejects.toMatchObject({
       code: status.INVALID_ARGUMENT,
     });
     const webhook = {
@@ -120,7 +120,7 @@ describe("deeply nested admin JSON", () => {
       signatureScheme: alerts.SignatureScheme.SIGNATURE_SCHEME_UNSPECIFIED,
       source: alerts.WebhookSource.WEBHOOK_SOURCE_UNSPECIFIED,
     };
-    await expect(callUnary(alertsClient, alertsClient.createWebhook, webhook)).rejects.toMatchObject({
+    await expect(callUnary(alertsClient, "createWebhook", webhook)).rejects.toMatchObject({
       code: status.INVALID_ARGUMENT,
     });
   });

@@ -26,8 +26,7 @@ const refusal = (sentence: string) => ({ code: status.INVALID_ARGUMENT, details:
 describe("batch gRPC calls", () => {
   it("monitors resolves up to the maximum of ping URLs in one call and refuses one more", async () => {
     const pingUrls = (count: number) => Array.from({ length: count }, (_, i) => `no-such-ping-url-${i}`);
-    const resolve = (count: number) =>
-      callUnary(monitorsClient, monitorsClient.resolveMonitors, { pingUrls: pingUrls(count) });
+    const resolve = (count: number) => callUnary(monitorsClient, "resolveMonitors", { pingUrls: pingUrls(count) });
     expect((await resolve(max)).monitors).toHaveLength(max);
     await expect(resolve(max + 1)).rejects.toMatchObject(refusal(`At most ${max} per call.`));
   });
@@ -43,7 +42,7 @@ describe("batch gRPC calls", () => {
         requestFingerprint: "",
       }));
     const resolve = (count: number) =>
-      callUnary(alertsClient, alertsClient.resolveAlertsByKey, { items: items(count), dryRun: true });
+      callUnary(alertsClient, "resolveAlertsByKey", { items: items(count), dryRun: true });
     expect((await resolve(max)).results).toHaveLength(max);
     await expect(resolve(max + 1)).rejects.toMatchObject(refusal(`At most ${max} items per call.`));
   });
@@ -53,7 +52,7 @@ describe("auth's team access", () => {
   it("answers up to the maximum of teams in one call, in order (unset for no such team), and refuses one more", async () => {
     const { teamId } = await new Client(stack).createTeam({ alertQuotaMonthly: 42 });
     const teamIds = (count: number) => [teamId, ...Array.from({ length: count - 1 }, (_, i) => `no-such-team-${i}`)];
-    const access = (count: number) => callUnary(authClient, authClient.getTeamAccess, { teamIds: teamIds(count) });
+    const access = (count: number) => callUnary(authClient, "getTeamAccess", { teamIds: teamIds(count) });
     const { results } = await access(max);
     expect(results).toHaveLength(max);
     expect(results[0]?.access).toMatchObject({ subscriptionActive: true, alertQuotaMonthly: 42 });
@@ -76,7 +75,7 @@ describe("auth's audit log", () => {
     detailsJson: "",
     ...fields,
   });
-  const record = (entries: auth.AuditEntry[]) => callUnary(authClient, authClient.recordAuditEntries, { entries });
+  const record = (entries: auth.AuditEntry[]) => callUnary(authClient, "recordAuditEntries", { entries });
 
   it("records up to the maximum of entries in one call and refuses one more", async () => {
     const { teamId } = await new Client(stack).createTeam();

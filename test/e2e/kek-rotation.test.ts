@@ -9,7 +9,6 @@ import { promisify } from "node:util";
 import { kekId, sealedValueKekId } from "@pulsegate/sealing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sealedKekId } from "../../services/auth/src/secrets/seal.ts";
 import { runCli } from "../support/cli.ts";
 import { Client } from "../support/client.ts";
 import { Receiver } from "../support/receiver.ts";
@@ -98,7 +97,7 @@ describe("KEK rotation", () => {
     );
     const teamKeks = teamRows.flatMap((row) => [row.secret_sealed, row.previous_secret_sealed ?? []]);
     expect(
-      new Set(teamKeks.filter((blob) => Buffer.isBuffer(blob)).map((blob) => sealedKekId(blob as Buffer))),
+      new Set(teamKeks.filter((blob) => Buffer.isBuffer(blob)).map((blob) => sealedValueKekId(blob as Buffer))),
     ).toEqual(new Set([NEW_ID]));
     const { rows: channelRows } = await db.query<{ credentials_sealed: Buffer }>(
       "SELECT credentials_sealed FROM alerts.channels",

@@ -60,7 +60,7 @@ describe("shutdown budget", () => {
 
     // A call that records spans (its server span and its queries) for the last flush to send.
     const client = connectClient(alerts.AlertsServiceClient, grpcAddress, { deadlineMs: 5_000 });
-    await callUnary(client, client.listWebhooks, { teamId: "team_shutdown" });
+    await callUnary(client, "listWebhooks", { teamId: "team_shutdown" });
     client.close();
 
     proxy.stall();

@@ -116,7 +116,7 @@ describe("the services' own backstop", () => {
       idempotencyKey: "",
       requestFingerprint: "",
     });
-    const { results } = await callUnary(alertsClient, alertsClient.triggerAlert, {
+    const { results } = await callUnary(alertsClient, "triggerAlert", {
       items: [item(String.raw`{"k":"\u0000"}`), item('{"k":"fine"}'), item("[1]")],
     });
     expect(results.map((result) => result.outcome)).toEqual([
@@ -145,7 +145,7 @@ describe("the services' own backstop", () => {
     });
     const { results } = await callUnary(
       monitorsClient,
-      monitorsClient.recordPing,
+      "recordPing",
       // (An unpaired surrogate cannot even cross gRPC: protobuf strings are UTF-8, so it arrives as U+FFFD.
       // The gateway is where it is refused; U+0000 does cross, and is refused here too.)
       { items: [item("ok"), item("bad\u0000")] },

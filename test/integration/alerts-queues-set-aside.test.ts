@@ -9,12 +9,12 @@ import { AlertService } from "../../services/alerts/src/alerts/alert-service.ts"
 import { foldTriggers } from "../../services/alerts/src/alerts/fold-triggers.ts";
 import { alertsKeyring, openAlertsDatabase } from "../../services/alerts/src/app.ts";
 import { loadAlertsConfig } from "../../services/alerts/src/config.ts";
-import { ChannelSealer } from "../../services/alerts/src/notifications/channel-credentials.ts";
-import { ChannelService } from "../../services/alerts/src/notifications/channel-service.ts";
-import { DeliveryStore } from "../../services/alerts/src/notifications/delivery-store.ts";
-import { Dispatcher } from "../../services/alerts/src/notifications/dispatcher.ts";
-import { expandOutbox } from "../../services/alerts/src/notifications/expand-outbox.ts";
-import { createHttpSender } from "../../services/alerts/src/notifications/send-http.ts";
+import { ChannelSealer } from "../../services/alerts/src/notifications/channels/channel-credentials.ts";
+import { ChannelService } from "../../services/alerts/src/notifications/channels/channel-service.ts";
+import { DeliveryStore } from "../../services/alerts/src/notifications/deliveries/delivery-store.ts";
+import { Dispatcher } from "../../services/alerts/src/notifications/deliveries/dispatcher.ts";
+import { expandOutbox } from "../../services/alerts/src/notifications/deliveries/expand-outbox.ts";
+import { createHttpSender } from "../../services/alerts/src/notifications/deliveries/send-http.ts";
 import { sendDueReminders } from "../../services/alerts/src/reminders/send-reminders.ts";
 import { TEST_DATABASE_SERVER, useTestDatabase } from "../support/database.ts";
 import { inProcessCounter } from "../support/in-process-metrics.ts";

@@ -8,11 +8,11 @@ import { AlertService } from "../../services/alerts/src/alerts/alert-service.ts"
 import { foldTriggers } from "../../services/alerts/src/alerts/fold-triggers.ts";
 import { alertsKeyring, openAlertsDatabase } from "../../services/alerts/src/app.ts";
 import { loadAlertsConfig } from "../../services/alerts/src/config.ts";
-import { ChannelSealer } from "../../services/alerts/src/notifications/channel-credentials.ts";
-import { ChannelService } from "../../services/alerts/src/notifications/channel-service.ts";
-import { DeliveryStore } from "../../services/alerts/src/notifications/delivery-store.ts";
-import { expandOutbox } from "../../services/alerts/src/notifications/expand-outbox.ts";
-import { PolicyService } from "../../services/alerts/src/notifications/policy-service.ts";
+import { ChannelSealer } from "../../services/alerts/src/notifications/channels/channel-credentials.ts";
+import { ChannelService } from "../../services/alerts/src/notifications/channels/channel-service.ts";
+import { DeliveryStore } from "../../services/alerts/src/notifications/deliveries/delivery-store.ts";
+import { expandOutbox } from "../../services/alerts/src/notifications/deliveries/expand-outbox.ts";
+import { PolicyService } from "../../services/alerts/src/notifications/routing/policy-service.ts";
 import { recreateDatabase, TEST_DATABASE_SERVER } from "../support/database.ts";
 
 const server = TEST_DATABASE_SERVER;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALERTS_SCHEMA, openAlertsDatabase } from "../../services/alerts/src/app.ts";
 import { loadAlertsConfig } from "../../services/alerts/src/config.ts";
 import { migrations as alertsMigrations } from "../../services/alerts/src/migrations/index.ts";
-import { expandOutbox } from "../../services/alerts/src/notifications/expand-outbox.ts";
+import { expandOutbox } from "../../services/alerts/src/notifications/deliveries/expand-outbox.ts";
 import { WebhookSchema } from "../../services/alerts/src/webhooks/webhook.entity.ts";
 import { MONITORS_SCHEMA, openMonitorsDatabase } from "../../services/monitors/src/app.ts";
 import { loadMonitorsConfig } from "../../services/monitors/src/config.ts";

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALERTS_SCHEMA, openAlertsDatabase } from "../../services/alerts/src/app.ts";
 import { loadAlertsConfig } from "../../services/alerts/src/config.ts";
 import { migrations } from "../../services/alerts/src/migrations/index.ts";
-import { ChannelSealer } from "../../services/alerts/src/notifications/channel-credentials.ts";
-import { resealChannels } from "../../services/alerts/src/notifications/reseal-channels.ts";
+import { ChannelSealer } from "../../services/alerts/src/notifications/channels/channel-credentials.ts";
+import { resealChannels } from "../../services/alerts/src/notifications/channels/reseal-channels.ts";
 import { WebhookSchema } from "../../services/alerts/src/webhooks/webhook.entity.ts";
 import { dropDatabase, recreateDatabase, TEST_DATABASE_SERVER } from "../support/database.ts";
 

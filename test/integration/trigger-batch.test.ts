@@ -397,13 +397,15 @@ describe("trigger batches through triggerAlerts", () => {
   });
 
   it("writes the created and reopened events exactly as the alert stands after them", async () => {
-    const hook = await webhookFor(teamId);
+    const hook = await webhookFor(teamId, { repeatIntervalSeconds: 300 });
     const alerts = new AlertService(orm);
     const [created] = await triggerAlerts(pool, webhooks, [
       item(teamId, hook.id, { groupKey: "shape", metadataJson: '{"b":1,"a":{"c":[1,2]}}' }),
     ]);
     const alertId = created && "alertId" in created ? created.alertId : "";
     const afterCreate = await alerts.get(alertId);
+    // Acknowledged and resolved: the reopen (fold-rule.ts) forgets both and reminds afresh.
+    await alerts.acknowledge(alertId);
     await alerts.resolve(alertId);
     const [reopened] = await triggerAlerts(pool, webhooks, [
       item(teamId, hook.id, {
@@ -416,6 +418,14 @@ describe("trigger batches through triggerAlerts", () => {
     ]);
     expect(reopened).toMatchObject({ outcome: "reopened" });
     const afterReopen = await alerts.get(alertId);
+    expect(afterReopen).toMatchObject({
+      status: "open",
+      acknowledgedAt: null,
+      resolvedAt: null,
+      repeatIntervalSeconds: 300,
+      nextReminderAt: new Date(afterReopen.lastSeenAt.getTime() + 300_000),
+      remindersSent: 0,
+    });
     // A reopen is a new episode: the alert says what its reopening trigger says.
     expect(afterReopen).toMatchObject({
       title: "Trigger, second episode",

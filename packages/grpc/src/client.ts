@@ -59,20 +59,31 @@ export type UnaryMethod<Req, Res> = (
   callback: (error: GrpcServiceError | null, response: Res) => void,
 ) => ClientUnaryCall;
 
+/** The names of a client's unary methods (not an index signature's: a generic client has one). */
+type UnaryName<C> = keyof {
+  // biome-ignore lint/suspicious/noExplicitAny: any request and response: only the shape of the method counts here.
+  [K in keyof C as string extends K ? never : C[K] extends UnaryMethod<any, any> ? K : never]: true;
+} &
+  string;
+/** A unary method's request and response (a generated client overloads it; the last overload says). */
+type RequestOf<C, K extends keyof C> = C[K] extends UnaryMethod<infer Req, unknown> ? Req : never;
+type ResponseOf<C, K extends keyof C> = C[K] extends UnaryMethod<never, infer Res> ? Res : never;
+
 /**
- * Calls a unary method of `client` under the client's deadline; every call has
- * one. `options.deadlineMs` overrides it for a call with a bound of its own (a
- * readiness probe, a re-seal of every secret).
+ * Calls the unary method `method` of `client` under the client's deadline; every call has one.
+ * `options.deadlineMs` overrides it for a call with a bound of its own (a readiness probe, a
+ * re-seal of every secret).
  */
-export function callUnary<Req, Res>(
-  client: DeadlineClient,
-  method: UnaryMethod<Req, Res>,
-  request: Req,
+export function callUnary<C extends Client, K extends UnaryName<C>>(
+  client: DeadlineClient<C>,
+  method: K,
+  request: RequestOf<C, K>,
   options: { deadlineMs?: number } = {},
-): Promise<Res> {
+): Promise<ResponseOf<C, K>> {
   const deadline = Date.now() + (options.deadlineMs ?? client.deadlineMs);
+  const send = client[method] as unknown as UnaryMethod<RequestOf<C, K>, ResponseOf<C, K>>;
   return new Promise((resolve, reject) => {
-    method.call(client, request, new Metadata(), { deadline }, (error, response) =>
+    send.call(client, request, new Metadata(), { deadline }, (error, response) =>
       error ? reject(error) : resolve(response),
     );
   });

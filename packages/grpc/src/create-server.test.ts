@@ -31,7 +31,7 @@ afterEach(async () => {
 
 async function statuses(): Promise<Record<string, string>> {
   const ask = (service: string) =>
-    callUnary(client as DeadlineClient<HealthClient>, (client as DeadlineClient<HealthClient>).check, { service }).then(
+    callUnary(client as DeadlineClient<HealthClient>, "check", { service }).then(
       (response) => response.status ?? "",
       (error: { code: number }) => `error ${error.code}`,
     );

@@ -9,4 +9,4 @@ export {
 } from "./domain-error-status.ts";
 export { outcomeFields } from "./outcome-fields.ts";
 export { type QueueName, reportSetAside } from "./set-aside.ts";
-export { unary } from "./unary.ts";
+export { type BatchField, type UnaryHandlers, unaryService } from "./unary-service.ts";

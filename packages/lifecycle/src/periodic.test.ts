@@ -200,6 +200,73 @@ describe("periodic", () => {
     await loop.stop();
   });
 
+  it("with settleMs, a kick waits that long and the kicks of many commits make one run", async () => {
+    const started: number[] = [];
+    let finish: (() => void) | undefined;
+    const loop = periodic({
+      name: "t",
+      log,
+      intervalMs: 60_000,
+      settleMs: 20,
+      task: async () => {
+        started.push(Date.now());
+        await new Promise<void>((done) => {
+          finish = done;
+        });
+        return false;
+      },
+    });
+    const t0 = Date.now();
+    loop.start();
+    loop.kick();
+    await vi.advanceTimersByTimeAsync(10);
+    loop.kick();
+    await vi.advanceTimersByTimeAsync(9);
+    expect(started).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(started.map((at) => at - t0)).toEqual([20]);
+    // Kicked during the run: the next waits settleMs after it, not the interval.
+    loop.kick();
+    loop.kick();
+    await vi.advanceTimersByTimeAsync(100);
+    finish?.();
+    await vi.advanceTimersByTimeAsync(19);
+    expect(started).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(started.map((at) => at - t0)).toEqual([20, 140]);
+    // Not kicked: the interval.
+    finish?.();
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(started).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(started.map((at) => at - t0)).toEqual([20, 140, 60_140]);
+    finish?.();
+    await loop.stop();
+  });
+
+  it("with maxFailureDelayMs, failed runs in a row wait twice as long each time up to it; a success resets", async () => {
+    const started: number[] = [];
+    let failing = 4;
+    const loop = periodic({
+      name: "t",
+      log,
+      intervalMs: 100,
+      firstRunDelayMs: 0,
+      maxFailureDelayMs: 300,
+      task: async () => {
+        started.push(Date.now());
+        if (failing-- > 0) throw new TypeError("a bug");
+        return false;
+      },
+    });
+    const t0 = Date.now();
+    loop.start();
+    await vi.advanceTimersByTimeAsync(1_000);
+    // Failed at 0, 100, 300, 600; succeeded at 900; then every interval.
+    expect(started.map((at) => at - t0)).toEqual([0, 100, 300, 600, 900, 1_000]);
+    await loop.stop();
+  });
+
   it("runs the task outside the trace of whoever kicked it", async () => {
     // Real timers: fake ones do not carry async context. The context manager is the one telemetry
     // registers in the services; without one every context is the root.

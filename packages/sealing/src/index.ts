@@ -9,4 +9,11 @@ export {
   parseKeyring,
 } from "./keyring.ts";
 export { type ResealCounts, type ResealPages, resealInPages } from "./reseal-in-pages.ts";
-export { openValue, resealValue, SealedValueError, sealedValueKekId, sealValue } from "./seal-value.ts";
+export {
+  HMAC_STATES,
+  openValue,
+  resealValue,
+  SealedValueError,
+  sealedValueKekId,
+  sealValue,
+} from "./seal-value.ts";

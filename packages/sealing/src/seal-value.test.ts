@@ -37,6 +37,15 @@ describe("sealed values", () => {
     tampered[tampered.length - 20] = (tampered[tampered.length - 20] ?? 0) ^ 1;
     expect(codeOf(() => openValue(tampered, old, "channel-credentials", "ch_1"))).toBe("auth_failed");
     expect(codeOf(() => openValue(Buffer.from([1, 0]), old, "channel-credentials", "ch_1"))).toBe("malformed");
+    const otherVersion = Buffer.from(sealed);
+    otherVersion[0] = 2;
+    expect(codeOf(() => openValue(otherVersion, old, "channel-credentials", "ch_1"))).toBe("unsupported_version");
+    expect(codeOf(() => openValue(sealed, old, "channel-credentials", "ch_1", url.length + 1))).toBe("malformed");
+  });
+
+  it("refuses to seal under a KEK id that its one length byte cannot hold", () => {
+    const longId = { ...old, current: { ...old.current, id: "k".repeat(256) } };
+    expect(() => sealValue(url, longId, "channel-credentials", "ch_1")).toThrow(/KEK id must be 1\.\.255 ASCII bytes/);
   });
 
   it("re-seals under the newest KEK, after which the old KEK is no longer needed", () => {

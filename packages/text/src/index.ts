@@ -1,4 +1,5 @@
 export { nameProblem } from "./display-name.ts";
+export { checkStoredText } from "./stored-text.ts";
 export {
   findUnstorableText,
   findUnstorableTextInJson,

@@ -5,22 +5,23 @@ import type { Logger } from "@pulsegate/logger";
 import { auth } from "@pulsegate/proto";
 import { parseKeyring } from "@pulsegate/sealing";
 import { AlertService } from "./alerts/alert-service.ts";
+import { TriggerService } from "./alerts/trigger-service.ts";
 import type { AlertsConfig } from "./config.ts";
 import { purgeDeletedTeams } from "./deletion/purge-deleted-teams.ts";
 import { TeamDeletions } from "./deletion/team-deletions.ts";
 import { alertsServiceBinding } from "./grpc/alerts-server.ts";
 import { migrations } from "./migrations/index.ts";
 import { provideMigrationKeyring } from "./migrations/migration-keyring.ts";
-import { ChannelSchema } from "./notifications/channel.entity.ts";
-import { ChannelSealer } from "./notifications/channel-credentials.ts";
-import { ChannelService } from "./notifications/channel-service.ts";
-import { DeliveryStore } from "./notifications/delivery-store.ts";
-import { Dispatcher } from "./notifications/dispatcher.ts";
-import { NotificationPolicySchema } from "./notifications/notification-policy.entity.ts";
-import { PolicyService } from "./notifications/policy-service.ts";
-import { resealChannels } from "./notifications/reseal-channels.ts";
-import { createEmailSender } from "./notifications/send-email.ts";
-import { createHttpSender } from "./notifications/send-http.ts";
+import { ChannelSchema } from "./notifications/channels/channel.entity.ts";
+import { ChannelSealer } from "./notifications/channels/channel-credentials.ts";
+import { ChannelService } from "./notifications/channels/channel-service.ts";
+import { resealChannels } from "./notifications/channels/reseal-channels.ts";
+import { DeliveryStore } from "./notifications/deliveries/delivery-store.ts";
+import { Dispatcher } from "./notifications/deliveries/dispatcher.ts";
+import { createEmailSender } from "./notifications/deliveries/send-email.ts";
+import { createHttpSender } from "./notifications/deliveries/send-http.ts";
+import { NotificationPolicySchema } from "./notifications/routing/notification-policy.entity.ts";
+import { PolicyService } from "./notifications/routing/policy-service.ts";
 import { reminderSchedule } from "./reminders/send-reminders.ts";
 import { notificationRetention } from "./retention/notification-retention.ts";
 import { SilenceSchema } from "./silences/silence.entity.ts";
@@ -81,7 +82,7 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
   const orm = await openAlertsDatabase(config, log, { migrate: config.MIGRATE_ON_START });
   const pool = openTriggerPool(config);
   const webhooks = new WebhookService(orm, { cacheMs: config.WEBHOOK_CACHE_MS });
-  const alertService = new AlertService(orm);
+  const alertService = new AlertService(orm, { onOutboxWritten: () => dispatcher.nudge() });
   const silences = new SilenceService(orm, pool, { cacheMs: config.WEBHOOK_CACHE_MS });
   const allowPrivateNetworks = config.NOTIFY_ALLOW_PRIVATE_NETWORKS;
   if (allowPrivateNetworks) log.warn("NOTIFY_ALLOW_PRIVATE_NETWORKS=true: notifications may reach private addresses");
@@ -94,7 +95,7 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
     : undefined;
   const channels = new ChannelService(orm, { allowPrivateNetworks, sealer, emailEnabled: email !== undefined });
   const policies = new PolicyService(orm, channels);
-  const deliveries = new DeliveryStore(orm);
+  const deliveries = new DeliveryStore(orm, { onRetried: () => dispatcher.nudge() });
 
   // Sign is served on auth's signing listener only (a NetworkPolicy opens it to alerts alone).
   const authClient = connectClient(auth.AuthServiceClient, config.AUTH_SIGNING_GRPC_ADDR, {
@@ -106,7 +107,7 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
     log,
     sender,
     email,
-    sign: async (teamId, payload) => (await callUnary(authClient, authClient.sign, { teamId, payload })).signature,
+    sign: async (teamId, payload) => (await callUnary(authClient, "sign", { teamId, payload })).signature,
     sealer,
     health: { disableAfterMs: config.NOTIFY_DISABLE_AFTER_MS, minFailures: config.NOTIFY_DISABLE_MIN_FAILURES },
     maxAttempts: config.NOTIFY_MAX_ATTEMPTS,
@@ -145,11 +146,11 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
       pool,
       webhooks,
       alertService,
+      new TriggerService({ pool, webhooks, log, silences, onOutboxWritten: () => dispatcher.nudge() }),
       {
         channels,
         policies,
         deliveries,
-        onOutboxWritten: () => dispatcher.nudge(),
         resealChannels: async () => ({ ...(await resealChannels(pool, sealer)), kekId: sealer.currentKekId }),
         maxAttempts: config.NOTIFY_MAX_ATTEMPTS,
         send: (message) => dispatcher.send(message),

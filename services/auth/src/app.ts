@@ -40,13 +40,13 @@ export async function openAuthDatabase(config: AuthConfig, log: Logger, options:
 export async function buildAuthService(config: AuthConfig, log: Logger) {
   const keyring = parseKeyring(config.SECRET_KEK, config.SECRET_KEK_PREVIOUS, config.NODE_ENV);
   const orm = await openAuthDatabase(config, log, { migrate: config.MIGRATE_ON_START });
-  const teams = new TeamService(orm, keyring);
   // Before serving: a ping that comes while PostgreSQL is away can be verified for any team.
   const directory = new TeamDirectory(orm, log);
   const loaded = await directory.loadAll();
   log.info({ teams: loaded }, "team directory loaded");
   directory.start(config.TEAM_DIRECTORY_REFRESH_MS);
   const keys = new TeamKeys(orm, keyring, log, config.VERIFIER_CACHE_MS, directory);
+  const teams = new TeamService(orm, keyring, { keys });
   // Changes made through other replicas, at once (the refresh above is the fallback).
   const changes = followTeamChanges(config.databaseUrl, keys, directory, log);
   const apiKeys = new ApiKeyService(orm, log);

@@ -2,7 +2,7 @@ import { type EntityManager, type Orm, rowDate } from "@pulsegate/db";
 import { decodeCursor, decodeIdCursor, encodeCursor, encodeIdCursor, pageSize } from "@pulsegate/page-cursor";
 import { ALERT_STATUSES } from "@pulsegate/vocabulary";
 import { alertsErrors } from "../errors.ts";
-import { writeOutboxEvent } from "../outbox/write-outbox-event.ts";
+import { alertEvent, writeOutboxEventsWith } from "../outbox/write-outbox-events.ts";
 import { type AlertView, alertFromRow } from "./alert-row.ts";
 import { selectAlert } from "./select-alert.ts";
 import { selectAlertPage } from "./select-alert-page.ts";
@@ -12,11 +12,14 @@ import { updateAlertStatus } from "./update-alert-status.ts";
 /** Reading alerts and moving them through open → acknowledged → resolved. */
 export class AlertService {
   readonly #orm: Orm;
+  readonly #onOutboxWritten: () => void;
   readonly #now: () => Date;
 
-  constructor(orm: Orm, now: () => Date = () => new Date()) {
+  /** `onOutboxWritten`: after a resolve, so the dispatcher looks at once for its event. */
+  constructor(orm: Orm, options: { onOutboxWritten?: () => void; now?: () => Date } = {}) {
     this.#orm = orm;
-    this.#now = now;
+    this.#onOutboxWritten = options.onOutboxWritten ?? (() => undefined);
+    this.#now = options.now ?? (() => new Date());
   }
 
   async get(id: string): Promise<AlertView> {
@@ -74,15 +77,17 @@ export class AlertService {
 
   /** open or acknowledged → resolved, with an outbox event; resolving twice is harmless. */
   async resolve(id: string): Promise<AlertView> {
-    return this.#orm.em.fork().transactional(async (em) => {
+    const alert = await this.#orm.em.fork().transactional(async (em) => {
       const row = await selectAlert(em, id, "lock");
       if (row.status === "resolved") return alertFromRow(row);
       const now = this.#now();
       const alert = alertFromRow(await updateAlertStatus(em, id, "resolved", now));
       // An alert opened under a silence notified nobody; its resolve does not either.
-      if (!alert.silencedBy) await writeOutboxEvent(em, "alert.resolved", alert, now);
+      if (!alert.silencedBy) await writeOutboxEventsWith(em, [alertEvent("alert.resolved", alert, now)]);
       return alert;
     });
+    this.#onOutboxWritten();
+    return alert;
   }
 
   #em(): EntityManager {

@@ -1,5 +1,7 @@
 import { type PgClient, run, statement } from "@pulsegate/db";
+import { insertOutboxEvents, outboxColumns } from "../outbox/write-outbox-events.ts";
 import { type AlertRow, alertFromRow } from "./alert-row.ts";
+import { foldOrReopenSetSql, foldSetSql, nextReminderSql } from "./fold-rule.ts";
 import { keyLock, openAlertOfKey, reopenableAlertOfKey } from "./key-lookups.sql.ts";
 import type { BatchPlan, FoldInput, KeyState } from "./plan-batch.ts";
 
@@ -52,7 +54,7 @@ export const LOCK_AND_FOLD = statement(
       WHERE k.try_fold
    ), folded AS (
      UPDATE alerts.alerts a
-        SET occurrence_count = a.occurrence_count + t.added, last_seen_at = GREATEST(a.last_seen_at, t.last_seen_at)
+        SET ${foldSetSql("t")}
        FROM targets t
       WHERE a.ctid = t.tid AND a.id = t.id AND a.status <> 'resolved'
      RETURNING t.ord, a.id, a.occurrence_count
@@ -124,7 +126,7 @@ export const WRITE_BATCH = statement(
                                 repeat_interval_seconds, next_reminder_at, silenced_by)
      SELECT c.id, c.team_id, 'open', c.group_key, c.title, c.description, c.severity, c.occurrence_count,
             c.source, c.source_id, c.metadata, c.first_seen_at, c.last_seen_at, c.first_seen_at,
-            c.repeat, CASE WHEN c.silenced IS NULL THEN c.first_seen_at + make_interval(secs => c.repeat) END,
+            c.repeat, ${nextReminderSql("c.first_seen_at", "c.repeat", "c.silenced")},
             c.silenced
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[],
                    $9::text[], $10::jsonb[], $11::timestamptz[], $12::timestamptz[], $36::int[], $38::text[])
@@ -133,22 +135,7 @@ export const WRITE_BATCH = statement(
      RETURNING 1
    ), bumped AS (
      UPDATE alerts.alerts a
-        SET occurrence_count = a.occurrence_count + b.added,
-            last_seen_at = CASE WHEN b.reopen THEN b.last_seen_at ELSE GREATEST(a.last_seen_at, b.last_seen_at) END,
-            status = CASE WHEN b.reopen THEN 'open' ELSE a.status END,
-            acknowledged_at = CASE WHEN b.reopen THEN NULL ELSE a.acknowledged_at END,
-            resolved_at = CASE WHEN b.reopen THEN NULL ELSE a.resolved_at END,
-            -- A reopened alert reminds afresh, at its reopening trigger's interval.
-            repeat_interval_seconds = CASE WHEN b.reopen THEN b.repeat ELSE a.repeat_interval_seconds END,
-            next_reminder_at = CASE WHEN NOT b.reopen THEN a.next_reminder_at
-                                    WHEN b.silenced IS NULL THEN b.last_seen_at + make_interval(secs => b.repeat) END,
-            silenced_by = CASE WHEN b.reopen THEN b.silenced ELSE a.silenced_by END,
-            reminders_sent = CASE WHEN b.reopen THEN 0 ELSE a.reminders_sent END,
-            -- A reopen is a new episode, told in its reopening trigger's words (plan-batch.ts, Episode).
-            title = CASE WHEN b.reopen THEN b.title ELSE a.title END,
-            description = CASE WHEN b.reopen THEN b.description ELSE a.description END,
-            severity = CASE WHEN b.reopen THEN b.severity ELSE a.severity END,
-            metadata = CASE WHEN b.reopen THEN b.metadata ELSE a.metadata END
+        SET ${foldOrReopenSetSql("b")}
        FROM unnest($13::text[], $14::int[], $15::bool[], $16::timestamptz[], $37::int[], $39::text[], $40::text[],
                    $41::text[], $42::text[], $43::jsonb[])
             AS b(id, added, reopen, last_seen_at, repeat, silenced, title, description, severity, metadata)
@@ -165,14 +152,10 @@ export const WRITE_BATCH = statement(
                                  received_at, ord)
       ORDER BY o.ord
    ), outboxed AS (
-     INSERT INTO alerts.outbox (team_id, alert_id, event_type, payload, created_at, traceparent)
-     SELECT e.team_id, e.alert_id, e.event_type, e.payload, e.created_at, e.traceparent
-       FROM unnest($27::text[], $28::text[], $29::text[], $30::jsonb[], $31::timestamptz[], $35::text[])
-            WITH ORDINALITY AS e(team_id, alert_id, event_type, payload, created_at, traceparent, ord)
-      ORDER BY e.ord
+     ${insertOutboxEvents(27)}
    ), counted AS (
      INSERT INTO alerts.alert_quota_usage AS u (team_id, month, used)
-     SELECT q.team_id, q.month, q.used FROM unnest($32::text[], $33::date[], $34::int[]) AS q(team_id, month, used)
+     SELECT q.team_id, q.month, q.used FROM unnest($33::text[], $34::date[], $35::int[]) AS q(team_id, month, used)
       ORDER BY q.team_id, q.month
      ON CONFLICT (team_id, month) DO UPDATE SET used = u.used + EXCLUDED.used
    )
@@ -298,15 +281,10 @@ export async function writeBatch(
     occurrences.map((row) => row.input.severity),
     occurrences.map((row) => row.input.metadataJson),
     occurrences.map((row) => row.input.receivedAt),
-    events.map((row) => row.teamId),
-    events.map((row) => row.alertId),
-    events.map((row) => row.type),
-    events.map((row) => row.payload),
-    events.map((row) => row.createdAt),
+    ...outboxColumns(events),
     quota.map((row) => row.teamId),
     quota.map((row) => row.month),
     quota.map((row) => row.count),
-    events.map((row) => row.traceparent),
     creates.map((alert) => alert.repeatIntervalSeconds),
     bumps.map((bump) => bump.repeatIntervalSeconds),
     creates.map((alert) => alert.silencedBy),

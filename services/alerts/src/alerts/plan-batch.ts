@@ -2,8 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { IdempotencyKey } from "@pulsegate/db";
 import { quotaAllowsOneMore, quotaKey, quotaMonth } from "@pulsegate/quota";
 import type { AlertSource, Severity } from "@pulsegate/vocabulary";
-import { type AlertEventType, outboxPayload } from "../outbox/write-outbox-event.ts";
+import { type AlertEventType, alertEvent, type OutboxEvent } from "../outbox/write-outbox-events.ts";
 import type { AlertView } from "./alert-row.ts";
+import { type Episode, laterOf, type Reopening, reminderAfter, reopenedView } from "./fold-rule.ts";
 
 /** One accepted trigger, after filter rules, ready to fold. */
 export type FoldInput = {
@@ -67,12 +68,6 @@ export type NewAlert = Pick<
   silencedBy: string | null;
 };
 
-/**
- * What an alert says about its episode: the trigger that opened it, created
- * or reopened, says it (docs/decisions.md, "Triggers"). A fold changes none of it.
- */
-export type Episode = Pick<FoldInput, "title" | "description" | "severity" | "metadataJson">;
-
 /** Triggers added to an existing alert; `reopen`: it was resolved and opens again. */
 export type Bump = {
   alertId: string;
@@ -86,23 +81,10 @@ export type Bump = {
   episode: Episode | null;
 };
 
-/** What a reopen sets besides status, times and count: all of it from the reopening trigger. */
-type Reopening = { repeatIntervalSeconds: number | null; silencedBy: string | null; episode: Episode };
-
 export type OccurrenceRow = {
   alertId: string;
   outcome: "created" | "occurrence_added" | "reopened";
   input: FoldInput;
-};
-
-export type OutboxRow = {
-  teamId: string;
-  alertId: string;
-  type: AlertEventType;
-  payload: string;
-  createdAt: Date;
-  /** Of the trigger that created or reopened the alert (null: none). */
-  traceparent: string | null;
 };
 
 export type QuotaCount = { teamId: string; month: string; count: number };
@@ -117,7 +99,8 @@ export type BatchPlan = {
   bumps: Bump[];
   /** In batch order. */
   occurrences: OccurrenceRow[];
-  events: OutboxRow[];
+  /** Each with the traceparent of the trigger that created or reopened the alert (null: none). */
+  events: OutboxEvent[];
   quota: QuotaCount[];
   results: PlannedResult[];
 };
@@ -238,7 +221,7 @@ export function planBatch(
     if (group.kind === "created") {
       const alert = group.alert;
       alert.occurrenceCount += 1;
-      if (input.receivedAt > alert.lastSeenAt) alert.lastSeenAt = input.receivedAt;
+      alert.lastSeenAt = laterOf(alert.lastSeenAt, input.receivedAt);
       const outcome = alert.occurrenceCount === 1 ? "created" : "occurrence_added";
       plan.results.push({ outcome, alertId: alert.id, occurrenceCount: alert.occurrenceCount });
       plan.occurrences.push({ alertId: alert.id, outcome, input });
@@ -246,7 +229,7 @@ export function planBatch(
     }
     const bumped = group.bump;
     bumped.added += 1;
-    if (input.receivedAt > bumped.lastSeenAt) bumped.lastSeenAt = input.receivedAt;
+    bumped.lastSeenAt = laterOf(bumped.lastSeenAt, input.receivedAt);
     const outcome = bumped.reopen && bumped.added === 1 ? "reopened" : "occurrence_added";
     plan.results.push({ outcome, bump: bumped, position: bumped.added });
     plan.occurrences.push({ alertId: bumped.alertId, outcome, input });
@@ -269,16 +252,8 @@ export function resolveResults(plan: BatchPlan, countAfter: ReadonlyMap<string, 
   });
 }
 
-function event(type: AlertEventType, alert: AlertView, trigger: FoldInput): OutboxRow {
-  const at = trigger.receivedAt;
-  return {
-    teamId: alert.teamId,
-    alertId: alert.id,
-    type,
-    payload: outboxPayload(type, alert, at),
-    createdAt: at,
-    traceparent: trigger.traceparent || null,
-  };
+function event(type: AlertEventType, alert: AlertView, trigger: FoldInput): OutboxEvent {
+  return alertEvent(type, alert, trigger.receivedAt, trigger.traceparent || null);
 }
 
 /** The alert as its first trigger created it (later triggers of the batch fold into it). */
@@ -307,40 +282,11 @@ function createdView(alert: NewAlert, metadata: unknown): AlertView {
   };
 }
 
-function reminderAfter(at: Date, repeatIntervalSeconds: number | null): Date | null {
-  return repeatIntervalSeconds === null ? null : new Date(at.getTime() + repeatIntervalSeconds * 1000);
-}
-
 function episodeOf(input: FoldInput): Episode {
   return {
     title: input.title,
     description: input.description,
     severity: input.severity,
     metadataJson: input.metadataJson,
-  };
-}
-
-/**
- * The alert as its reopening trigger leaves it: a new episode, told in that
- * trigger's words (`metadata`: its metadata parsed), with its reminders.
- */
-function reopenedView(alert: AlertView, at: Date, reopening: Reopening, metadata: unknown): AlertView {
-  const { episode, repeatIntervalSeconds } = reopening;
-  return {
-    ...alert,
-    title: episode.title,
-    description: episode.description,
-    severity: episode.severity,
-    metadata,
-    status: "open",
-    occurrenceCount: alert.occurrenceCount + 1,
-    lastSeenAt: at,
-    acknowledgedAt: null,
-    resolvedAt: null,
-    repeatIntervalSeconds,
-    nextReminderAt: reminderAfter(at, repeatIntervalSeconds),
-    remindersSent: 0,
-    // Only an unsilenced reopen writes its event.
-    silencedBy: null,
   };
 }

@@ -69,16 +69,6 @@ export const PREVIEW_RESOLVE_KEYS = statement(
      ) l ON true`,
 );
 
-/** The alert.resolved events of the resolved alerts, all in one statement. */
-export const WRITE_RESOLVED_EVENTS = statement(
-  "alerts-resolve-by-key-outbox",
-  `INSERT INTO alerts.outbox (team_id, alert_id, event_type, payload, created_at)
-   SELECT e.team_id, e.alert_id, 'alert.resolved', e.payload, e.created_at
-     FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::timestamptz[])
-          WITH ORDINALITY AS e(team_id, alert_id, payload, created_at, ord)
-    ORDER BY e.ord`,
-);
-
 export type KeyToResolve = { teamId: string; groupKey: string };
 
 /** Per key, in order: the alert it resolved now, or else the newest alert with the key (or neither). */

@@ -1,18 +1,13 @@
-import { type IdempotencyKey, inTransaction, type PgClient, type PgPool, run } from "@pulsegate/db";
+import { type IdempotencyKey, inTransaction, type PgClient, type PgPool } from "@pulsegate/db";
 import { ALERT_LIMITS } from "@pulsegate/limits";
 import { findUnstorableText, type TextProblem } from "@pulsegate/text";
 import type { AlertSource } from "@pulsegate/vocabulary";
-import { outboxPayload } from "../outbox/write-outbox-event.ts";
+import { alertEvent, writeOutboxEvents } from "../outbox/write-outbox-events.ts";
 import type { WebhookService } from "../webhooks/webhook-service.ts";
 import { alertIdempotencyKeys, type IdempotencyKeyReused } from "./alert-idempotency-keys.ts";
 import { alertFromRow } from "./alert-row.ts";
 import { keyOf } from "./plan-batch.ts";
-import {
-  type KeyResolution,
-  type KeyToResolve,
-  resolveKeys,
-  WRITE_RESOLVED_EVENTS,
-} from "./resolve-by-key-statements.ts";
+import { type KeyResolution, type KeyToResolve, resolveKeys } from "./resolve-by-key-statements.ts";
 
 export type ResolveByKeyItem = {
   teamId: string;
@@ -139,14 +134,10 @@ async function resolveChecked(
     const events = resolutions
       .flatMap((found) => (found.resolved ? [alertFromRow(found.resolved)] : []))
       .filter((alert) => !alert.silencedBy);
-    if (events.length > 0) {
-      await run(client, WRITE_RESOLVED_EVENTS, [
-        events.map((alert) => alert.teamId),
-        events.map((alert) => alert.id),
-        events.map((alert) => outboxPayload("alert.resolved", alert, at)),
-        events.map(() => at),
-      ]);
-    }
+    await writeOutboxEvents(
+      client,
+      events.map((alert) => alertEvent("alert.resolved", alert, at)),
+    );
   }
   list.forEach((key, position) => {
     const [first, ...rest] = key.items;

@@ -1,6 +1,6 @@
 import type { PgPool } from "@pulsegate/db";
 import { WEBHOOK_LIMITS } from "@pulsegate/limits";
-import { findUnstorableText, type TextProblem } from "@pulsegate/text";
+import { checkStoredText, type TextProblem } from "@pulsegate/text";
 import type { AlertSource, Severity } from "@pulsegate/vocabulary";
 import { evaluateFilterRules } from "../filter-rules/index.ts";
 import { silencedBy } from "../silences/silence-matcher.ts";
@@ -163,22 +163,11 @@ async function acceptTriggers(
 
 /** The item's metadata, parsed, or what makes the item unstorable (callers validate first; this is the backstop). */
 function checkItem(item: TriggerItem): { metadata: unknown } | { violations: TextProblem[] } {
-  let metadata: unknown;
-  if (item.metadataJson !== null) {
-    try {
-      metadata = JSON.parse(item.metadataJson);
-    } catch {
-      metadata = undefined;
-    }
-    if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) {
-      return { violations: [{ field: "metadata", message: "metadata must be a JSON object." }] };
-    }
-  }
-  const violations = findUnstorableText(
-    { title: item.title, description: item.description, group_key: item.groupKey ?? undefined, metadata },
-    "",
+  const checked = checkStoredText(
+    { title: item.title, description: item.description, group_key: item.groupKey ?? undefined },
+    item.metadataJson,
   );
-  return violations.length > 0 ? { violations } : { metadata };
+  return "problems" in checked ? { violations: checked.problems } : checked;
 }
 
 /**

@@ -6,10 +6,10 @@ import {
   severityEnum,
   signatureSchemeEnum,
 } from "@pulsegate/vocabulary/proto";
-import type { ChannelView } from "../notifications/channel.ts";
-import type { RouteInput } from "../notifications/check-routes.ts";
-import type { DeliveryView } from "../notifications/delivery-store.ts";
-import type { PolicyView } from "../notifications/policy-service.ts";
+import type { ChannelView } from "../notifications/channels/channel.ts";
+import type { DeliveryView } from "../notifications/deliveries/delivery.ts";
+import type { RouteInput } from "../notifications/routing/check-routes.ts";
+import type { PolicyView } from "../notifications/routing/policy-service.ts";
 
 export function channelToProto(channel: ChannelView): alerts.Channel {
   return {

@@ -1,13 +1,12 @@
-import { unary } from "@pulsegate/grpc";
-import type { Logger } from "@pulsegate/logger";
+import type { UnaryHandlers } from "@pulsegate/grpc";
 import type { alerts } from "@pulsegate/proto";
 import { channelKindEnum } from "@pulsegate/vocabulary/proto";
 import type { AlertService } from "../alerts/alert-service.ts";
-import type { ChannelService } from "../notifications/channel-service.ts";
-import type { DeliveryStore } from "../notifications/delivery-store.ts";
-import type { Sendable, SendOutcome } from "../notifications/dispatcher.ts";
-import type { PolicyService } from "../notifications/policy-service.ts";
-import { sendTestNotification } from "../notifications/test-notification.ts";
+import type { ChannelService } from "../notifications/channels/channel-service.ts";
+import { sendTestNotification } from "../notifications/channels/test-notification.ts";
+import type { DeliveryStore } from "../notifications/deliveries/delivery-store.ts";
+import type { Sendable, SendOutcome } from "../notifications/deliveries/dispatcher.ts";
+import type { PolicyService } from "../notifications/routing/policy-service.ts";
 import { channelToProto, deliveryToProto, policyToProto, routesFromProto } from "./notifications-mapping.ts";
 import { signatureSchemeFromProto } from "./proto-mapping.ts";
 
@@ -15,8 +14,6 @@ export type NotificationDeps = {
   channels: ChannelService;
   policies: PolicyService;
   deliveries: DeliveryStore;
-  /** Called after a commit that wrote outbox rows, so the dispatcher looks at once. */
-  onOutboxWritten: () => void;
   /** Attempts a retried delivery gets (NOTIFY_MAX_ATTEMPTS). */
   maxAttempts: number;
   /** KEK rotation: re-seals every channel's credentials under the current KEK. */
@@ -26,7 +23,7 @@ export type NotificationDeps = {
 };
 
 type NotificationMethods = Pick<
-  alerts.AlertsServiceServer,
+  UnaryHandlers<alerts.AlertsServiceServer>,
   | "createChannel"
   | "listChannels"
   | "describeChannel"
@@ -44,14 +41,10 @@ type NotificationMethods = Pick<
 >;
 
 /** The notification RPCs of alerts.v1: translation only. */
-export function notificationMethods(
-  log: Logger,
-  deps: NotificationDeps,
-  alertService: AlertService,
-): NotificationMethods {
+export function notificationMethods(deps: NotificationDeps, alertService: AlertService): NotificationMethods {
   const { channels, policies, deliveries } = deps;
   return {
-    createChannel: unary(log, async (request) => {
+    createChannel: async (request) => {
       const { channel, signingSecret } = await channels.create(request.teamId, {
         kind: channelKindEnum.fromProto(request.kind),
         name: request.name,
@@ -61,20 +54,20 @@ export function notificationMethods(
         signatureScheme: signatureSchemeFromProto(request.signatureScheme),
       });
       return { channel: channelToProto(channel), signingSecret: signingSecret ?? "" };
-    }),
-    rotateChannelSigningSecret: unary(log, async (request) => {
+    },
+    rotateChannelSigningSecret: async (request) => {
       const rotated = await channels.rotateSigningSecret(request.id, request.graceSeconds);
       return {
         channel: channelToProto(rotated.channel),
         signingSecret: rotated.signingSecret,
         previousValidUntil: rotated.previousValidUntil ?? undefined,
       };
-    }),
-    listChannels: unary(log, async (request) => ({
+    },
+    listChannels: async (request) => ({
       channels: (await channels.list(request.teamId)).map(channelToProto),
-    })),
-    describeChannel: unary(log, async (request) => ({ channel: channelToProto(await channels.get(request.id)) })),
-    updateChannel: unary(log, async (request) => {
+    }),
+    describeChannel: async (request) => ({ channel: channelToProto(await channels.get(request.id)) }),
+    updateChannel: async (request) => {
       const channel = await channels.update(request.id, {
         name: request.name,
         url: request.url,
@@ -82,34 +75,33 @@ export function notificationMethods(
         key: request.key,
       });
       return { channel: channelToProto(channel) };
-    }),
-    deleteChannel: unary(log, async (request) => {
+    },
+    deleteChannel: async (request) => {
       await channels.delete(request.id);
       return {};
-    }),
-    putNotificationPolicy: unary(log, async (request) => ({
+    },
+    putNotificationPolicy: async (request) => ({
       policy: policyToProto(await policies.put(request.teamId, routesFromProto(request.routes))),
-    })),
-    getNotificationPolicy: unary(log, async (request) => {
+    }),
+    getNotificationPolicy: async (request) => {
       const policy = await policies.get(request.teamId);
       return { policy: policy ? policyToProto(policy) : undefined };
-    }),
-    deleteNotificationPolicy: unary(log, async (request) => {
+    },
+    deleteNotificationPolicy: async (request) => {
       await policies.delete(request.teamId);
       return {};
-    }),
-    listDeliveries: unary(log, async (request) => {
+    },
+    listDeliveries: async (request) => {
       await alertService.get(request.alertId);
       return { deliveries: (await deliveries.listForAlert(request.alertId)).map(deliveryToProto) };
-    }),
-    getDelivery: unary(log, async (request) => ({ delivery: deliveryToProto(await deliveries.get(request.id)) })),
-    retryDelivery: unary(log, async (request) => {
+    },
+    getDelivery: async (request) => ({ delivery: deliveryToProto(await deliveries.get(request.id)) }),
+    retryDelivery: async (request) => {
       const delivery = await deliveries.retry(request.id, deps.maxAttempts);
-      deps.onOutboxWritten();
       return { delivery: deliveryToProto(delivery) };
-    }),
-    resealChannelCredentials: unary(log, async () => deps.resealChannels()),
-    testChannel: unary(log, async (request) => {
+    },
+    resealChannelCredentials: async () => deps.resealChannels(),
+    testChannel: async (request) => {
       const result = await sendTestNotification(deps.send, await channels.stored(request.id));
       return {
         delivered: result.delivered,
@@ -117,6 +109,6 @@ export function notificationMethods(
         error: result.error,
         durationMs: result.durationMs,
       };
-    }),
+    },
   };
 }

@@ -1,5 +1,4 @@
-import { unary } from "@pulsegate/grpc";
-import type { Logger } from "@pulsegate/logger";
+import type { UnaryHandlers } from "@pulsegate/grpc";
 import type { alerts } from "@pulsegate/proto";
 import { isActive, type Silence } from "../silences/silence.ts";
 import type { SilenceService } from "../silences/silence-service.ts";
@@ -25,11 +24,10 @@ export function silenceToProto(silence: Silence, now: Date = new Date()): alerts
 
 /** The silence RPCs: translation only. */
 export function silenceMethods(
-  log: Logger,
   silences: SilenceService,
-): Pick<alerts.AlertsServiceServer, "createSilence" | "listSilences" | "deleteSilence"> {
+): Pick<UnaryHandlers<alerts.AlertsServiceServer>, "createSilence" | "listSilences" | "deleteSilence"> {
   return {
-    createSilence: unary(log, async (request: alerts.CreateSilenceRequest) => ({
+    createSilence: async (request: alerts.CreateSilenceRequest) => ({
       silence: silenceToProto(
         await silences.create(request.teamId, {
           name: request.name,
@@ -41,13 +39,13 @@ export function silenceMethods(
           metadataJson: request.matchers?.metadataJson ?? "",
         }),
       ),
-    })),
-    listSilences: unary(log, async (request: alerts.ListSilencesRequest) => ({
+    }),
+    listSilences: async (request: alerts.ListSilencesRequest) => ({
       silences: (await silences.list(request.teamId)).map((silence) => silenceToProto(silence)),
-    })),
-    deleteSilence: unary(log, async (request: alerts.DeleteSilenceRequest) => {
+    }),
+    deleteSilence: async (request: alerts.DeleteSilenceRequest) => {
       await silences.delete(request.teamId, request.id);
       return {};
-    }),
+    },
   };
 }

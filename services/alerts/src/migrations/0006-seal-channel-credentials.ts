@@ -1,6 +1,6 @@
 import { Migration } from "@pulsegate/db";
-import { ChannelSealer } from "../notifications/channel-credentials.ts";
-import { maskUrl } from "../notifications/mask-url.ts";
+import { ChannelSealer } from "../notifications/channels/channel-credentials.ts";
+import { maskUrl } from "../notifications/channels/mask-url.ts";
 import { migrationKeyring } from "./migration-keyring.ts";
 
 const SEAL_BATCH = 500;

@@ -2,11 +2,11 @@ import { inTransaction, type PgPool } from "@pulsegate/db";
 import { reportSetAside, setAsideReason } from "@pulsegate/grpc";
 import { type Periodic, periodic } from "@pulsegate/lifecycle";
 import type { Logger } from "@pulsegate/logger";
+import { inBackgroundSpan } from "@pulsegate/telemetry";
 import { isTransientError } from "@pulsegate/transient-error";
 import { alertFromRow } from "../alerts/alert-row.ts";
-import { outboxPayload } from "../outbox/write-outbox-event.ts";
+import { alertEvent, writeOutboxEvents } from "../outbox/write-outbox-events.ts";
 import { selectDueReminderIds, setAsideReminder, takeDueReminders } from "./take-due-reminders.ts";
-import { writeReminderEvents } from "./write-reminder-events.ts";
 
 export const REMINDER_BATCH = 200;
 
@@ -54,12 +54,13 @@ function sendReminders(pool: PgPool, now: Date, onlyId: string | null): Promise<
     const rows = await takeDueReminders(client, { now, limit: REMINDER_BATCH, onlyId });
     const alerts = rows.filter((row) => row.status === "open").map(alertFromRow);
     if (alerts.length > 0) {
-      const events = alerts.map((alert) => ({
-        teamId: alert.teamId,
-        alertId: alert.id,
-        payload: outboxPayload("alert.reminder", alert, now),
-      }));
-      await writeReminderEvents(client, events, now);
+      // A pass that found reminders is a trace of its own, which their deliveries continue.
+      await inBackgroundSpan("alerts.reminders", { attributes: { "pulsegate.reminders": alerts.length } }, () =>
+        writeOutboxEvents(
+          client,
+          alerts.map((alert) => alertEvent("alert.reminder", alert, now)),
+        ),
+      );
     }
     return { sent: alerts.length, full: rows.length === REMINDER_BATCH };
   });

@@ -4,22 +4,19 @@ import { API_KEY_LIMITS } from "@pulsegate/limits";
 import type { Logger } from "@pulsegate/logger";
 import { checkName } from "../check-name.ts";
 import { authErrors } from "../errors.ts";
+import { LastUsedThrottle } from "../last-used-throttle.ts";
 import { requireTeamExists } from "../teams/team-exists.ts";
 import { ApiKeySchema } from "./api-key.entity.ts";
-import { API_KEY_SCOPES, type ApiKeyScope, type ApiKeyView, apiKeyView } from "./api-key.ts";
+import { type ApiKeyView, apiKeyView } from "./api-key.ts";
+import { API_KEY_SCOPES, type ApiKeyScope } from "./api-key-scope.ts";
 import { issueToken, prefixOf, tokenMatches } from "./api-key-token.ts";
-
-/** How often "last used" is written back per key: authenticating must not write per request. */
-const LAST_USED_WRITE_INTERVAL_MS = 60_000;
-/** A bound on the memory of the write-back throttle; forgetting only costs an extra write. */
-const MAX_TRACKED_KEYS = 100_000;
 
 /** Team API keys: created with a token shown once, listed, revoked, and authenticated by token. */
 export class ApiKeyService {
   readonly #orm: Orm;
   readonly #log: Logger;
   readonly #now: () => Date;
-  readonly #lastUsedWrites = new Map<string, number>();
+  readonly #lastUsed = new LastUsedThrottle();
 
   constructor(orm: Orm, log: Logger, now: () => Date = () => new Date()) {
     this.#orm = orm;
@@ -90,9 +87,7 @@ export class ApiKeyService {
 
   #recordUse(id: string): void {
     const now = this.#now();
-    if (now.getTime() - (this.#lastUsedWrites.get(id) ?? 0) < LAST_USED_WRITE_INTERVAL_MS) return;
-    if (this.#lastUsedWrites.size >= MAX_TRACKED_KEYS) this.#lastUsedWrites.clear();
-    this.#lastUsedWrites.set(id, now.getTime());
+    if (!this.#lastUsed.due(id, now.getTime())) return;
     this.#em()
       .nativeUpdate(ApiKeySchema, { id, revokedAt: null }, { lastUsedAt: now })
       .catch((error: unknown) => this.#log.warn({ err: error }, "could not record API key use"));

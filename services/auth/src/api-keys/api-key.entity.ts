@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from "@pulsegate/db";
-import type { ApiKeyScope } from "./api-key.ts";
+import type { ApiKeyScope } from "./api-key-scope.ts";
 
 /**
  * A team API key. The token is never stored: only its first 12 characters (to find candidates)

@@ -1,4 +1,5 @@
 import type { ApiKey } from "./api-key.entity.ts";
+import type { ApiKeyScope } from "./api-key-scope.ts";
 
 /** A team API key as the service shows it: never the token, never its hash. */
 export type ApiKeyView = {
@@ -11,9 +12,6 @@ export type ApiKeyView = {
   lastUsedAt: Date | null;
   revokedAt: Date | null;
 };
-
-export const API_KEY_SCOPES = ["read", "write"] as const;
-export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 /** What the service shows of a stored key: everything but the token's hash. */
 export function apiKeyView(key: ApiKey): ApiKeyView {

@@ -1,14 +1,14 @@
-import { unary } from "@pulsegate/grpc";
-import type { Logger } from "@pulsegate/logger";
+import type { UnaryHandlers } from "@pulsegate/grpc";
 import { auth } from "@pulsegate/proto";
-import type { ApiKeyScope, ApiKeyView } from "../api-keys/api-key.ts";
+import type { ApiKeyView } from "../api-keys/api-key.ts";
+import type { ApiKeyScope } from "../api-keys/api-key-scope.ts";
 import type { ApiKeyService } from "../api-keys/api-key-service.ts";
 import { AUDIT_ACTOR_KINDS, type AuditActorKind, type AuditEntry } from "../audit/audit-entry.ts";
 import type { AuditLog } from "../audit/audit-log.ts";
 import { authErrors } from "../errors.ts";
 
 type Methods = Pick<
-  auth.AuthServiceServer,
+  UnaryHandlers<auth.AuthServiceServer>,
   | "createApiKey"
   | "listApiKeys"
   | "getApiKey"
@@ -92,31 +92,31 @@ function auditEntryToProto(entry: AuditEntry): auth.AuditEntry {
 }
 
 /** The API key and audit log RPCs of auth.v1: translation only. */
-export function apiKeyMethods(log: Logger, keys: ApiKeyService, audit: AuditLog): Methods {
+export function apiKeyMethods(keys: ApiKeyService, audit: AuditLog): Methods {
   return {
-    createApiKey: unary(log, async (request) => {
+    createApiKey: async (request) => {
       const { apiKey, token } = await keys.create(request.teamId, {
         name: request.name,
         scope: scopeName(request.scope),
       });
       return { apiKey: apiKeyToProto(apiKey), token };
-    }),
-    listApiKeys: unary(log, async (request) => ({
+    },
+    listApiKeys: async (request) => ({
       apiKeys: (await keys.list(request.teamId)).map(apiKeyToProto),
-    })),
-    getApiKey: unary(log, async (request) => ({ apiKey: apiKeyToProto(await keys.get(request.id)) })),
-    revokeApiKey: unary(log, async (request) => ({ apiKey: apiKeyToProto(await keys.revoke(request.id)) })),
-    authenticateApiKey: unary(log, async (request) => {
+    }),
+    getApiKey: async (request) => ({ apiKey: apiKeyToProto(await keys.get(request.id)) }),
+    revokeApiKey: async (request) => ({ apiKey: apiKeyToProto(await keys.revoke(request.id)) }),
+    authenticateApiKey: async (request) => {
       const key = await keys.authenticate(request.token);
       return { apiKey: key ? apiKeyToProto(key) : undefined };
-    }),
-    recordAuditEntries: unary(log, async (request) => {
+    },
+    recordAuditEntries: async (request) => {
       await audit.record(request.entries.map(auditEntryFromProto));
       return {};
-    }),
-    listAuditEntries: unary(log, async (request) => {
+    },
+    listAuditEntries: async (request) => {
       const page = await audit.list(request.teamId, request.limit, request.cursor);
       return { entries: page.entries.map(auditEntryToProto), nextCursor: page.nextCursor };
-    }),
+    },
   };
 }

@@ -1,5 +1,4 @@
-import { type ServiceBinding, unary } from "@pulsegate/grpc";
-import { BATCH_LIMITS } from "@pulsegate/limits";
+import { type ServiceBinding, type UnaryHandlers, unaryService } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { auth } from "@pulsegate/proto";
 import type { ApiKeyService } from "../api-keys/api-key-service.ts";
@@ -41,50 +40,46 @@ export function authServiceBinding(
   /** KEK rotation: re-seals every team's sealed states under the current KEK. */
   resealSecrets: () => Promise<{ resealed: number; alreadyCurrent: number; kekId: string }>,
 ): ServiceBinding {
-  const all: auth.AuthServiceServer = {
-    ...apiKeyMethods(log, apiKeys, audit),
-    resealSecrets: unary(log, async () => resealSecrets()),
-    listTeams: unary(log, async (request) => {
+  const all: UnaryHandlers<auth.AuthServiceServer> = {
+    ...apiKeyMethods(apiKeys, audit),
+    resealSecrets: async () => resealSecrets(),
+    listTeams: async (request) => {
       const page = await teams.list(request.limit, request.cursor);
       return { teams: page.teams.map(toProtoTeam), nextCursor: page.nextCursor };
-    }),
-    createTeam: unary(log, async (request) => {
+    },
+    createTeam: async (request) => {
       const { team, secret } = await teams.create({
         name: request.name,
         subscriptionExpiresAt: request.subscriptionExpiresAt,
         alertQuotaMonthly: request.alertQuotaMonthly,
         heartbeatQuotaMonthly: request.heartbeatQuotaMonthly,
       });
-      keys.learn(team);
       return { team: toProtoTeam(team), webhookSecret: secret, standardWebhooksSecret: standardWebhooksSecret(secret) };
-    }),
-    getTeam: unary(log, async (request) => ({ team: toProtoTeam(await teams.get(request.teamId)) })),
-    updateTeam: unary(log, async (request) => {
+    },
+    getTeam: async (request) => ({ team: toProtoTeam(await teams.get(request.teamId)) }),
+    updateTeam: async (request) => {
       const team = await teams.update(request.teamId, {
         name: request.name,
         subscriptionExpiresAt: request.clearSubscriptionExpiresAt ? null : request.subscriptionExpiresAt,
         alertQuotaMonthly: request.alertQuotaMonthly,
         heartbeatQuotaMonthly: request.heartbeatQuotaMonthly,
       });
-      keys.learn(team);
       return { team: toProtoTeam(team) };
-    }),
-    rotateSecret: unary(log, async (request) => {
+    },
+    rotateSecret: async (request) => {
       const { team, secret, previousValidUntil } = await teams.rotate(request.teamId, request.graceSeconds);
-      keys.learn(team);
       return {
         team: toProtoTeam(team),
         webhookSecret: secret,
         standardWebhooksSecret: standardWebhooksSecret(secret),
         previousValidUntil,
       };
-    }),
-    deleteTeam: unary(log, async (request) => {
+    },
+    deleteTeam: async (request) => {
       const { team, apiKeyIds } = await teams.delete(request.teamId);
-      keys.drop(team.id);
       return { team: toProtoTeam(team), apiKeyIds };
-    }),
-    verifySignature: unary(log, async (request) => {
+    },
+    verifySignature: async (request) => {
       const results = await keys.verify(
         request.items.map((item) => ({
           teamId: item.teamId,
@@ -99,35 +94,35 @@ export function authServiceBinding(
           access: "access" in result ? toProtoAccess(result.access) : undefined,
         })),
       };
-    }),
-    getTeamAccess: unary(log, async (request) => {
-      if (request.teamIds.length > BATCH_LIMITS.maxItemsPerCall) {
-        throw authErrors.invalidArgument("teamIds", `At most ${BATCH_LIMITS.maxItemsPerCall} teams per call.`);
-      }
+    },
+    getTeamAccess: async (request) => {
       const results = await keys.access(request.teamIds);
       return { results: results.map((access) => ({ access: access ? toProtoAccess(access) : undefined })) };
-    }),
-    sign: unary(log, async (request) => {
+    },
+    sign: async (request) => {
       const signature = await keys.sign(request.teamId, request.payload);
       if (signature === null) throw authErrors.teamNotFound();
       return { signature };
-    }),
+    },
   };
-  // <unknown, never>: a handler that never answers fits every method's slot.
-  const refuse = (error: () => Error) =>
-    unary<unknown, never>(log, async () => {
-      throw error();
-    });
+  // A handler that never answers fits every method's slot.
+  const refuse = (error: () => Error) => async (): Promise<never> => {
+    throw error();
+  };
   const signingOnly = refuse(authErrors.signingListenerOnly);
-  const implementation: auth.AuthServiceServer =
+  const implementation =
     listener === "main"
-      ? { ...all, sign: refuse(authErrors.signNotAllowed) }
-      : {
+      ? unaryService<auth.AuthServiceServer>(
+          log,
+          { ...all, sign: refuse(authErrors.signNotAllowed) },
+          { getTeamAccess: { field: "teamIds", noun: "teams" } },
+        )
+      : unaryService<auth.AuthServiceServer>(log, {
           ...(Object.fromEntries(
             Object.keys(all).map((name) => [name, signingOnly]),
-          ) as unknown as auth.AuthServiceServer),
+          ) as unknown as UnaryHandlers<auth.AuthServiceServer>),
           sign: all.sign,
-        };
+        });
   return { name: "auth.v1.AuthService", definition: auth.AuthServiceService, implementation };
 }
 

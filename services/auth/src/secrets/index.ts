@@ -2,16 +2,11 @@
 
 export { DEV_KEK_ID, KEK_ENV, KEK_PREVIOUS_ENV, type Kek, type Keyring, kekId, parseKeyring } from "@pulsegate/sealing";
 export { fingerprintSecret, type GeneratedSecret, generateSecret, isSecretText } from "./generate-secret.ts";
+export { graceEndsAt, graceSecondsOf, inGrace } from "./grace.ts";
 export { deriveHmacStates, HMAC_STATES_BYTES, hmacFromStates, VerifierKey } from "./hmac-states.ts";
 export { type IssuedSecret, issueSecret } from "./issue-secret.ts";
-export {
-  resealStates,
-  SEALED_FORMAT_VERSION,
-  SealedStatesError,
-  type SealedStatesErrorCode,
-  sealedKekId,
-  sealStates,
-} from "./seal.ts";
+export { resealStates, sealStates } from "./seal.ts";
+export { sealingContext } from "./sealing-context.ts";
 export { parseSignatureHeader } from "./signature-header.ts";
 export { parseStandardSignatures, standardWebhooksSecret } from "./standard-webhooks-signature.ts";
 export { openStates } from "./verifier-key.ts";

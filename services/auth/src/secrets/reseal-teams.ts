@@ -1,8 +1,8 @@
 import type { PgPool } from "@pulsegate/db";
-import { type Keyring, type ResealCounts, resealInPages } from "@pulsegate/sealing";
-import { sealingContext } from "../teams/team-service.ts";
-import { resealStates, sealedKekId } from "./seal.ts";
+import { type Keyring, type ResealCounts, resealInPages, sealedValueKekId } from "@pulsegate/sealing";
+import { resealStates } from "./seal.ts";
 import { sealedTeamSecrets } from "./sealed-team-secrets.ts";
+import { sealingContext } from "./sealing-context.ts";
 
 /**
  * Re-seals every team's HMAC states (current and previous) under the keyring's current KEK. A row
@@ -15,7 +15,9 @@ export async function resealTeams(pool: PgPool, keyring: Keyring): Promise<Resea
     ...sealedTeamSecrets(pool),
     reseal: (row) => {
       const reseal = (sealed: Buffer, fingerprint: string) =>
-        sealedKekId(sealed) === current ? sealed : resealStates(sealed, keyring, sealingContext(row.id, fingerprint));
+        sealedValueKekId(sealed) === current
+          ? sealed
+          : resealStates(sealed, keyring, sealingContext(row.id, fingerprint));
       const secret = reseal(row.secret_sealed, row.secret_fingerprint);
       const previous =
         row.previous_secret_sealed && row.previous_secret_fingerprint

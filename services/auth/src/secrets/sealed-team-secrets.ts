@@ -1,11 +1,13 @@
 import { keysetSwap, type PgPool } from "@pulsegate/db";
-import type { TeamKeysRow } from "../teams/select-team-keys.ts";
 
 /** A team's sealed HMAC states (current and previous) with the fingerprints they are bound to. */
-export type SealedTeamSecretsRow = Pick<
-  TeamKeysRow,
-  "id" | "secret_fingerprint" | "secret_sealed" | "previous_secret_fingerprint" | "previous_secret_sealed"
->;
+export type SealedTeamSecretsRow = {
+  id: string;
+  secret_fingerprint: string;
+  secret_sealed: Buffer;
+  previous_secret_fingerprint: string | null;
+  previous_secret_sealed: Buffer | null;
+};
 
 /** Re-sealed states, hex: written only where the row still holds `old` (the current state). */
 export type SealedTeamSecretsChange = { id: string; old: string; secret: string; previous: string | null };

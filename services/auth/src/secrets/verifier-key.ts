@@ -6,7 +6,7 @@ import type { Keyring } from "@pulsegate/sealing";
 import { VerifierKey } from "./hmac-states.ts";
 import { unsealStates } from "./seal.ts";
 
-/** Throws SealedStatesError if the blob is malformed, tampered, bound to other `aad`, or its KEK is unknown. */
+/** Throws SealedValueError if the blob is malformed, tampered, bound to other `aad`, or its KEK is unknown. */
 export function openStates(sealed: Uint8Array, keyring: Keyring, aad: string): VerifierKey {
   const states = unsealStates(sealed, keyring, aad);
   try {

@@ -1,18 +1,20 @@
 import type { Orm } from "@pulsegate/db";
 import type { Logger } from "@pulsegate/logger";
+import { LastUsedThrottle } from "../last-used-throttle.ts";
 import {
   anySignatureMatches,
   hmacFromStates,
+  inGrace,
   type Keyring,
   openStates,
   parseSignatureHeader,
   parseStandardSignatures,
+  sealingContext,
   signatureMatches,
   type VerifierKey,
 } from "../secrets/index.ts";
 import { type Team, TeamSchema } from "./team.entity.ts";
 import type { SealedTeamKeys, TeamDirectory } from "./team-directory.ts";
-import { sealingContext } from "./team-service.ts";
 
 /**
  * How `signature` is written: the interface's hex header, or a Standard Webhooks webhook-signature
@@ -44,8 +46,6 @@ type Keys = {
   loadedAt: number;
 };
 
-/** How often "last used" times are written back: a hot path must not write per request. */
-const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 /** After a mismatch, keys older than this are reloaded once, in case another replica rotated. */
 const RELOAD_ON_MISMATCH_AFTER_MS = 1_000;
 const MAX_CACHED_TEAMS = 50_000;
@@ -69,7 +69,7 @@ export class TeamKeys {
   readonly #cacheMs: number;
   readonly #now: () => number;
   readonly #cache = new Map<string, Keys>();
-  readonly #lastUsedWrites = new Map<string, number>();
+  readonly #lastUsed = new LastUsedThrottle();
   readonly #directory: TeamDirectory;
   #databaseRetryAt = 0;
   /** Counts forget calls: a load that a change overtook must not be kept as fresh. */
@@ -176,7 +176,7 @@ export class TeamKeys {
     const matches = matcherOf(item);
     if (!matches) return "invalid";
     if (matches(keys.current.key)) return "valid_current";
-    if (keys.previous && this.#now() < keys.previous.validUntil.getTime() && matches(keys.previous.key)) {
+    if (keys.previous && inGrace(keys.previous.validUntil, this.#now()) && matches(keys.previous.key)) {
       return "valid_previous";
     }
     return "invalid";
@@ -267,8 +267,7 @@ export class TeamKeys {
     if (!slot) return;
     const marker = `${keys.id}:${slot.fingerprint}`;
     const now = this.#now();
-    if (now - (this.#lastUsedWrites.get(marker) ?? 0) < LAST_USED_WRITE_INTERVAL_MS) return;
-    this.#lastUsedWrites.set(marker, now);
+    if (!this.#lastUsed.due(marker, now)) return;
     // Only while that secret is still the one in that slot; updatedAt stays (it is the directory's change marker).
     const at = new Date(now);
     const em = this.#orm.em.fork();

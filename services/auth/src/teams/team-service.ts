@@ -5,7 +5,15 @@ import { decodeCursor, encodeCursor, pageSize } from "@pulsegate/page-cursor";
 import { ApiKeySchema } from "../api-keys/api-key.entity.ts";
 import { checkName } from "../check-name.ts";
 import { authErrors } from "../errors.ts";
-import { deriveHmacStates, generateSecret, type Keyring, sealStates } from "../secrets/index.ts";
+import {
+  deriveHmacStates,
+  generateSecret,
+  graceEndsAt,
+  graceSecondsOf,
+  type Keyring,
+  sealingContext,
+  sealStates,
+} from "../secrets/index.ts";
 import { type Team, TeamSchema } from "./team.entity.ts";
 
 export type CreateTeamInput = {
@@ -25,21 +33,22 @@ export type UpdateTeamInput = {
 /** Team names are unique (docs/decisions.md, "Names"): a create or rename that loses the race is a conflict. */
 const nameTaken = onUniqueViolation("teams_name_key", () => authErrors.nameTaken("team"));
 
-/** The additional data that binds a sealed blob to its team and fingerprint. */
-export function sealingContext(teamId: string, fingerprint: string): string {
-  return `pulsegate:team-secret:${teamId}:${fingerprint}`;
-}
+/** What this process keeps of a team's keys (TeamKeys): told of every change made here, at once. */
+export type TeamKeysCache = { learn: (team: Team) => void; drop: (teamId: string) => void };
 
 /** Teams and the lifecycle of their one webhook secret (DESIGN §3). */
 export class TeamService {
   readonly #orm: Orm;
   readonly #keyring: Keyring;
+  readonly #keys: TeamKeysCache | undefined;
   readonly #now: () => Date;
 
-  constructor(orm: Orm, keyring: Keyring, now: () => Date = () => new Date()) {
+  /** `keys`: this process's cache of teams' keys; other replicas hear of changes from the database. */
+  constructor(orm: Orm, keyring: Keyring, options: { keys?: TeamKeysCache; now?: () => Date } = {}) {
     this.#orm = orm;
     this.#keyring = keyring;
-    this.#now = now;
+    this.#keys = options.keys;
+    this.#now = options.now ?? (() => new Date());
   }
 
   async create(input: CreateTeamInput): Promise<{ team: Team; secret: string }> {
@@ -73,6 +82,7 @@ export class TeamService {
       previousSecretLastUsedAt: null,
     });
     await em.flush().catch(nameTaken);
+    this.#keys?.learn(team);
     return { team, secret };
   }
 
@@ -118,6 +128,7 @@ export class TeamService {
     }
     team.updatedAt = this.#now();
     await em.flush().catch(nameTaken);
+    this.#keys?.learn(team);
     return team;
   }
 
@@ -128,7 +139,7 @@ export class TeamService {
    * ids of its keys.
    */
   async delete(teamId: string): Promise<{ team: Team; apiKeyIds: string[] }> {
-    return this.#orm.em.fork().transactional(async (em) => {
+    const deleted = await this.#orm.em.fork().transactional(async (em) => {
       const team = await em.findOne(TeamSchema, { id: teamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!team) throw authErrors.teamNotFound();
       const keys = await em.find(ApiKeySchema, { teamId }, { fields: ["id"] });
@@ -136,6 +147,8 @@ export class TeamService {
       await em.nativeDelete(TeamSchema, { id: teamId });
       return { team, apiKeyIds: keys.map((key) => key.id) };
     });
+    this.#keys?.drop(teamId);
+    return deleted;
   }
 
   /**
@@ -146,18 +159,12 @@ export class TeamService {
     teamId: string,
     graceSeconds: number | undefined,
   ): Promise<{ team: Team; secret: string; previousValidUntil: Date }> {
-    const grace = graceSeconds ?? TEAM_LIMITS.defaultGraceSeconds;
-    if (!Number.isInteger(grace) || grace < 0 || grace > TEAM_LIMITS.maxGraceSeconds) {
-      throw authErrors.invalidArgument(
-        "graceSeconds",
-        `graceSeconds must be a whole number from 0 to ${TEAM_LIMITS.maxGraceSeconds}.`,
-      );
-    }
-    return this.#orm.em.fork().transactional(async (em) => {
+    const grace = graceSecondsOf(graceSeconds);
+    const rotated = await this.#orm.em.fork().transactional(async (em) => {
       const team = await em.findOne(TeamSchema, { id: teamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!team) throw authErrors.teamNotFound();
       const now = this.#now();
-      const previousValidUntil = new Date(now.getTime() + grace * 1000);
+      const previousValidUntil = graceEndsAt(now, grace);
       const { secret, fingerprint } = generateSecret();
       team.previousSecretFingerprint = team.secretFingerprint;
       team.previousSecretSealed = team.secretSealed;
@@ -170,6 +177,8 @@ export class TeamService {
       team.updatedAt = now;
       return { team, secret, previousValidUntil };
     });
+    this.#keys?.learn(rotated.team);
+    return rotated;
   }
 
   #em(): EntityManager {

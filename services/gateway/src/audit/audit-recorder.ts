@@ -68,7 +68,7 @@ export function createAuditRecorder(peers: Peers, log: Logger, options: AuditRec
    */
   const deliver = async (entries: auth.AuditEntry[]): Promise<void> => {
     try {
-      await callUnary(peers.auth, peers.auth.recordAuditEntries, { entries });
+      await callUnary(peers.auth, "recordAuditEntries", { entries });
     } catch (error) {
       const refusal = refusalOf(error);
       if (refusal === undefined) throw error;

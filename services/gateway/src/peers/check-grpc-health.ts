@@ -15,7 +15,7 @@ export function createHealthChecker(address: string, deadlineMs: number) {
   return {
     /** True when the peer answers SERVING for `service` within `timeoutMs` (the probe's own bound). */
     check: (service: string, timeoutMs: number): Promise<boolean> =>
-      callUnary(client, client.check, { service }, { deadlineMs: timeoutMs }).then(
+      callUnary(client, "check", { service }, { deadlineMs: timeoutMs }).then(
         (response) => response.status === "SERVING",
         () => false,
       ),

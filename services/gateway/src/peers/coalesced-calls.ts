@@ -21,27 +21,25 @@ export type CoalescedCalls = {
 
 export function createCoalescedCalls(peers: Peers, options: { verifiedCacheMs: number }): CoalescedCalls {
   const verify = batchPerTurn(
-    async (items: auth.VerifySignatureItem[]) =>
-      (await callUnary(peers.auth, peers.auth.verifySignature, { items })).results,
+    async (items: auth.VerifySignatureItem[]) => (await callUnary(peers.auth, "verifySignature", { items })).results,
     { name: "VerifySignature" },
   );
   const verified = createVerifiedCache(options.verifiedCacheMs);
   const trigger = batchPerTurn(
     resendKeyedItems(
-      async (items: alerts.TriggerAlertItem[]) =>
-        (await callUnary(peers.alerts, peers.alerts.triggerAlert, { items })).results,
+      async (items: alerts.TriggerAlertItem[]) => (await callUnary(peers.alerts, "triggerAlert", { items })).results,
     ),
     { name: "TriggerAlert" },
   );
   const resolve = batchPerTurn(
     resendKeyedItems(
       async (items: alerts.ResolveByKeyItem[]) =>
-        (await callUnary(peers.alerts, peers.alerts.resolveAlertsByKey, { items, dryRun: false })).results,
+        (await callUnary(peers.alerts, "resolveAlertsByKey", { items, dryRun: false })).results,
     ),
     { name: "ResolveAlertsByKey" },
   );
   const access = batchPerTurn(
-    async (teamIds: string[]) => (await callUnary(peers.auth, peers.auth.getTeamAccess, { teamIds })).results,
+    async (teamIds: string[]) => (await callUnary(peers.auth, "getTeamAccess", { teamIds })).results,
     { name: "GetTeamAccess" },
   );
   return {

@@ -18,7 +18,7 @@ export function alertsOverGrpc(client: DeadlineClient<alerts.AlertsServiceClient
     async raise(incident: IncidentAlert): Promise<RaiseOutcome> {
       let response: alerts.TriggerAlertResponse;
       try {
-        response = await callUnary(client, client.triggerAlert, { items: [triggerItem(incident)] });
+        response = await callUnary(client, "triggerAlert", { items: [triggerItem(incident)] });
       } catch (error) {
         const reason = refusalOf(error);
         if (reason !== undefined) return { kind: "refused", reason };
@@ -36,7 +36,7 @@ export function alertsOverGrpc(client: DeadlineClient<alerts.AlertsServiceClient
 
     async resolve(alertId: string): Promise<"resolved" | Refused> {
       try {
-        await callUnary(client, client.resolveAlert, { id: alertId });
+        await callUnary(client, "resolveAlert", { id: alertId });
       } catch (error) {
         const reason = refusalOf(error);
         if (reason !== undefined) return { kind: "refused", reason };

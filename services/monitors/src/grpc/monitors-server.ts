@@ -1,5 +1,4 @@
-import { type ServiceBinding, unary } from "@pulsegate/grpc";
-import { BATCH_LIMITS } from "@pulsegate/limits";
+import { type ServiceBinding, type UnaryHandlers, unaryService } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { alerts, monitors } from "@pulsegate/proto";
 import type { Severity } from "@pulsegate/vocabulary";
@@ -23,12 +22,6 @@ function monitorReply(monitor: MonitorView | null): { monitor: monitors.Monitor 
   return { monitor: monitor ? monitorToProto(monitor) : undefined };
 }
 
-/** A batch call's list may hold at most BATCH_LIMITS.maxItemsPerCall entries. */
-function refuseOversizedBatch(list: unknown[], field: string, unit: string): void {
-  if (list.length > BATCH_LIMITS.maxItemsPerCall)
-    throw monitorsErrors.invalid([{ field, message: `At most ${BATCH_LIMITS.maxItemsPerCall} ${unit}.` }]);
-}
-
 /** Translates monitors.v1 messages to the domain and back; no rules live here. */
 export function monitorsServiceBinding(
   log: Logger,
@@ -36,8 +29,8 @@ export function monitorsServiceBinding(
   recorder: PingRecorder,
   spoolStatus: () => Promise<SpoolStatus>,
 ): ServiceBinding {
-  const implementation: monitors.MonitorsServiceServer = {
-    createMonitor: unary(log, async (request: monitors.CreateMonitorRequest) => {
+  const handlers: UnaryHandlers<monitors.MonitorsServiceServer> = {
+    createMonitor: async (request: monitors.CreateMonitorRequest) => {
       const monitor = await service.create(request.teamId, {
         name: request.name,
         intervalSeconds: request.intervalSeconds,
@@ -52,44 +45,33 @@ export function monitorsServiceBinding(
         signatureScheme: signatureSchemeFromProto(request.signatureScheme),
       });
       return monitorReply(monitor);
-    }),
-    getMonitor: unary(log, async (request: monitors.GetMonitorRequest) => monitorReply(await service.get(request.id))),
-    listMonitors: unary(log, async (request: monitors.ListMonitorsRequest) => ({
+    },
+    getMonitor: async (request: monitors.GetMonitorRequest) => monitorReply(await service.get(request.id)),
+    listMonitors: async (request: monitors.ListMonitorsRequest) => ({
       monitors: (await service.list(request.teamId)).map(monitorToProto),
-    })),
-    pauseMonitor: unary(log, async (request: monitors.PauseMonitorRequest) =>
-      monitorReply(await service.pause(request.id)),
-    ),
-    resumeMonitor: unary(log, async (request: monitors.ResumeMonitorRequest) =>
-      monitorReply(await service.resume(request.id)),
-    ),
-    listPings: unary(log, async (request: monitors.ListPingsRequest) => {
+    }),
+    pauseMonitor: async (request: monitors.PauseMonitorRequest) => monitorReply(await service.pause(request.id)),
+    resumeMonitor: async (request: monitors.ResumeMonitorRequest) => monitorReply(await service.resume(request.id)),
+    listPings: async (request: monitors.ListPingsRequest) => {
       const page = await service.pings(request.monitorId, request.cursor, request.limit);
       return { pings: page.pings.map(pingToProto), nextCursor: page.nextCursor };
-    }),
-    resolveMonitor: unary(log, async (request: monitors.ResolveMonitorRequest) =>
+    },
+    resolveMonitor: async (request: monitors.ResolveMonitorRequest) =>
       monitorReply(await service.resolve(request.pingUrl)),
-    ),
-    resolveMonitors: unary(log, async (request: monitors.ResolveMonitorsRequest) => {
-      refuseOversizedBatch(request.pingUrls, "pingUrls", "per call");
-      return { monitors: (await service.resolveMany(request.pingUrls)).map(monitorReply) };
+    resolveMonitors: async (request: monitors.ResolveMonitorsRequest) => ({
+      monitors: (await service.resolveMany(request.pingUrls)).map(monitorReply),
     }),
-    recordPing: unary(log, async (request: monitors.RecordPingRequest) => {
-      refuseOversizedBatch(request.items, "items", "items per call");
-      return { results: (await recorder.record(recordInputsFromProto(request.items))).map(recordResultToProto) };
+    recordPing: async (request: monitors.RecordPingRequest) => ({
+      results: (await recorder.record(recordInputsFromProto(request.items))).map(recordResultToProto),
     }),
-    describeSpool: unary(log, async () => spoolStatusToProto(await spoolStatus())),
-    previewPings: unary(log, async (request: monitors.PreviewPingsRequest) => {
-      refuseOversizedBatch(request.items, "items", "items per call");
-      return { results: (await recorder.preview(recordInputsFromProto(request.items))).map(previewResultToProto) };
+    describeSpool: async () => spoolStatusToProto(await spoolStatus()),
+    previewPings: async (request: monitors.PreviewPingsRequest) => ({
+      results: (await recorder.preview(recordInputsFromProto(request.items))).map(previewResultToProto),
     }),
-    resolveBadge: unary(log, async (request: monitors.ResolveBadgeRequest) =>
+    resolveBadge: async (request: monitors.ResolveBadgeRequest) =>
       monitorReply(await service.resolveBadge(request.badgeToken)),
-    ),
-    getHeartbeatUsage: unary(log, async (request: monitors.GetHeartbeatUsageRequest) =>
-      service.heartbeatUsage(request.teamId),
-    ),
-    updateMonitor: unary(log, async (request: monitors.UpdateMonitorRequest) =>
+    getHeartbeatUsage: async (request: monitors.GetHeartbeatUsageRequest) => service.heartbeatUsage(request.teamId),
+    updateMonitor: async (request: monitors.UpdateMonitorRequest) =>
       monitorReply(
         await service.update(request.id, {
           name: request.name,
@@ -104,15 +86,18 @@ export function monitorsServiceBinding(
           requireTimestamp: request.requireTimestamp,
         }),
       ),
-    ),
-    deleteMonitor: unary(log, async (request: monitors.DeleteMonitorRequest) =>
-      monitorReply(await service.delete(request.id)),
-    ),
-    deleteTeamData: unary(log, async (request: monitors.DeleteTeamDataRequest) => {
+    deleteMonitor: async (request: monitors.DeleteMonitorRequest) => monitorReply(await service.delete(request.id)),
+    deleteTeamData: async (request: monitors.DeleteTeamDataRequest) => {
       await service.deleteTeamData(request.teamId);
       return {};
-    }),
+    },
   };
+  const batch = { field: "items", noun: "items" };
+  const implementation = unaryService<monitors.MonitorsServiceServer>(log, handlers, {
+    resolveMonitors: { field: "pingUrls" },
+    recordPing: batch,
+    previewPings: batch,
+  });
   return { name: "monitors.v1.MonitorsService", definition: monitors.MonitorsServiceService, implementation };
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { PgPool } from "@pulsegate/db";
 import type { Logger } from "@pulsegate/logger";
-import { findUnstorableText, type TextProblem } from "@pulsegate/text";
+import { checkStoredText, type TextProblem } from "@pulsegate/text";
 import { isTransientError } from "@pulsegate/transient-error";
 import { monitorsErrors } from "../errors.ts";
 import type { LastKnownMonitors } from "../monitors/last-known-monitors.ts";
@@ -235,25 +235,11 @@ export class PingRecorder {
   }
 }
 
-/**
- * Text that cannot be stored (U+0000, unpaired surrogates) or metadata that is
- * not a JSON object: the gateway refuses these first; this is the backstop, per
- * item, so one bad ping never fails a batch that mixes teams.
- */
+/** What makes a ping unstorable (the stored-text backstop, checkStoredText), or nothing. */
 function unstorableText(input: RecordInput): TextProblem[] {
-  let metadata: unknown;
-  if (input.metadataJson !== null) {
-    try {
-      metadata = JSON.parse(input.metadataJson);
-    } catch {
-      metadata = undefined;
-    }
-    if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) {
-      return [{ field: "metadata", message: "metadata must be a JSON object." }];
-    }
-  }
-  return findUnstorableText(
-    { reason: input.reason ?? undefined, group_key: input.groupKey ?? undefined, metadata },
-    "",
+  const checked = checkStoredText(
+    { reason: input.reason ?? undefined, group_key: input.groupKey ?? undefined },
+    input.metadataJson,
   );
+  return "problems" in checked ? checked.problems : [];
 }

@@ -41,7 +41,7 @@ export async function alertRoutes(
       const query = request.query;
       const [, response] = await Promise.all([
         requireTeam(peers, teamId),
-        callUnary(client, client.listAlerts, {
+        callUnary(client, "listAlerts", {
           teamId,
           state: alertStatusToProto(query.status),
           ...pageRequest(query),
@@ -54,7 +54,7 @@ export async function alertRoutes(
   ownedGetRoute(app, ALERTS, {
     summary: "Get an alert",
     description: "The alert.",
-    get: async (id) => alertJson(present((await callUnary(client, client.getAlert, { id })).alert, "alert")),
+    get: async (id) => alertJson(present((await callUnary(client, "getAlert", { id })).alert, "alert")),
   });
 
   ownedPageRoute(app, ALERTS, {
@@ -63,7 +63,7 @@ export async function alertRoutes(
     summary: "Every accepted trigger folded into an alert, newest first",
     description: "A page of occurrences.",
     page: async (alertId, page) => {
-      const response = await callUnary(client, client.listOccurrences, { alertId, ...page });
+      const response = await callUnary(client, "listOccurrences", { alertId, ...page });
       return { items: response.occurrences.map(occurrenceJson), nextCursor: response.nextCursor };
     },
   });
@@ -85,7 +85,7 @@ export async function alertRoutes(
         },
       },
       async (request) => {
-        const call = verb === "acknowledge" ? client.acknowledgeAlert : client.resolveAlert;
+        const call = verb === "acknowledge" ? "acknowledgeAlert" : "resolveAlert";
         const response = await callUnary(client, call, { id: request.params.id });
         const alert = present(response.alert, "alert");
         await audit(request, { action: `alert.${verb}`, target: { kind: "alert", id: alert.id } });

@@ -39,7 +39,7 @@ export function createApiKeyAuthenticator(peers: Peers, options: { ttlMs: number
       const token = tokensByCacheKey.get(cacheKey);
       tokensByCacheKey.delete(cacheKey);
       if (token === undefined) return undefined;
-      const { apiKey } = await callUnary(peers.auth, peers.auth.authenticateApiKey, { token });
+      const { apiKey } = await callUnary(peers.auth, "authenticateApiKey", { token });
       if (!apiKey) return undefined;
       const scope = apiKey.scope === auth.ApiKeyScope.API_KEY_SCOPE_WRITE ? "write" : "read";
       if (cacheKeysById.size >= 10_000) cacheKeysById.clear();

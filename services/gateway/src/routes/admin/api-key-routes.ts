@@ -85,7 +85,7 @@ export async function apiKeyRoutes(
     },
     async (request, reply) => {
       const { name, scope } = request.body;
-      const response = await callUnary(client, client.createApiKey, {
+      const response = await callUnary(client, "createApiKey", {
         teamId: request.params.teamId,
         name,
         scope: scope === "write" ? auth.ApiKeyScope.API_KEY_SCOPE_WRITE : auth.ApiKeyScope.API_KEY_SCOPE_READ,
@@ -115,7 +115,7 @@ export async function apiKeyRoutes(
     },
     async (request) => {
       refuseCursor(request.query);
-      const response = await callUnary(client, client.listApiKeys, { teamId: request.params.teamId });
+      const response = await callUnary(client, "listApiKeys", { teamId: request.params.teamId });
       return { apiKeys: response.apiKeys.map(apiKeyJson), nextCursor: null };
     },
   );
@@ -123,7 +123,7 @@ export async function apiKeyRoutes(
   ownedGetRoute(app, API_KEYS, {
     summary: "Get an API key",
     description: "The key.",
-    get: async (id) => apiKeyJson(present((await callUnary(client, client.getApiKey, { id })).apiKey, "apiKey")),
+    get: async (id) => apiKeyJson(present((await callUnary(client, "getApiKey", { id })).apiKey, "apiKey")),
   });
 
   app.post<{ Params: { id: string } }>(
@@ -140,7 +140,7 @@ export async function apiKeyRoutes(
       },
     },
     async (request) => {
-      const response = await callUnary(client, client.revokeApiKey, { id: request.params.id });
+      const response = await callUnary(client, "revokeApiKey", { id: request.params.id });
       const apiKey = present(response.apiKey, "apiKey");
       apiKeys.forget(apiKey.id);
       await onRevoked?.(apiKey.id);

@@ -48,7 +48,7 @@ export async function auditLogRoutes(app: FastifyInstance, { peers }: { peers: P
       },
     },
     async (request) => {
-      const response = await callUnary(client, client.listAuditEntries, {
+      const response = await callUnary(client, "listAuditEntries", {
         teamId: request.params.teamId,
         ...pageRequest(request.query),
       });

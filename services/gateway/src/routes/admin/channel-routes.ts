@@ -66,7 +66,7 @@ export async function channelRoutes(
     },
     answerFields: { signingSecret },
     create: async (teamId, body) => {
-      const response = await callUnary(client, client.createChannel, {
+      const response = await callUnary(client, "createChannel", {
         teamId,
         kind: channelKindToProto(body.kind),
         name: body.name,
@@ -89,7 +89,7 @@ export async function channelRoutes(
   teamListRoute(app, peers, CHANNELS, {
     description: "Every channel.",
     list: async (teamId) => {
-      const response = await callUnary(client, client.listChannels, { teamId });
+      const response = await callUnary(client, "listChannels", { teamId });
       return response.channels.map(channelJson);
     },
   });
@@ -99,7 +99,7 @@ export async function channelRoutes(
     body: updateChannelBody,
     description: "The channel as changed.",
     update: async (id, body) => {
-      const response = await callUnary(client, client.updateChannel, {
+      const response = await callUnary(client, "updateChannel", {
         id,
         name: body.name,
         url: body.url,
@@ -140,7 +140,7 @@ export async function channelRoutes(
     },
     async (request) => {
       const graceSeconds = request.body.graceSeconds;
-      const response = await callUnary(client, client.rotateChannelSigningSecret, {
+      const response = await callUnary(client, "rotateChannelSigningSecret", {
         id: request.params.id,
         graceSeconds,
       });
@@ -199,7 +199,7 @@ export async function channelRoutes(
       },
     },
     async (request) => {
-      const result = await callUnary(client, client.testChannel, { id: request.params.id });
+      const result = await callUnary(client, "testChannel", { id: request.params.id });
       await audit(request, {
         action: "channel.test",
         target: { kind: "channel", id: request.params.id },
@@ -227,7 +227,7 @@ export async function channelRoutes(
       },
     },
     async (request, reply) => {
-      await callUnary(client, client.deleteChannel, { id: request.params.id });
+      await callUnary(client, "deleteChannel", { id: request.params.id });
       await audit(request, { action: "channel.delete", target: { kind: "channel", id: request.params.id } });
       return reply.code(204).send();
     },
@@ -247,7 +247,7 @@ export async function channelRoutes(
     async (request) => {
       const { teamId } = request.params;
       await requireTeam(peers, teamId);
-      const response = await callUnary(client, client.putNotificationPolicy, {
+      const response = await callUnary(client, "putNotificationPolicy", {
         teamId,
         routes: request.body.routes.map((route) => ({
           severities: route.severities.map((severity) => severityToProto(severity)),
@@ -271,7 +271,7 @@ export async function channelRoutes(
       const { teamId } = request.params;
       const [, response] = await Promise.all([
         requireTeam(peers, teamId),
-        callUnary(client, client.getNotificationPolicy, { teamId }),
+        callUnary(client, "getNotificationPolicy", { teamId }),
       ]);
       return { policy: response.policy ? policyJson(response.policy) : null };
     },
@@ -290,7 +290,7 @@ export async function channelRoutes(
     async (request, reply) => {
       const { teamId } = request.params;
       await requireTeam(peers, teamId);
-      await callUnary(client, client.deleteNotificationPolicy, { teamId });
+      await callUnary(client, "deleteNotificationPolicy", { teamId });
       await audit(request, {
         action: "notification_policy.delete",
         target: { kind: "notification_policy", id: teamId },
@@ -312,7 +312,7 @@ export async function channelRoutes(
       preValidation: async (request) => refuseCursor(request.query),
     },
     async (request) => {
-      const response = await callUnary(client, client.listDeliveries, { alertId: request.params.id });
+      const response = await callUnary(client, "listDeliveries", { alertId: request.params.id });
       return { deliveries: response.deliveries.map(deliveryJson), nextCursor: null };
     },
   );
@@ -329,7 +329,7 @@ export async function channelRoutes(
       },
     },
     async (request) => {
-      const response = await callUnary(client, client.retryDelivery, { id: request.params.id });
+      const response = await callUnary(client, "retryDelivery", { id: request.params.id });
       const delivery = present(response.delivery, "delivery");
       await audit(request, { action: "delivery.retry", target: { kind: "delivery", id: delivery.id } });
       return { delivery: deliveryJson(delivery) };

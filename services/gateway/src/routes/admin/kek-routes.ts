@@ -41,13 +41,8 @@ export async function kekRoutes(app: FastifyInstance, { peers }: { peers: Peers 
     },
     async () => {
       // One after the other: each walks its whole table a page at a time.
-      const teams = await callUnary(peers.auth, peers.auth.resealSecrets, {}, { deadlineMs: RESEAL_TIMEOUT_MS });
-      const channels = await callUnary(
-        peers.alerts,
-        peers.alerts.resealChannelCredentials,
-        {},
-        { deadlineMs: RESEAL_TIMEOUT_MS },
-      );
+      const teams = await callUnary(peers.auth, "resealSecrets", {}, { deadlineMs: RESEAL_TIMEOUT_MS });
+      const channels = await callUnary(peers.alerts, "resealChannelCredentials", {}, { deadlineMs: RESEAL_TIMEOUT_MS });
       return {
         teams: { resealed: teams.resealed, alreadyCurrent: teams.alreadyCurrent, kekId: teams.kekId },
         channels: { resealed: channels.resealed, alreadyCurrent: channels.alreadyCurrent, kekId: channels.kekId },

@@ -176,7 +176,7 @@ export async function monitorRoutes(
     body: createMonitorBody,
     description: "The monitor (idle until its first ping), with its ping URL.",
     create: async (teamId, body, request) => {
-      const response = await callUnary(client, client.createMonitor, {
+      const response = await callUnary(client, "createMonitor", {
         teamId,
         name: body.name,
         intervalSeconds: body.intervalSeconds,
@@ -197,7 +197,7 @@ export async function monitorRoutes(
   teamListRoute(app, peers, MONITORS, {
     description: "Every monitor.",
     list: async (teamId, request) => {
-      const response = await callUnary(client, client.listMonitors, { teamId });
+      const response = await callUnary(client, "listMonitors", { teamId });
       const baseUrl = publicBaseUrl(request, options.publicBaseUrl);
       return withTeamSecretFingerprints(
         peers,
@@ -209,7 +209,7 @@ export async function monitorRoutes(
   ownedGetRoute(app, MONITORS, {
     summary: "Get a monitor",
     description: "The monitor.",
-    get: async (id, request) => (await answered(await callUnary(client, client.getMonitor, { id }), request)).json,
+    get: async (id, request) => (await answered(await callUnary(client, "getMonitor", { id }), request)).json,
   });
 
   /** Every gateway forgets the monitor's ping URL and badge: what they keep of it (name, replay protection…) changed. */
@@ -222,7 +222,7 @@ export async function monitorRoutes(
     body: updateMonitorBody,
     description: "The monitor as changed.",
     update: async (id, body, request) => {
-      const response = await callUnary(client, client.updateMonitor, {
+      const response = await callUnary(client, "updateMonitor", {
         id,
         name: body.name,
         intervalSeconds: body.intervalSeconds,
@@ -246,7 +246,7 @@ export async function monitorRoutes(
     summary: "Delete a monitor (its pings answer 404 at once; its pings are removed, its alerts kept)",
     operationId: "deleteMonitor",
     delete: async (id) => {
-      const monitor = present((await callUnary(client, client.deleteMonitor, { id })).monitor, "monitor");
+      const monitor = present((await callUnary(client, "deleteMonitor", { id })).monitor, "monitor");
       await forgetLookups(monitor);
       options.owners.forget("monitor", id);
       return monitor;
@@ -269,7 +269,7 @@ export async function monitorRoutes(
         },
       },
       async (request) => {
-        const call = verb === "pause" ? client.pauseMonitor : client.resumeMonitor;
+        const call = verb === "pause" ? "pauseMonitor" : "resumeMonitor";
         const { resource: monitor, json } = await answered(
           await callUnary(client, call, { id: request.params.id }),
           request,
@@ -289,7 +289,7 @@ export async function monitorRoutes(
     summary: "A monitor's recent pings, newest first",
     description: "A page of pings.",
     page: async (monitorId, page) => {
-      const response = await callUnary(client, client.listPings, { monitorId, ...page });
+      const response = await callUnary(client, "listPings", { monitorId, ...page });
       return { items: response.pings.map(pingJson), nextCursor: response.nextCursor };
     },
   });

@@ -6,5 +6,5 @@ import type { Peers } from "../../peers/connect-peers.ts";
  * or lists anything: the owning service does not know which teams exist.
  */
 export async function requireTeam(peers: Peers, teamId: string): Promise<void> {
-  await callUnary(peers.auth, peers.auth.getTeam, { teamId });
+  await callUnary(peers.auth, "getTeam", { teamId });
 }

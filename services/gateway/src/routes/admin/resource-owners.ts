@@ -29,12 +29,12 @@ export type ResourceOwners = {
 export function createResourceOwners(peers: Peers): ResourceOwners {
   const { alerts, monitors, auth } = peers;
   const loaders: Record<OwnedResource, (id: string) => Promise<string>> = {
-    webhook: async (id) => present((await callUnary(alerts, alerts.getWebhook, { id })).webhook, "webhook").teamId,
-    alert: async (id) => present((await callUnary(alerts, alerts.getAlert, { id })).alert, "alert").teamId,
-    monitor: async (id) => present((await callUnary(monitors, monitors.getMonitor, { id })).monitor, "monitor").teamId,
-    channel: async (id) => present((await callUnary(alerts, alerts.describeChannel, { id })).channel, "channel").teamId,
-    delivery: async (id) => present((await callUnary(alerts, alerts.getDelivery, { id })).delivery, "delivery").teamId,
-    api_key: async (id) => present((await callUnary(auth, auth.getApiKey, { id })).apiKey, "apiKey").teamId,
+    webhook: async (id) => present((await callUnary(alerts, "getWebhook", { id })).webhook, "webhook").teamId,
+    alert: async (id) => present((await callUnary(alerts, "getAlert", { id })).alert, "alert").teamId,
+    monitor: async (id) => present((await callUnary(monitors, "getMonitor", { id })).monitor, "monitor").teamId,
+    channel: async (id) => present((await callUnary(alerts, "describeChannel", { id })).channel, "channel").teamId,
+    delivery: async (id) => present((await callUnary(alerts, "getDelivery", { id })).delivery, "delivery").teamId,
+    api_key: async (id) => present((await callUnary(auth, "getApiKey", { id })).apiKey, "apiKey").teamId,
   };
   const cache = createLookupCache<string>({
     ttlMs: 3_600_000,

@@ -39,7 +39,7 @@ export async function withTeamSecretFingerprints<View extends SigningView>(
   const fingerprints = new Map(
     await Promise.all(
       teams.map(async (teamId) => {
-        const { team } = await callUnary(peers.auth, peers.auth.getTeam, { teamId });
+        const { team } = await callUnary(peers.auth, "getTeam", { teamId });
         return [teamId, team?.secretFingerprint || null] as const;
       }),
     ),

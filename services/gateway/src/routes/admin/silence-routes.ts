@@ -110,7 +110,7 @@ export async function silenceRoutes(
     body: createSilenceBody,
     description: "The silence.",
     create: async (teamId, body) => {
-      const response = await callUnary(client, client.createSilence, {
+      const response = await callUnary(client, "createSilence", {
         teamId,
         name: body.name,
         startsAt: new Date(body.startsAt),
@@ -130,7 +130,7 @@ export async function silenceRoutes(
   teamListRoute(app, peers, SILENCES, {
     description: "Every silence.",
     list: async (teamId) => {
-      const response = await callUnary(client, client.listSilences, { teamId });
+      const response = await callUnary(client, "listSilences", { teamId });
       return response.silences.map(silenceJson);
     },
   });
@@ -148,7 +148,7 @@ export async function silenceRoutes(
     async (request, reply) => {
       const { teamId, id } = request.params;
       await requireTeam(peers, teamId);
-      await callUnary(client, client.deleteSilence, { teamId, id });
+      await callUnary(client, "deleteSilence", { teamId, id });
       await audit(request, { action: "silence.delete", target: { kind: "silence", id } });
       return reply.code(204).send();
     },

@@ -21,7 +21,7 @@ export function createTeamPresence(peers: Peers, options: { ttlMs: number }): Te
     maxEntries: 50_000,
     load: async (teamId) => {
       try {
-        await callUnary(peers.auth, peers.auth.getTeam, { teamId });
+        await callUnary(peers.auth, "getTeam", { teamId });
         return true;
       } catch (error) {
         if (domainErrorFromGrpc(error) instanceof NotFoundError) return false;

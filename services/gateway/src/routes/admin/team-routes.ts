@@ -92,7 +92,7 @@ export async function teamRoutes(
     },
     async (request, reply) => {
       const body = request.body;
-      const response = await callUnary(auth, auth.createTeam, {
+      const response = await callUnary(auth, "createTeam", {
         name: body.name,
         subscriptionExpiresAt: body.subscriptionExpiresAt ? new Date(body.subscriptionExpiresAt) : undefined,
         alertQuotaMonthly: body.alertQuotaMonthly,
@@ -120,7 +120,7 @@ export async function teamRoutes(
       },
     },
     async (request) => {
-      const response = await callUnary(auth, auth.listTeams, pageRequest(request.query));
+      const response = await callUnary(auth, "listTeams", pageRequest(request.query));
       return { teams: response.teams.map(teamJson), nextCursor: cursorJson(response.nextCursor) };
     },
   );
@@ -129,7 +129,7 @@ export async function teamRoutes(
     "/teams/:teamId",
     { config: TEAM, schema: { tags, summary: "Get a team", response: { 200: wrapped("team", "Team", "The team.") } } },
     async (request) => {
-      const response = await callUnary(auth, auth.getTeam, { teamId: request.params.teamId });
+      const response = await callUnary(auth, "getTeam", { teamId: request.params.teamId });
       return { team: teamJson(present(response.team, "team")) };
     },
   );
@@ -153,7 +153,7 @@ export async function teamRoutes(
         throw errors.adminTokenOnly("change a team's subscription or quotas");
       }
       const expiresAt = body.subscriptionExpiresAt;
-      const response = await callUnary(auth, auth.updateTeam, {
+      const response = await callUnary(auth, "updateTeam", {
         teamId: request.params.teamId,
         name: body.name,
         subscriptionExpiresAt: typeof expiresAt === "string" ? new Date(expiresAt) : undefined,
@@ -190,9 +190,9 @@ export async function teamRoutes(
       const { teamId } = request.params;
       await requireTeam(peers, teamId);
       // alerts and monitors first: if auth then fails, the team still exists and the DELETE can be sent again.
-      await callUnary(peers.alerts, peers.alerts.deleteTeamData, { teamId });
-      await callUnary(peers.monitors, peers.monitors.deleteTeamData, { teamId });
-      const { team, apiKeyIds } = await callUnary(auth, auth.deleteTeam, { teamId });
+      await callUnary(peers.alerts, "deleteTeamData", { teamId });
+      await callUnary(peers.monitors, "deleteTeamData", { teamId });
+      const { team, apiKeyIds } = await callUnary(auth, "deleteTeam", { teamId });
       await onTeamChanged?.(teamId);
       await announceLookups({ kind: "team", teamId });
       await onApiKeysDeleted(apiKeyIds);
@@ -231,7 +231,7 @@ export async function teamRoutes(
     },
     async (request) => {
       const graceSeconds = request.body.graceSeconds;
-      const response = await callUnary(auth, auth.rotateSecret, { teamId: request.params.teamId, graceSeconds });
+      const response = await callUnary(auth, "rotateSecret", { teamId: request.params.teamId, graceSeconds });
       await onTeamChanged?.(request.params.teamId);
       await audit(request, {
         action: "team.rotate_secret",

@@ -45,9 +45,9 @@ export async function usageRoutes(app: FastifyInstance, { peers }: { peers: Peer
     async (request) => {
       const { teamId } = request.params;
       const [team, alerts, heartbeats] = await Promise.all([
-        callUnary(peers.auth, peers.auth.getTeam, { teamId }),
-        callUnary(peers.alerts, peers.alerts.getAlertUsage, { teamId }),
-        callUnary(peers.monitors, peers.monitors.getHeartbeatUsage, { teamId }),
+        callUnary(peers.auth, "getTeam", { teamId }),
+        callUnary(peers.alerts, "getAlertUsage", { teamId }),
+        callUnary(peers.monitors, "getHeartbeatUsage", { teamId }),
       ]);
       const quotas = present(team.team, "team");
       return {

@@ -90,7 +90,7 @@ export async function webhookRoutes(
       "The webhook, with its trigger URL; an Alertmanager webhook's bearer token beside it, shown this once.",
     answerFields: { bearerToken },
     create: async (teamId, body, request) => {
-      const response = await callUnary(client, client.createWebhook, {
+      const response = await callUnary(client, "createWebhook", {
         teamId,
         name: body.name,
         ...settingsToProto(body),
@@ -108,7 +108,7 @@ export async function webhookRoutes(
   teamListRoute(app, peers, WEBHOOKS, {
     description: "Every webhook.",
     list: async (teamId, request) => {
-      const response = await callUnary(client, client.listWebhooks, { teamId });
+      const response = await callUnary(client, "listWebhooks", { teamId });
       const baseUrl = publicBaseUrl(request, options.publicBaseUrl);
       return withTeamSecretFingerprints(
         peers,
@@ -120,7 +120,7 @@ export async function webhookRoutes(
   ownedGetRoute(app, WEBHOOKS, {
     summary: "Get a webhook",
     description: "The webhook.",
-    get: async (id, request) => (await answered(await callUnary(client, client.getWebhook, { id }), request)).json,
+    get: async (id, request) => (await answered(await callUnary(client, "getWebhook", { id }), request)).json,
   });
 
   ownedUpdateRoute<Partial<WebhookBody>>(app, audit, WEBHOOKS, {
@@ -129,7 +129,7 @@ export async function webhookRoutes(
     description: "The webhook as changed.",
     update: async (id, body, request) =>
       answered(
-        await callUnary(client, client.updateWebhook, {
+        await callUnary(client, "updateWebhook", {
           id,
           name: body.name,
           ...settingsToProto(body),
@@ -143,7 +143,7 @@ export async function webhookRoutes(
     summary: "Delete a webhook (its triggers answer 404 at once; the alerts it opened are kept)",
     operationId: "deleteWebhook",
     delete: async (id) => {
-      const webhook = present((await callUnary(client, client.deleteWebhook, { id })).webhook, "webhook");
+      const webhook = present((await callUnary(client, "deleteWebhook", { id })).webhook, "webhook");
       await options.announceLookups({ kind: "webhook", webhookUrl: webhook.webhookUrl });
       options.owners.forget("webhook", id);
       return webhook;
@@ -177,7 +177,7 @@ export async function webhookRoutes(
     },
     async (request) => {
       const { graceSeconds } = request.body;
-      const response = await callUnary(client, client.rotateWebhookBearerToken, {
+      const response = await callUnary(client, "rotateWebhookBearerToken", {
         id: request.params.id,
         graceSeconds,
       });

@@ -33,7 +33,7 @@ export async function checkAlertmanagerRequest(
 
   const { webhookUrl } = request.params;
   const { webhook, tokenValid } = isUrlToken(webhookUrl)
-    ? await callUnary(deps.peers.alerts, deps.peers.alerts.authenticateWebhook, { webhookUrl, bearerToken })
+    ? await callUnary(deps.peers.alerts, "authenticateWebhook", { webhookUrl, bearerToken })
     : { webhook: undefined, tokenValid: false };
   if (!webhook?.enabled || webhook.source !== alerts.WebhookSource.WEBHOOK_SOURCE_ALERTMANAGER) {
     throw errors.webhookNotFound();

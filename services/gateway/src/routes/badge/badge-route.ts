@@ -65,8 +65,6 @@ export function createBadgeLookup(peers: Peers, ttlMs: number): LookupCache<moni
   return createLookupCache<monitors.Monitor | undefined>({
     ttlMs,
     load: async (token) =>
-      isUrlToken(token)
-        ? (await callUnary(peers.monitors, peers.monitors.resolveBadge, { badgeToken: token })).monitor
-        : undefined,
+      isUrlToken(token) ? (await callUnary(peers.monitors, "resolveBadge", { badgeToken: token })).monitor : undefined,
   });
 }

@@ -214,5 +214,3 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
   silencePages(app, deps);
   accessPages(app, deps);
 }
-
-export type DashboardDeps = { gateway: FastifyInstance; store: SessionStore };

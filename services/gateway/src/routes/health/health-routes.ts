@@ -41,7 +41,7 @@ const DURABILITY_NAMES: ReadonlyMap<number, string> = new Map([
 /** The ping spool as monitors reports it, or null when monitors does not answer in time. */
 async function spoolReport(peers: Peers, timeoutMs: number) {
   try {
-    const spool = await callUnary(peers.monitors, peers.monitors.describeSpool, {}, { deadlineMs: timeoutMs });
+    const spool = await callUnary(peers.monitors, "describeSpool", {}, { deadlineMs: timeoutMs });
     return { durability: DURABILITY_NAMES.get(spool.durability) ?? "unknown", depth: spool.depth };
   } catch {
     return null;

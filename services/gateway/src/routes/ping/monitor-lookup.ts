@@ -43,8 +43,7 @@ export type MonitorLookupOptions = {
  */
 export function createMonitorLookup(peers: Peers, options: MonitorLookupOptions): MonitorLookup {
   const resolveMany = batchPerTurn(
-    async (pingUrls: string[]) =>
-      (await callUnary(peers.monitors, peers.monitors.resolveMonitors, { pingUrls })).monitors,
+    async (pingUrls: string[]) => (await callUnary(peers.monitors, "resolveMonitors", { pingUrls })).monitors,
     { name: "ResolveMonitors", maxBatch: BATCH_LIMITS.maxItemsPerCall },
   );
   const cache = createLookupCache<CachedMonitor | undefined>({

@@ -62,8 +62,7 @@ export async function pingRoute(app: FastifyInstance, options: PingRouteOptions)
   const limiter = createPingRateLimiter({ redis: options.redis, log: app.log });
   const recordPing = batchPerTurn(
     resendKeyedItems(
-      async (items: monitors.RecordPingItem[]) =>
-        (await callUnary(peers.monitors, peers.monitors.recordPing, { items })).results,
+      async (items: monitors.RecordPingItem[]) => (await callUnary(peers.monitors, "recordPing", { items })).results,
     ),
     // One at a time, in arrival order (a monitor's pings are applied in order): each RecordPing is a
     // transaction whose fixed cost (round trips, a commit) is much of its price, so fewer, larger
@@ -118,7 +117,7 @@ export async function pingRoute(app: FastifyInstance, options: PingRouteOptions)
     if (body instanceof HttpError) throw body;
     if (dryRun) {
       const item = toRecordPingItem(monitor, access, body, request.method, receivedAt);
-      const preview = await callUnary(peers.monitors, peers.monitors.previewPings, { items: [item] });
+      const preview = await callUnary(peers.monitors, "previewPings", { items: [item] });
       return reply.code(200).send(dryRunPingResponse(preview.results[0], monitor, body));
     }
 

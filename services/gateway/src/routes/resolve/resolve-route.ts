@@ -34,7 +34,7 @@ export type ResolveRouteOptions = {
 export function resolveRoute(app: FastifyInstance, options: ResolveRouteOptions): void {
   const { peers, calls, rateLimiter, replayGuard, webhooks } = options;
   const call = (items: alerts.ResolveByKeyItem[], dryRun: boolean) =>
-    callUnary(peers.alerts, peers.alerts.resolveAlertsByKey, { items, dryRun });
+    callUnary(peers.alerts, "resolveAlertsByKey", { items, dryRun });
 
   app.post<{ Params: { webhookUrl: string } }>(
     "/api/alerts/resolve/:webhookUrl",

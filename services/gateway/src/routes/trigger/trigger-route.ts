@@ -48,7 +48,7 @@ export async function triggerRoute(app: FastifyInstance, options: TriggerRouteOp
       const idempotencyKey = readIdempotencyKey(request, checked.webhookId);
       if (dryRun) {
         const items = [toTriggerItem(webhook, access, body.value)];
-        const preview = await callUnary(peers.alerts, peers.alerts.previewTriggers, { items });
+        const preview = await callUnary(peers.alerts, "previewTriggers", { items });
         return reply.code(200).send(dryRunTriggerResponse(preview.results[0], body.value.group_key ?? null));
       }
       const item = toTriggerItem(

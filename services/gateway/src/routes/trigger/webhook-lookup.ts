@@ -12,8 +12,6 @@ export function createWebhookLookup(peers: Peers, ttlMs: number): LookupCache<al
   return createLookupCache<alerts.Webhook | undefined>({
     ttlMs,
     load: async (webhookUrl) =>
-      isUrlToken(webhookUrl)
-        ? (await callUnary(peers.alerts, peers.alerts.resolveWebhook, { webhookUrl })).webhook
-        : undefined,
+      isUrlToken(webhookUrl) ? (await callUnary(peers.alerts, "resolveWebhook", { webhookUrl })).webhook : undefined,
   });
 }

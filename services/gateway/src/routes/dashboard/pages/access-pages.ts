@@ -2,7 +2,7 @@ import { API_KEY_LIMITS } from "@pulsegate/limits";
 import type { FastifyInstance } from "fastify";
 import { type ApiError, must } from "../admin-client.ts";
 import { contextOf, type PageContext, seeOther } from "../context.ts";
-import type { DashboardDeps } from "../dashboard-routes.ts";
+import type { DashboardDeps } from "../dashboard-deps.ts";
 import { textField } from "../form-values.ts";
 import { badge, time } from "../format.ts";
 import { html } from "../html.ts";

@@ -2,7 +2,7 @@ import { ALERT_STATUSES, type AlertStatus } from "@pulsegate/vocabulary";
 import type { FastifyInstance } from "fastify";
 import { must, requireTeamOf } from "../admin-client.ts";
 import { backTo, contextOf, type PageContext, seeOther } from "../context.ts";
-import type { DashboardDeps } from "../dashboard-routes.ts";
+import type { DashboardDeps } from "../dashboard-deps.ts";
 import { badge, time } from "../format.ts";
 import { html } from "../html.ts";
 import { actionButton, live, teamPath } from "../layout.ts";

@@ -3,7 +3,7 @@ import { SEVERITIES } from "@pulsegate/vocabulary";
 import type { FastifyInstance } from "fastify";
 import { type ApiError, fail, must, requireTeamOf } from "../admin-client.ts";
 import { contextOf, type PageContext, seeOther } from "../context.ts";
-import type { DashboardDeps } from "../dashboard-routes.ts";
+import type { DashboardDeps } from "../dashboard-deps.ts";
 import { defined, textField } from "../form-values.ts";
 import { badge, time } from "../format.ts";
 import { html } from "../html.ts";

@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { type ApiError, must, requireTeamOf } from "../admin-client.ts";
 import { sendConfirmPage } from "../confirm-page.ts";
 import { backTo, contextOf, type PageContext, seeOther } from "../context.ts";
-import type { DashboardDeps } from "../dashboard-routes.ts";
+import type { DashboardDeps } from "../dashboard-deps.ts";
 import { booleanField, defined, integerField, textField } from "../form-values.ts";
 import { badge, duration, elapsed, time } from "../format.ts";
 import { html } from "../html.ts";

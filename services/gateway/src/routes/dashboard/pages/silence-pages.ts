@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { type ApiError, fail, must } from "../admin-client.ts";
 import { sendConfirmPage } from "../confirm-page.ts";
 import { contextOf, type PageContext, seeOther } from "../context.ts";
-import type { DashboardDeps } from "../dashboard-routes.ts";
+import type { DashboardDeps } from "../dashboard-deps.ts";
 import { defined, jsonField, textField, utcDateTimeField } from "../form-values.ts";
 import { badge, time } from "../format.ts";
 import { html } from "../html.ts";

@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { type ApiError, must } from "../admin-client.ts";
 import { sendConfirmPage } from "../confirm-page.ts";
 import { contextOf, type PageContext, seeOther, sendPage } from "../context.ts";
-import type { DashboardDeps } from "../dashboard-routes.ts";
+import type { DashboardDeps } from "../dashboard-deps.ts";
 import { defined, endOfDayField, integerField, textField } from "../form-values.ts";
 import { time } from "../format.ts";
 import { html, renderDocument } from "../html.ts";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
+import type { Sendable, SendOutcome } from "../deliveries/dispatcher.ts";
 import type { Channel } from "./channel.entity.ts";
-import type { Sendable, SendOutcome } from "./dispatcher.ts";
 
 /** The event type of a test message: no alert and no delivery behind it. */
 export const TEST_EVENT = "channel.test";

@@ -1,4 +1,4 @@
-/** An outbox event as written by writeOutboxEvent, read back from JSON. */
+/** An alert's outbox event (alertEvent), read back from JSON. */
 export type NotificationEvent = {
   type: string;
   occurredAt: string;

@@ -1,8 +1,8 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import type { LookupFunction } from "node:net";
 import { Agent, request } from "undici";
-import { bareHost } from "./channel-url.ts";
-import { isAddressLiteral, isPublicAddress } from "./private-address.ts";
+import { bareHost } from "../channels/channel-url.ts";
+import { isAddressLiteral, isPublicAddress } from "../channels/private-address.ts";
 
 /** At most this much of a receiver's answer is read; the rest is dropped with the connection. */
 export const MAX_RESPONSE_BYTES = 64 * 1024;

@@ -3,17 +3,17 @@ import type { EntityManager, Orm } from "@pulsegate/db";
 import { reportSetAside, setAsideReason } from "@pulsegate/grpc";
 import type { Logger } from "@pulsegate/logger";
 import { isTransientError } from "@pulsegate/transient-error";
-import { ChannelSchema } from "./channel.entity.ts";
-import { CHANNEL_DISABLED, noticeRecipients } from "./channel-notice.ts";
+import { ChannelSchema } from "../channels/channel.entity.ts";
+import { CHANNEL_DISABLED, noticeRecipients } from "../messages/channel-notice.ts";
+import { NotificationPolicySchema } from "../routing/notification-policy.entity.ts";
+import { routeEvent } from "../routing/route-event.ts";
 import { insertDeliveries, type NewDelivery } from "./insert-deliveries.ts";
-import { NotificationPolicySchema } from "./notification-policy.entity.ts";
 import {
   claimOutboxEvents,
   markOutboxExpanded,
   selectUnexpandedOutboxIds,
   setAsideOutboxEvent,
 } from "./outbox-expansion-queue.ts";
-import { routeEvent } from "./route-event.ts";
 
 export type ExpandOptions = { batchSize: number; maxAttempts: number; log: Pick<Logger, "warn"> };
 

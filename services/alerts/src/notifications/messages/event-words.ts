@@ -1,4 +1,4 @@
-import type { AlertEventType } from "../outbox/write-outbox-event.ts";
+import type { AlertEventType } from "../../outbox/write-outbox-events.ts";
 
 /** How people read an alert event's type, in Slack messages and emails. */
 export const EVENT_WORDS: Readonly<Record<string, string>> = {

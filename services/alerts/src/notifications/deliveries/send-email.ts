@@ -1,6 +1,6 @@
 import nodemailer from "nodemailer";
 import type SMTPPool from "nodemailer/lib/smtp-pool/index.js";
-import { EVENT_WORDS } from "./event-words.ts";
+import { EVENT_WORDS } from "../messages/event-words.ts";
 import type { HttpAnswer } from "./send-http.ts";
 
 export type EmailMessage = { to: string[]; subject: string; text: string; headers: Record<string, string> };

@@ -1,6 +1,6 @@
 import type { EntityManager } from "@pulsegate/db";
 import type { DeliveryStatus } from "@pulsegate/vocabulary";
-import type { AttemptOutcome, ClaimedDelivery } from "./delivery-store.ts";
+import type { AttemptOutcome, ClaimedDelivery } from "./delivery.ts";
 
 /**
  * An attempt's outcome, written only while this replica still holds the lease (`lease_token`)

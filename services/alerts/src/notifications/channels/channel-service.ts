@@ -4,16 +4,16 @@ import type { FieldProblem } from "@pulsegate/errors";
 import { CHANNEL_LIMITS } from "@pulsegate/limits";
 import { nameProblem } from "@pulsegate/text";
 import type { ChannelKind, SignatureScheme } from "@pulsegate/vocabulary";
-import { alertsErrors } from "../errors.ts";
-import { checkSignatureScheme } from "../webhooks/webhook-settings.ts";
-import { cancelPendingDeliveries } from "./cancel-pending-deliveries.ts";
+import { alertsErrors } from "../../errors.ts";
+import { checkSignatureScheme } from "../../webhooks/webhook-settings.ts";
+import { cancelPendingDeliveries } from "../deliveries/cancel-pending-deliveries.ts";
+import { mailRecipients } from "../deliveries/send-email.ts";
+import { newSigningSecret } from "../messages/standard-webhooks-signing.ts";
 import { type Channel, ChannelSchema } from "./channel.entity.ts";
 import { type ChannelView, channelView, isChannelKind, KEYED_KINDS } from "./channel.ts";
 import type { ChannelCredentials, ChannelSealer } from "./channel-credentials.ts";
 import { checkChannelUrl } from "./channel-url.ts";
 import { maskUrl } from "./mask-url.ts";
-import { mailRecipients } from "./send-email.ts";
-import { newSigningSecret } from "./standard-webhooks-signing.ts";
 
 export type CreateChannelInput = {
   kind: string | undefined;

@@ -1,6 +1,6 @@
 import { type EntityManager, type RowDate, rowDateOrNull } from "@pulsegate/db";
 import type { ChannelKind, DeliveryEvent, SignatureScheme } from "@pulsegate/vocabulary";
-import type { ClaimedDelivery } from "./delivery-store.ts";
+import type { ClaimedDelivery } from "./delivery.ts";
 
 /**
  * Leases up to `limit` due deliveries and counts the attempt, in one statement. A delivery is

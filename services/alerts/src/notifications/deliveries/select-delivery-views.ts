@@ -1,6 +1,6 @@
 import { type EntityManager, rowDate, rowDateOrNull } from "@pulsegate/db";
 import type { ChannelKind, DeliveryEvent, DeliveryStatus } from "@pulsegate/vocabulary";
-import { type DeliveryView, eventIdOf } from "./delivery-store.ts";
+import { type DeliveryView, eventIdOf } from "./delivery.ts";
 
 /** Deliveries with their channel's kind and name: one by id, or every one of an alert, oldest event first. */
 const SELECT_DELIVERY_VIEWS = (where: "d.id = ?" | "d.alert_id = ?") => `

@@ -1,9 +1,10 @@
 import { LockMode, type Orm } from "@pulsegate/db";
 import type { DeliveryStatus } from "@pulsegate/vocabulary";
-import { cancelPendingDeliveries } from "./cancel-pending-deliveries.ts";
+import { writeOutboxEventsWith } from "../../outbox/write-outbox-events.ts";
+import { cancelPendingDeliveries } from "../deliveries/cancel-pending-deliveries.ts";
+import { CHANNEL_DISABLED, channelNoticePayload } from "../messages/channel-notice.ts";
 import { ChannelSchema } from "./channel.entity.ts";
 import { countChannelFailure } from "./count-channel-failure.ts";
-import { insertChannelNotice } from "./insert-channel-notice.ts";
 
 export type ChannelHealthOptions = {
   /** Every delivery has failed for at least this long (NOTIFY_DISABLE_AFTER_MS, 24 h)… */
@@ -66,7 +67,7 @@ async function disableChannel(orm: Orm, channelId: string, reason: string): Prom
     channel.disabledAt = now;
     channel.updatedAt = now;
     await cancelPendingDeliveries(em, channelId, `channel disabled: ${reason}`, now);
-    await insertChannelNotice(em, {
+    const notice = channelNoticePayload({
       id: channel.id,
       teamId: channel.teamId,
       kind: channel.kind,
@@ -75,6 +76,9 @@ async function disableChannel(orm: Orm, channelId: string, reason: string): Prom
       disabledReason: reason,
       disabledAt: now.toISOString(),
     });
+    await writeOutboxEventsWith(em, [
+      { teamId: channel.teamId, alertId: null, type: CHANNEL_DISABLED, payload: notice, createdAt: now },
+    ]);
     return reason;
   });
 }

@@ -1,25 +1,27 @@
-import { type BackoffOptions, backoffDelay, exponentialDelay } from "@pulsegate/backoff";
+import { type BackoffOptions, backoffDelay } from "@pulsegate/backoff";
 import type { Orm } from "@pulsegate/db";
 import { refusalOf, reportSetAside } from "@pulsegate/grpc";
+import { type Periodic, periodic } from "@pulsegate/lifecycle";
 import type { Logger } from "@pulsegate/logger";
 import type { DeliveryStatus } from "@pulsegate/vocabulary";
-import type { ChannelCredentials, ChannelSealer } from "./channel-credentials.ts";
-import { type ChannelHealthOptions, recordChannelHealth } from "./channel-health.ts";
+import type { ChannelCredentials, ChannelSealer } from "../channels/channel-credentials.ts";
+import { type ChannelHealthOptions, recordChannelHealth } from "../channels/channel-health.ts";
 import {
   CHANNEL_DISABLED,
   type ChannelNoticeEvent,
   channelNoticeBody,
   channelNoticeSlackMessage,
-} from "./channel-notice.ts";
+} from "../messages/channel-notice.ts";
+import { opsgenieRequest, pagerDutyBody } from "../messages/incident-tools.ts";
+import { type NotificationEvent, webhookBody } from "../messages/notification-event.ts";
+import { slackMessage } from "../messages/slack-message.ts";
+import { standardWebhooksHeaders } from "../messages/standard-webhooks-signing.ts";
+import { type AttemptOutcome, type ClaimedDelivery, eventIdOf } from "./delivery.ts";
 import { verdictOf } from "./delivery-policy.ts";
-import { type AttemptOutcome, type ClaimedDelivery, DeliveryStore, eventIdOf } from "./delivery-store.ts";
+import { DeliveryStore } from "./delivery-store.ts";
 import { expandOutbox } from "./expand-outbox.ts";
-import { opsgenieRequest, pagerDutyBody } from "./incident-tools.ts";
-import { type NotificationEvent, webhookBody } from "./notification-event.ts";
 import { type EmailSender, emailContent, mailRecipients } from "./send-email.ts";
 import { describeSendError, type HttpSender } from "./send-http.ts";
-import { slackMessage } from "./slack-message.ts";
-import { standardWebhooksHeaders } from "./standard-webhooks-signing.ts";
 import { traceDelivery } from "./trace-delivery.ts";
 
 export const DELIVERY_HEADER = "x-pulsegate-delivery";
@@ -90,14 +92,21 @@ export class Dispatcher {
   readonly #options: DispatcherOptions;
   readonly #store: DeliveryStore;
   readonly #inflight = new Set<Promise<void>>();
-  #loop: Promise<void> | undefined;
-  #stopping = false;
-  #nudged = false;
-  #wake: ((immediately: boolean) => void) | undefined;
+  readonly #loop: Periodic;
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
     this.#store = new DeliveryStore(options.orm);
+    this.#loop = periodic({
+      name: "notification dispatch",
+      log: options.log,
+      intervalMs: options.pollMs,
+      firstRunDelayMs: 0,
+      settleMs: options.settleMs ?? 20,
+      // A failed pass (the database away) waits pollMs, doubling up to 10 s while it keeps failing.
+      maxFailureDelayMs: 10_000,
+      task: () => this.#pass(),
+    });
   }
 
   /** Longer than the longest attempt (signing and sending are each bounded by the attempt timeout). */
@@ -105,8 +114,9 @@ export class Dispatcher {
     return 2 * this.#options.attemptTimeoutMs + 5_000;
   }
 
+  /** The first pass at once, then one every pollMs (or sooner: a full pass, a nudge). */
   start(): void {
-    this.#loop ??= this.#run();
+    this.#loop.start();
   }
 
   /**
@@ -114,41 +124,24 @@ export class Dispatcher {
    * shortly (settleMs) instead of at the next poll.
    */
   nudge(): void {
-    if (this.#wake) this.#wake(false);
-    else this.#nudged = true;
+    this.#loop.kick();
   }
 
   /** Stops taking work and waits for attempts under way (each is bounded by its timeouts). */
   async stop(): Promise<void> {
-    this.#stopping = true;
-    this.#wake?.(true);
-    await this.#loop;
+    await this.#loop.stop();
+    await Promise.allSettled(this.#inflight);
   }
 
-  async #run(): Promise<void> {
-    const { log, pollMs, concurrency, orm, maxAttempts } = this.#options;
-    // A failed pass (the database away) is retried after pollMs, doubling up to 10 s while it keeps failing.
-    const retry = { base: pollMs, max: Math.max(pollMs, 10_000) };
-    let failedPasses = 0;
-    while (!this.#stopping) {
-      let progressed = false;
-      try {
-        const expanded = await expandOutbox(orm, { batchSize: EXPAND_BATCH, maxAttempts, log });
-        const room = concurrency - this.#inflight.size;
-        const claimed = await this.#store.claim(room, this.leaseMs);
-        for (const delivery of claimed) this.#track(traceDelivery(delivery, () => this.#attempt(delivery)));
-        // Straight on only while a pass may have left work behind (a full batch, every free slot taken).
-        progressed = expanded === EXPAND_BATCH || (claimed.length > 0 && claimed.length === room);
-        failedPasses = 0;
-      } catch (error) {
-        log.error({ err: error }, "notification dispatch pass failed");
-        failedPasses++;
-        await this.#sleep(exponentialDelay(failedPasses, retry));
-        continue;
-      }
-      if (!progressed || this.#inflight.size >= concurrency) await this.#sleep(pollMs);
-    }
-    await Promise.allSettled(this.#inflight);
+  /** One pass; true when it may have left work behind and a slot is free: the next goes straight on. */
+  async #pass(): Promise<boolean> {
+    const { log, concurrency, orm, maxAttempts } = this.#options;
+    const expanded = await expandOutbox(orm, { batchSize: EXPAND_BATCH, maxAttempts, log });
+    const room = concurrency - this.#inflight.size;
+    const claimed = await this.#store.claim(room, this.leaseMs);
+    for (const delivery of claimed) this.#track(traceDelivery(delivery, () => this.#attempt(delivery)));
+    const progressed = expanded === EXPAND_BATCH || (claimed.length > 0 && claimed.length === room);
+    return progressed && this.#inflight.size < concurrency;
   }
 
   #track(attempt: Promise<void>): void {
@@ -377,31 +370,6 @@ export class Dispatcher {
       secrets.push(credentials.previousSigningSecret);
     }
     return standardWebhooksHeaders(secrets, delivery.id, body);
-  }
-
-  /** Until `ms` pass; a nudge (or one since the last sleep) cuts the wait to settleMs, a stop ends it. */
-  #sleep(ms: number): Promise<void> {
-    if (this.#stopping) return Promise.resolve();
-    const settleMs = Math.min(ms, this.#options.settleMs ?? 20);
-    const wait = this.#nudged ? settleMs : ms;
-    this.#nudged = false;
-    if (wait <= 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      let deadline = Date.now() + wait;
-      const done = () => {
-        clearTimeout(timer);
-        this.#wake = undefined;
-        resolve();
-      };
-      let timer = setTimeout(done, wait);
-      this.#wake = (immediately) => {
-        if (immediately) return done();
-        if (Date.now() + settleMs >= deadline) return;
-        deadline = Date.now() + settleMs;
-        clearTimeout(timer);
-        timer = setTimeout(done, settleMs);
-      };
-    });
   }
 }
 

@@ -1,5 +1,5 @@
 import type { DeliveryEvent } from "@pulsegate/vocabulary";
-import type { ChannelView } from "./channel.ts";
+import type { ChannelView } from "../channels/channel.ts";
 
 export const CHANNEL_DISABLED = "channel.disabled" satisfies DeliveryEvent;
 

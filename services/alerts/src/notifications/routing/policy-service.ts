@@ -1,6 +1,6 @@
 import type { EntityManager, Orm } from "@pulsegate/db";
-import { alertsErrors } from "../errors.ts";
-import type { ChannelService } from "./channel-service.ts";
+import { alertsErrors } from "../../errors.ts";
+import type { ChannelService } from "../channels/channel-service.ts";
 import { checkRoutes, type RouteInput } from "./check-routes.ts";
 import { type NotificationPolicy, NotificationPolicySchema } from "./notification-policy.entity.ts";
 
