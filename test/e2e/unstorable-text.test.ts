@@ -72,10 +72,7 @@ describe("unstorable text in triggers", () => {
       { secret: neighbour.secret },
     );
     expect(created.status).toBe(201);
-    await receiver.waitFor(
-      (requests) => requests.some((r) => r.path === "/neighbour"),
-      "the neighbour's notification",
-    );
+    await receiver.waitFor((requests) => requests.some((r) => r.path === "/neighbour"), "the neighbour's notification");
     expect(receiver.requests.filter((r) => r.path === "/neighbour")).toHaveLength(1);
     expect(receiver.requests.filter((r) => r.path === "/poisoner")).toEqual([]);
   });
