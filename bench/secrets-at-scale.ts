@@ -6,7 +6,7 @@
 // the test server (TEST_DATABASE_SERVER), dropped at the end.
 import { randomBytes } from "node:crypto";
 import { createPgPool, type Orm } from "@pulsegate/db";
-import { createLogger } from "@pulsegate/logger";
+import { createLogger } from "@pulsegate/runtime/logger";
 import { parseKeyring } from "@pulsegate/sealing";
 import { openAlertsDatabase } from "../services/alerts/src/app.ts";
 import { loadAlertsConfig } from "../services/alerts/src/config.ts";

@@ -3,7 +3,7 @@
 // is the services'. Services started with MIGRATE_ON_START=true (the
 // default) also migrate at start, under the same advisory lock, so running
 // both is safe; with false they wait, not ready, until this has run.
-import { createLogger } from "@pulsegate/logger";
+import { createLogger } from "@pulsegate/runtime/logger";
 import { openAlertsDatabase } from "../services/alerts/src/app.ts";
 import { loadAlertsConfig } from "../services/alerts/src/config.ts";
 import { openAuthDatabase } from "../services/auth/src/app.ts";

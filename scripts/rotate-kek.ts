@@ -4,7 +4,7 @@
 // services; run this; then drop <old> from SECRET_KEK and restart again. Safe to run twice, and
 // while the services run: a value changed meanwhile was sealed under the newest KEK already.
 import { createPgPool } from "@pulsegate/db";
-import { createLogger } from "@pulsegate/logger";
+import { createLogger } from "@pulsegate/runtime/logger";
 import { parseKeyring } from "@pulsegate/sealing";
 import { alertsKeyring, openAlertsDatabase } from "../services/alerts/src/app.ts";
 import { loadAlertsConfig } from "../services/alerts/src/config.ts";

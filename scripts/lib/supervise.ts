@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { exponentialDelay } from "@pulsegate/backoff";
+import { exponentialDelay } from "@pulsegate/runtime/backoff";
 
 export type ServiceProcess = {
   /** The process's name in messages: `alerts`, or `alerts-2` for a second replica. */

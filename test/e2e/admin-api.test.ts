@@ -1,6 +1,12 @@
 // DESIGN §7: the admin API for teams, rotation, webhooks and alerts.
-import { API_KEY_LIMITS, CHANNEL_LIMITS, SILENCE_LIMITS, TEAM_LIMITS, WEBHOOK_LIMITS } from "@pulsegate/limits";
-import { PAGE_LIMITS } from "@pulsegate/page-cursor";
+import {
+  API_KEY_LIMITS,
+  CHANNEL_LIMITS,
+  SILENCE_LIMITS,
+  TEAM_LIMITS,
+  WEBHOOK_LIMITS,
+} from "@pulsegate/contract/limits";
+import { PAGE_LIMITS } from "@pulsegate/contract/page-cursor";
 import { describe, expect, inject, it } from "vitest";
 import { Client, uniqueName } from "../support/client.ts";
 

@@ -4,8 +4,8 @@
 // GetTeamAccess takes as many team ids as a batch call takes items.
 import { randomUUID } from "node:crypto";
 import { status } from "@grpc/grpc-js";
+import { AUDIT_LIMITS, BATCH_LIMITS } from "@pulsegate/contract/limits";
 import { callUnary, connectClient } from "@pulsegate/grpc";
-import { AUDIT_LIMITS, BATCH_LIMITS } from "@pulsegate/limits";
 import { alerts, auth, monitors } from "@pulsegate/proto";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { Client } from "../support/client.ts";

@@ -1,5 +1,5 @@
 // DESIGN §7: the monitors part of the admin API.
-import { MONITOR_LIMITS } from "@pulsegate/limits";
+import { MONITOR_LIMITS } from "@pulsegate/contract/limits";
 import { describe, expect, inject, it } from "vitest";
 import { Client } from "../support/client.ts";
 

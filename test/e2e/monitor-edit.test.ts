@@ -1,7 +1,7 @@
 // PATCH /admin/v1/monitors/{id}: a JSON merge patch of a monitor's settings, checked as create
 // checks them, switching between an interval and a schedule consistently, its due time worked out
 // again from its last ping (docs/monitors.md, "Changing a monitor"), and audited.
-import { MONITOR_LIMITS } from "@pulsegate/limits";
+import { MONITOR_LIMITS } from "@pulsegate/contract/limits";
 import { describe, expect, inject, it } from "vitest";
 import { Client } from "../support/client.ts";
 import { eventually } from "../support/eventually.ts";

@@ -1,4 +1,4 @@
-import type { ChannelKind } from "@pulsegate/vocabulary";
+import type { ChannelKind } from "@pulsegate/contract/vocabulary";
 import type { Client } from "../support/client.ts";
 
 export type DeliveryJson = {

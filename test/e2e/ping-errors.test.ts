@@ -1,5 +1,5 @@
 // Spec §5 and §7 (ping endpoint) and DESIGN §2's order of checks for pings, through real HTTP.
-import { NOT_FOUND_SENTENCES } from "@pulsegate/not-found";
+import { NOT_FOUND_SENTENCES } from "@pulsegate/contract/not-found";
 import pg from "pg";
 import { describe, expect, inject, it } from "vitest";
 import { Client, type JsonResponse, sign } from "../support/client.ts";

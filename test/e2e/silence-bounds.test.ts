@@ -1,5 +1,5 @@
 // A silence's matchers are read and matched by every trigger batch of its team: each part has a bound, and so has the team's sum.
-import { SILENCE_LIMITS } from "@pulsegate/limits";
+import { SILENCE_LIMITS } from "@pulsegate/contract/limits";
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { Client, type JsonResponse } from "../support/client.ts";

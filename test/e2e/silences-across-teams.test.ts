@@ -1,5 +1,5 @@
 // One team's silences must not slow or stop another's triggers: trigger batches mix teams and read silences per batch.
-import { SILENCE_LIMITS } from "@pulsegate/limits";
+import { SILENCE_LIMITS } from "@pulsegate/contract/limits";
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { Client, type JsonResponse } from "../support/client.ts";

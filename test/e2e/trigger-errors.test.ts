@@ -1,5 +1,5 @@
 // Spec §5 and §7 (trigger endpoint) and DESIGN §2's order of checks, through real HTTP.
-import { NOT_FOUND_SENTENCES } from "@pulsegate/not-found";
+import { NOT_FOUND_SENTENCES } from "@pulsegate/contract/not-found";
 import { describe, expect, inject, it } from "vitest";
 import { Client, sign } from "../support/client.ts";
 

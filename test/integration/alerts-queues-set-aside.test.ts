@@ -3,7 +3,7 @@
 // behind it go through. A CHECK constraint added by a test stands for any refusal of a row.
 import "../support/in-process-metrics.ts";
 import { createPgPool, type PgPool } from "@pulsegate/db";
-import { createLogger } from "@pulsegate/logger";
+import { createLogger } from "@pulsegate/runtime/logger";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AlertService } from "../../services/alerts/src/alerts/alert-service.ts";
 import { foldTriggers } from "../../services/alerts/src/alerts/fold-triggers.ts";

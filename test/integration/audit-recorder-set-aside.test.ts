@@ -1,8 +1,8 @@
 // The gateway's audit recorder against the stack's real auth: an entry auth refuses as invalid is
 // set aside (counted, logged once) and the entries queued behind it are stored, in order.
 import "../support/in-process-metrics.ts";
-import { createLogger } from "@pulsegate/logger";
 import type { auth } from "@pulsegate/proto";
+import { createLogger } from "@pulsegate/runtime/logger";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { createAuditRecorder } from "../../services/gateway/src/audit/audit-recorder.ts";
 import { connectPeers } from "../../services/gateway/src/peers/connect-peers.ts";

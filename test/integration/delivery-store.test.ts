@@ -2,7 +2,7 @@
 // idempotent, replicas never claim one delivery together, an alert's events
 // go out in order, leases expire, attempts are bounded.
 import { createPgPool, type Orm, type PgPool } from "@pulsegate/db";
-import { createLogger } from "@pulsegate/logger";
+import { createLogger } from "@pulsegate/runtime/logger";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AlertService } from "../../services/alerts/src/alerts/alert-service.ts";
 import { foldTriggers } from "../../services/alerts/src/alerts/fold-triggers.ts";

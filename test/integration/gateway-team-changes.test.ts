@@ -2,8 +2,8 @@
 // cache at once (Redis pub/sub), and a replica whose subscription dropped forgets everything once it is
 // subscribed again, since what was announced meanwhile never reached it.
 import { randomBytes } from "node:crypto";
-import { createLogger } from "@pulsegate/logger";
-import { connectRedis } from "@pulsegate/redis";
+import { createLogger } from "@pulsegate/runtime/logger";
+import { connectRedis } from "@pulsegate/runtime/redis";
 import { afterAll, describe, expect, it } from "vitest";
 import type { LookupNotice } from "../../services/gateway/src/pipeline/lookup-notices.ts";
 import { createTeamChanges } from "../../services/gateway/src/pipeline/team-changes.ts";

@@ -2,7 +2,7 @@
 // U+0000, an unpaired surrogate): the migration keeps every row, turns the bad
 // escapes into visible text, and the dispatcher can read every event again.
 import { type OpenOrmOptions, openOrm, runMigrations } from "@pulsegate/db";
-import { createLogger } from "@pulsegate/logger";
+import { createLogger } from "@pulsegate/runtime/logger";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALERTS_SCHEMA, openAlertsDatabase } from "../../services/alerts/src/app.ts";

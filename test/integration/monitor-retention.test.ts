@@ -1,4 +1,4 @@
-import { createLogger } from "@pulsegate/logger";
+import { createLogger } from "@pulsegate/runtime/logger";
 import { beforeEach, describe, expect, it } from "vitest";
 import { openMonitorsDatabase } from "../../services/monitors/src/app.ts";
 import { loadMonitorsConfig } from "../../services/monitors/src/config.ts";

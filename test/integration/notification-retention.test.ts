@@ -1,4 +1,4 @@
-import { createLogger } from "@pulsegate/logger";
+import { createLogger } from "@pulsegate/runtime/logger";
 import { beforeEach, describe, expect, it } from "vitest";
 import { openAlertsDatabase } from "../../services/alerts/src/app.ts";
 import { loadAlertsConfig } from "../../services/alerts/src/config.ts";

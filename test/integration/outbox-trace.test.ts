@@ -3,7 +3,7 @@
 // notice (the trace active when it is written), and a reminder pass (a span of its own).
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import type { Orm, PgPool } from "@pulsegate/db";
-import { createLogger } from "@pulsegate/logger";
+import { createLogger } from "@pulsegate/runtime/logger";
 import { trace, traceparentOf } from "@pulsegate/telemetry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AlertService } from "../../services/alerts/src/alerts/alert-service.ts";

@@ -1,7 +1,7 @@
 // A service started with MIGRATE_ON_START=false reads which of its migrations the schema lacks
 // (MikroORM's mikro_orm_migrations table) without changing anything, and waits until none does.
 import { awaitMigrations, pendingMigrations } from "@pulsegate/db";
-import { createLogger } from "@pulsegate/logger";
+import { createLogger } from "@pulsegate/runtime/logger";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALERTS_SCHEMA, openAlertsDatabase } from "../../services/alerts/src/app.ts";

@@ -4,7 +4,7 @@
 // statement() refuses it, and a transaction that meets one discards its connection and fails as
 // "retry shortly" (docs/decisions.md, "Migrations: expand, then contract").
 import { createPgPool, inTransaction, type PgPool, run, type Statement, statement } from "@pulsegate/db";
-import { isTransientError } from "@pulsegate/transient-error";
+import { isTransientError } from "@pulsegate/runtime/transient-error";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropDatabase, recreateDatabase, TEST_DATABASE_SERVER } from "../support/database.ts";
 

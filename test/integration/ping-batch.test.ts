@@ -3,7 +3,7 @@
 // own outcome whatever its neighbours'.
 import { randomUUID } from "node:crypto";
 import { createPgPool, type PgPool } from "@pulsegate/db";
-import { createLogger } from "@pulsegate/logger";
+import { createLogger } from "@pulsegate/runtime/logger";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openMonitorsDatabase } from "../../services/monitors/src/app.ts";

@@ -2,7 +2,7 @@
 // `resealChannels` (npm run rotate-kek) moves every sealed value to the newest KEK.
 import { randomBytes } from "node:crypto";
 import { createPgPool, openServiceDatabase, type PgPool } from "@pulsegate/db";
-import { createLogger } from "@pulsegate/logger";
+import { createLogger } from "@pulsegate/runtime/logger";
 import { kekId, parseKeyring, SealedValueError, sealedValueKekId } from "@pulsegate/sealing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALERTS_SCHEMA, openAlertsDatabase } from "../../services/alerts/src/app.ts";

@@ -4,8 +4,8 @@
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:net";
 import { createPgPool, type PgPool } from "@pulsegate/db";
-import { createLogger } from "@pulsegate/logger";
-import { isTransientError } from "@pulsegate/transient-error";
+import { createLogger } from "@pulsegate/runtime/logger";
+import { isTransientError } from "@pulsegate/runtime/transient-error";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { LastKnownMonitors } from "../../services/monitors/src/monitors/last-known-monitors.ts";

@@ -1,6 +1,6 @@
 import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-node";
 import { createPgPool, type PgPool } from "@pulsegate/db";
-import { createLogger } from "@pulsegate/logger";
+import { createLogger } from "@pulsegate/runtime/logger";
 import { trace } from "@pulsegate/telemetry";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";

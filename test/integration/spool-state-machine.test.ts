@@ -7,8 +7,8 @@
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:net";
 import { createPgPool, type PgPool } from "@pulsegate/db";
-import { createLogger } from "@pulsegate/logger";
-import { isTransientError } from "@pulsegate/transient-error";
+import { createLogger } from "@pulsegate/runtime/logger";
+import { isTransientError } from "@pulsegate/runtime/transient-error";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { LastKnownMonitors } from "../../services/monitors/src/monitors/last-known-monitors.ts";
@@ -114,6 +114,43 @@ describe("the spool state machine", () => {
       [down, ...later].map((result) => (result as { pingId: string }).pingId),
     );
     expect(messages().filter((message) => message === "pings go to the spool until it is drained")).toHaveLength(1);
+  });
+
+  it("the state a spooled ping predicts follows the ping transition: a run opens, a slow run is down", async () => {
+    const { recorder, lastKnown } = setup();
+    const monitor = lastKnown.remember(
+      known({ status: "up", intervalSeconds: 60, graceSeconds: 30, maxDurationSeconds: 10 }),
+    );
+    recorder.startSpooling("database away");
+    const [start] = await recorder.record([ping(monitor, "start", 0)]);
+    expect(start).toMatchObject({
+      outcome: "spooled",
+      monitor: {
+        status: "up",
+        lastPingStatus: "start",
+        runStartedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 0)),
+        // The run is due at its start plus the shorter of the grace (30 s) and the maximum (10 s).
+        nextDueAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 10)),
+      },
+    });
+    // Finished after 25 s, longer than its 10 s maximum: an up ping that counts as down.
+    const [slow] = await recorder.record([ping(monitor, "up", 25)]);
+    expect(slow).toMatchObject({
+      outcome: "spooled",
+      monitor: {
+        status: "down",
+        lastPingStatus: "up",
+        lastReason: "run took 25 s, longer than the 10 s maximum",
+        runStartedAt: null,
+        lastDurationMs: 25_000,
+        nextDueAt: null,
+        incidentOpen: true,
+      },
+    });
+    // A ping older than the last one applied moves nothing: it is kept as history only.
+    const [late] = await recorder.record([ping(monitor, "up", 5)]);
+    expect(late).toMatchObject({ outcome: "spooled", monitor: { status: "down", lastPingStatus: "up" } });
+    expect(lastKnown.byId(monitor.id)).toMatchObject({ status: "down", lastDurationMs: 25_000 });
   });
 
   it("spooling ends only when a drain finds the spool empty and no append is in flight", async () => {

@@ -4,7 +4,7 @@
 // and catches up on what it missed.
 import { createHmac, randomBytes } from "node:crypto";
 import type { Orm } from "@pulsegate/db";
-import { createLogger } from "@pulsegate/logger";
+import { createLogger } from "@pulsegate/runtime/logger";
 import { parseKeyring } from "@pulsegate/sealing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -2,7 +2,7 @@
 // refreshed by updated_at, so a replica learns of teams created and rotated through another.
 import { createHmac, randomBytes } from "node:crypto";
 import type { Orm } from "@pulsegate/db";
-import { createLogger } from "@pulsegate/logger";
+import { createLogger } from "@pulsegate/runtime/logger";
 import { parseKeyring } from "@pulsegate/sealing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAuthDatabase } from "../../services/auth/src/app.ts";

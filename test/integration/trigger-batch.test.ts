@@ -5,7 +5,7 @@
 // failing alone. Each case runs with and without the open-key hints, which
 // move folds between the first statement and the classify/write steps.
 import type { Orm, PgPool } from "@pulsegate/db";
-import { createLogger } from "@pulsegate/logger";
+import { createLogger } from "@pulsegate/runtime/logger";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AlertService } from "../../services/alerts/src/alerts/alert-service.ts";

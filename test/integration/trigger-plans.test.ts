@@ -5,7 +5,7 @@
 // (checked on the plans, not by timing). trigger-at-scale.ts checks the same at
 // a million rows.
 import type { Orm, PgPool } from "@pulsegate/db";
-import { createLogger } from "@pulsegate/logger";
+import { createLogger } from "@pulsegate/runtime/logger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { explainTriggerPlans, unboundedScans } from "../../services/alerts/src/alerts/explain-trigger-plans.ts";
 import { foldTriggers } from "../../services/alerts/src/alerts/fold-triggers.ts";

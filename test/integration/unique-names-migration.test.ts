@@ -2,7 +2,7 @@
 // duplicate names: the migration keeps the oldest row's name, renames the others `<name> (<id>)`,
 // counts only live rows (deleted channels, revoked keys), and the unique indexes then hold.
 import { type OpenOrmOptions, openOrm, runMigrations } from "@pulsegate/db";
-import { createLogger } from "@pulsegate/logger";
+import { createLogger } from "@pulsegate/runtime/logger";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALERTS_SCHEMA, openAlertsDatabase } from "../../services/alerts/src/app.ts";

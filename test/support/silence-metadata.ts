@@ -1,4 +1,4 @@
-import { SILENCE_LIMITS } from "@pulsegate/limits";
+import { SILENCE_LIMITS } from "@pulsegate/contract/limits";
 
 /**
  * Silence metadata whose JSON is exactly `bytes` bytes: `fixed` as given, then four more keys

@@ -1,4 +1,4 @@
-import type { Logger } from "@pulsegate/logger";
+import type { Logger } from "@pulsegate/runtime/logger";
 import pg from "pg";
 
 export type ChannelListenerOptions = {

@@ -1,4 +1,4 @@
-import type { Logger } from "@pulsegate/logger";
+import type { Logger } from "@pulsegate/runtime/logger";
 import { awaitMigrations } from "./await-migrations.ts";
 import { ensureDatabase } from "./ensure-database.ts";
 import { type OpenOrmOptions, type Orm, openOrm } from "./open-orm.ts";

@@ -1,5 +1,5 @@
 import { Metadata, status } from "@grpc/grpc-js";
-import { ConflictError, InvalidError, NotFoundError, UnavailableError } from "@pulsegate/errors";
+import { ConflictError, InvalidError, NotFoundError, UnavailableError } from "@pulsegate/contract/errors";
 import { describe, expect, it } from "vitest";
 import { isUnstorableTextError, refusalOf, setAsideReason } from "./classify-error.ts";
 import { domainErrorToGrpc } from "./domain-error-status.ts";

@@ -1,4 +1,4 @@
-import { ConflictError, InvalidError } from "@pulsegate/errors";
+import { ConflictError, InvalidError } from "@pulsegate/contract/errors";
 import { domainErrorFromGrpc } from "./domain-error-status.ts";
 
 type ErrorLike = { code?: unknown; cause?: unknown };
@@ -35,7 +35,7 @@ const NEVER_STORED = /^(22[0-9A-Z]{3}|23502|23514)$/;
  * one of our services (a domain error it answered, domain-error-status.ts), or a PostgreSQL
  * refusal of the row itself (NEVER_STORED). Every queue that sets entries aside asks this
  * (docs/operations.md, "What our queues set aside"); an unreachable peer or database is
- * @pulsegate/transient-error's, and never a refusal.
+ * @pulsegate/runtime/transient-error's, and never a refusal.
  */
 export function refusalOf(error: unknown): string | undefined {
   const answered = domainErrorFromGrpc(error);

@@ -6,8 +6,8 @@ import {
   InvalidError,
   NotFoundError,
   UnavailableError,
-} from "@pulsegate/errors";
-import { createLogger } from "@pulsegate/logger";
+} from "@pulsegate/contract/errors";
+import { createLogger } from "@pulsegate/runtime/logger";
 import { describe, expect, it } from "vitest";
 import { domainErrorFromGrpc, domainErrorToGrpc } from "./domain-error-status.ts";
 import { unary } from "./unary.ts";

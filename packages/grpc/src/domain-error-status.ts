@@ -7,7 +7,7 @@ import {
   InvalidError,
   NotFoundError,
   UnavailableError,
-} from "@pulsegate/errors";
+} from "@pulsegate/contract/errors";
 
 export const CODE_METADATA_KEY = "pulsegate-code";
 const DETAILS_METADATA_KEY = "pulsegate-details";

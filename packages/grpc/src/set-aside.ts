@@ -1,5 +1,5 @@
 import { metrics } from "@opentelemetry/api";
-import type { Logger } from "@pulsegate/logger";
+import type { Logger } from "@pulsegate/runtime/logger";
 import { counterOf } from "@pulsegate/telemetry/instruments";
 
 /** Our queues that set entries aside (docs/operations.md, "What our queues set aside"). */

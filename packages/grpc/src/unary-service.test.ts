@@ -6,8 +6,8 @@ import {
   status,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { BATCH_LIMITS } from "@pulsegate/limits";
-import { createLogger } from "@pulsegate/logger";
+import { BATCH_LIMITS } from "@pulsegate/contract/limits";
+import { createLogger } from "@pulsegate/runtime/logger";
 import { describe, expect, it } from "vitest";
 import { domainErrorFromGrpc } from "./domain-error-status.ts";
 import { unaryService } from "./unary-service.ts";

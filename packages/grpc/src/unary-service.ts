@@ -1,7 +1,7 @@
 import type { handleUnaryCall, ServerUnaryCall, UntypedServiceImplementation } from "@grpc/grpc-js";
-import { InvalidError } from "@pulsegate/errors";
-import { BATCH_LIMITS } from "@pulsegate/limits";
-import type { Logger } from "@pulsegate/logger";
+import { InvalidError } from "@pulsegate/contract/errors";
+import { BATCH_LIMITS } from "@pulsegate/contract/limits";
+import type { Logger } from "@pulsegate/runtime/logger";
 import { unary } from "./unary.ts";
 
 /** A generated server interface's methods, without the index signature grpc-js adds. */

@@ -1,7 +1,7 @@
 import { type handleUnaryCall, type ServerUnaryCall, status } from "@grpc/grpc-js";
-import { DomainError, InvalidError, UnavailableError } from "@pulsegate/errors";
-import type { Logger } from "@pulsegate/logger";
-import { isTransientError } from "@pulsegate/transient-error";
+import { DomainError, InvalidError, UnavailableError } from "@pulsegate/contract/errors";
+import type { Logger } from "@pulsegate/runtime/logger";
+import { isTransientError } from "@pulsegate/runtime/transient-error";
 import { isUnstorableTextError } from "./classify-error.ts";
 import { domainErrorToGrpc, grpcStatusOf } from "./domain-error-status.ts";
 import { rpcBatchSize, rpcServerDuration } from "./rpc-metrics.ts";

@@ -1,8 +1,8 @@
 import { createPgPool, type OpenServiceDatabaseOptions, openServiceDatabase, splitPoolBudget } from "@pulsegate/db";
 import { callUnary, connectClient, type ServiceBinding } from "@pulsegate/grpc";
-import { periodic } from "@pulsegate/lifecycle";
-import type { Logger } from "@pulsegate/logger";
 import { auth } from "@pulsegate/proto";
+import { periodic } from "@pulsegate/runtime/lifecycle";
+import type { Logger } from "@pulsegate/runtime/logger";
 import { parseKeyring } from "@pulsegate/sealing";
 import { AlertService } from "./alerts/alert-service.ts";
 import { TriggerService } from "./alerts/trigger-service.ts";

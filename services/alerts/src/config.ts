@@ -1,4 +1,4 @@
-import { checkDrainFitsShutdown, env, loadConfig } from "@pulsegate/config";
+import { checkDrainFitsShutdown, env, loadConfig } from "@pulsegate/runtime/config";
 
 export function loadAlertsConfig(source: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(

@@ -5,9 +5,9 @@ import {
   type NameScope,
   NotFoundError,
   nameTakenError,
-} from "@pulsegate/errors";
-import { NOT_FOUND_SENTENCES } from "@pulsegate/not-found";
-import { invalidCursor } from "@pulsegate/page-cursor";
+} from "@pulsegate/contract/errors";
+import { NOT_FOUND_SENTENCES } from "@pulsegate/contract/not-found";
+import { invalidCursor } from "@pulsegate/contract/page-cursor";
 
 /** Every expected failure of the alerts service, defined once, as plain domain errors (the gRPC edge maps them). */
 export const alertsErrors = {

@@ -1,6 +1,6 @@
 import { createPgPool, type OpenServiceDatabaseOptions, openServiceDatabase } from "@pulsegate/db";
 import type { ServiceBinding } from "@pulsegate/grpc";
-import type { Logger } from "@pulsegate/logger";
+import type { Logger } from "@pulsegate/runtime/logger";
 import { ApiKeySchema } from "./api-keys/api-key.entity.ts";
 import { ApiKeyService } from "./api-keys/api-key-service.ts";
 import { AuditLogEntrySchema } from "./audit/audit-log.entity.ts";

@@ -1,4 +1,4 @@
-import { nameProblem } from "@pulsegate/text";
+import { nameProblem } from "@pulsegate/contract/text";
 import { authErrors } from "./errors.ts";
 
 /**

@@ -5,8 +5,8 @@ import {
   flushTelemetry,
   waitForCallers,
   watchInboundConnections,
-} from "@pulsegate/lifecycle";
-import { createLogger } from "@pulsegate/logger";
+} from "@pulsegate/runtime/lifecycle";
+import { createLogger } from "@pulsegate/runtime/logger";
 import { serveMetrics } from "@pulsegate/telemetry";
 import { buildAuthService } from "./app.ts";
 import { loadAuthConfig } from "./config.ts";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { REQUEST_LIMITS } from "@pulsegate/limits";
-import type { Logger } from "@pulsegate/logger";
+import { REQUEST_LIMITS } from "@pulsegate/contract/limits";
+import type { Logger } from "@pulsegate/runtime/logger";
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -97,7 +97,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const app = Fastify({
     // Typed as Fastify's logger so the instance is a plain FastifyInstance for plugins.
     loggerInstance: deps.log as FastifyBaseLogger,
-    // packages/logger redacts every `*.url` (notification URLs), which removes Fastify's
+    // packages/runtime/src/logger redacts every `*.url` (notification URLs), which removes Fastify's
     // req.url too; each request's lines carry its path (never the query) instead.
     childLoggerFactory: (logger, bindings, options, rawRequest) =>
       lazyRequestLogger(logger, () => ({ ...bindings, path: rawRequest.url?.split("?", 1)[0] }), options),

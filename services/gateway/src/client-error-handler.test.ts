@@ -1,5 +1,5 @@
-import { createLogger } from "@pulsegate/logger";
-import { connectRedis } from "@pulsegate/redis";
+import { createLogger } from "@pulsegate/runtime/logger";
+import { connectRedis } from "@pulsegate/runtime/redis";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "./app.ts";

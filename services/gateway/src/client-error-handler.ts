@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type ServerResponse, STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
-import type { Logger } from "@pulsegate/logger";
+import type { Logger } from "@pulsegate/runtime/logger";
 import type { FastifyInstance } from "fastify";
 import { errorBody, errors, type HttpError } from "./errors.ts";
 import { requestErrors } from "./metrics.ts";

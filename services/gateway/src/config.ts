@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { env, loadConfig } from "@pulsegate/config";
+import { env, loadConfig } from "@pulsegate/runtime/config";
 
 export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
   // REDIS_URL="" (`npm start` in embedded mode or with no Redis reachable): no Redis at all,

@@ -1,4 +1,4 @@
-import type { DomainError } from "@pulsegate/errors";
+import type { DomainError } from "@pulsegate/contract/errors";
 import { domainErrorToGrpc } from "@pulsegate/grpc";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,8 +1,8 @@
 import { maxHeaderSize } from "node:http";
-import { RETRY_SHORTLY_CODE } from "@pulsegate/errors";
-import { bytesText, REQUEST_LIMITS } from "@pulsegate/limits";
-import { NOT_FOUND_SENTENCES } from "@pulsegate/not-found";
-import { invalidCursor } from "@pulsegate/page-cursor";
+import { RETRY_SHORTLY_CODE } from "@pulsegate/contract/errors";
+import { bytesText, REQUEST_LIMITS } from "@pulsegate/contract/limits";
+import { NOT_FOUND_SENTENCES } from "@pulsegate/contract/not-found";
+import { invalidCursor } from "@pulsegate/contract/page-cursor";
 
 const BODY_MAX = bytesText(REQUEST_LIMITS.bodyMaxBytes);
 

@@ -1,5 +1,5 @@
-import type { FieldProblem } from "@pulsegate/errors";
-import { invalidCursor } from "@pulsegate/page-cursor";
+import type { FieldProblem } from "@pulsegate/contract/errors";
+import { invalidCursor } from "@pulsegate/contract/page-cursor";
 import { ERROR_CATALOGUE, type ErrorCode, UNAVAILABLE_RETRY_AFTER_SECONDS } from "./error-catalogue.ts";
 
 /**

@@ -6,7 +6,7 @@ import {
   InvalidError,
   NotFoundError,
   UnavailableError,
-} from "@pulsegate/errors";
+} from "@pulsegate/contract/errors";
 import { domainErrorToGrpc } from "@pulsegate/grpc";
 import { describe, expect, it } from "vitest";
 import { httpErrorFromGrpc, isGrpcError } from "./grpc-status-to-http.ts";

@@ -1,5 +1,5 @@
 import { status } from "@grpc/grpc-js";
-import { InvalidError, UnavailableError } from "@pulsegate/errors";
+import { InvalidError, UnavailableError } from "@pulsegate/contract/errors";
 import { domainErrorFromGrpc } from "@pulsegate/grpc";
 import { ERROR_CATALOGUE, type ErrorCode, isErrorCode } from "./error-catalogue.ts";
 import { errors, HttpError } from "./errors.ts";

@@ -1,5 +1,11 @@
+import {
+  ALERT_STATUSES,
+  CHANNEL_KINDS,
+  DELIVERY_EVENTS,
+  PING_STATUSES,
+  SEVERITIES,
+} from "@pulsegate/contract/vocabulary";
 import { alerts, monitors } from "@pulsegate/proto";
-import { ALERT_STATUSES, CHANNEL_KINDS, DELIVERY_EVENTS, PING_STATUSES, SEVERITIES } from "@pulsegate/vocabulary";
 import { describe, expect, it } from "vitest";
 import {
   alertStatusJson,

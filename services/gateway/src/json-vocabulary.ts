@@ -1,5 +1,4 @@
-import { alerts } from "@pulsegate/proto";
-import type { AlertStatus, Severity, SignatureScheme, WebhookSource } from "@pulsegate/vocabulary";
+import type { AlertStatus, Severity, SignatureScheme, WebhookSource } from "@pulsegate/contract/vocabulary";
 import {
   alertStatusEnum,
   channelKindEnum,
@@ -11,9 +10,10 @@ import {
   severityEnum,
   signatureSchemeEnum,
   webhookSourceEnum,
-} from "@pulsegate/vocabulary/proto";
+} from "@pulsegate/contract/vocabulary/proto";
+import { alerts } from "@pulsegate/proto";
 
-// The gateway's proto ⇄ JSON edge. The words and their proto values are @pulsegate/vocabulary's;
+// The gateway's proto ⇄ JSON edge. The words and their proto values are @pulsegate/contract/vocabulary's;
 // what is the gateway's own is how JSON shows what it does not know (null) and what absent means.
 
 /** JSON answers carry null for UNSPECIFIED and for values this build does not know. */

@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import { createLogger } from "@pulsegate/logger";
+import { createLogger } from "@pulsegate/runtime/logger";
 import type { FastifyBaseLogger } from "fastify";
 import { describe, expect, it } from "vitest";
 import { lazyRequestLogger } from "./lazy-request-logger.ts";

@@ -1,6 +1,6 @@
-import { closeOnSignals, dualStackOrIpv4, flushTelemetry, watchHttpServer } from "@pulsegate/lifecycle";
-import { createLogger } from "@pulsegate/logger";
-import { connectRedis } from "@pulsegate/redis";
+import { closeOnSignals, dualStackOrIpv4, flushTelemetry, watchHttpServer } from "@pulsegate/runtime/lifecycle";
+import { createLogger } from "@pulsegate/runtime/logger";
+import { connectRedis } from "@pulsegate/runtime/redis";
 import { serveMetrics } from "@pulsegate/telemetry";
 import { buildApp } from "./app.ts";
 import { loadGatewayConfig } from "./config.ts";

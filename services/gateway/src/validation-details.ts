@@ -1,6 +1,6 @@
-import type { FieldProblem } from "@pulsegate/errors";
-import { instantSentence } from "@pulsegate/limits";
-import { PAGE_LIMITS } from "@pulsegate/page-cursor";
+import type { FieldProblem } from "@pulsegate/contract/errors";
+import { instantSentence } from "@pulsegate/contract/limits";
+import { PAGE_LIMITS } from "@pulsegate/contract/page-cursor";
 import type { FastifySchemaValidationError } from "fastify/types/schema.js";
 
 function decodePointer(pointer: string): string[] {

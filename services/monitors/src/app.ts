@@ -1,9 +1,9 @@
 import { createPgPool, type OpenServiceDatabaseOptions, openServiceDatabase, splitPoolBudget } from "@pulsegate/db";
 import { connectClient, type ServiceBinding } from "@pulsegate/grpc";
-import { type Periodic, type PeriodicOptions, periodic } from "@pulsegate/lifecycle";
-import type { Logger } from "@pulsegate/logger";
 import { alerts } from "@pulsegate/proto";
-import { connectRedis } from "@pulsegate/redis";
+import { type Periodic, type PeriodicOptions, periodic } from "@pulsegate/runtime/lifecycle";
+import type { Logger } from "@pulsegate/runtime/logger";
+import { connectRedis } from "@pulsegate/runtime/redis";
 import { inBackgroundSpan } from "@pulsegate/telemetry";
 import type { MonitorsConfig } from "./config.ts";
 import { purgeDeleted } from "./deletion/purge-deleted.ts";

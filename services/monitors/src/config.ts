@@ -1,4 +1,4 @@
-import { checkDrainFitsShutdown, env, loadConfig } from "@pulsegate/config";
+import { checkDrainFitsShutdown, env, loadConfig } from "@pulsegate/runtime/config";
 import { REDIS_DURABILITY_SETTINGS } from "./spool/spool-durability.ts";
 
 export function loadMonitorsConfig(source: NodeJS.ProcessEnv = process.env) {

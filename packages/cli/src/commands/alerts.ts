@@ -1,5 +1,5 @@
+import { ALERT_STATUSES } from "@pulsegate/contract/vocabulary";
 import type { Alert, AlertStatus, Delivery, Occurrence } from "@pulsegate/sdk";
-import { ALERT_STATUSES } from "@pulsegate/vocabulary";
 import { Command, Option } from "commander";
 import type { CliIo } from "../cli-io.ts";
 import { adminClient, type ConnectionOptions, withAdminOptions } from "../connection.ts";

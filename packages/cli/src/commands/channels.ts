@@ -1,5 +1,5 @@
+import { CHANNEL_KINDS, type ChannelKind, SIGNATURE_SCHEMES } from "@pulsegate/contract/vocabulary";
 import type { Channel, SignatureScheme, UpdateChannelInput } from "@pulsegate/sdk";
-import { CHANNEL_KINDS, type ChannelKind, SIGNATURE_SCHEMES } from "@pulsegate/vocabulary";
 import { Command, Option } from "commander";
 import type { CliIo } from "../cli-io.ts";
 import { adminClient, type ConnectionOptions, withAdminOptions } from "../connection.ts";

@@ -1,5 +1,5 @@
+import { SEVERITIES, SIGNATURE_SCHEMES } from "@pulsegate/contract/vocabulary";
 import type { Monitor, Ping, Severity, SignatureScheme } from "@pulsegate/sdk";
-import { SEVERITIES, SIGNATURE_SCHEMES } from "@pulsegate/vocabulary";
 import { Command, Option } from "commander";
 import type { CliIo } from "../cli-io.ts";
 import { adminClient, type ConnectionOptions, withAdminOptions } from "../connection.ts";

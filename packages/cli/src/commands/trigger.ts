@@ -1,5 +1,5 @@
+import { SEVERITIES } from "@pulsegate/contract/vocabulary";
 import type { Severity, TriggerResult } from "@pulsegate/sdk";
-import { SEVERITIES } from "@pulsegate/vocabulary";
 import { Command, Option } from "commander";
 import type { CliIo } from "../cli-io.ts";
 import { type ConnectionOptions, callerClient, withCallerOptions } from "../connection.ts";

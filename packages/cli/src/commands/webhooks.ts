@@ -1,5 +1,5 @@
+import { SEVERITIES, SIGNATURE_SCHEMES, WEBHOOK_SOURCES } from "@pulsegate/contract/vocabulary";
 import type { FilterRule, Severity, SignatureScheme, UpdateWebhookInput, Webhook, WebhookSource } from "@pulsegate/sdk";
-import { SEVERITIES, SIGNATURE_SCHEMES, WEBHOOK_SOURCES } from "@pulsegate/vocabulary";
 import { Command, Option } from "commander";
 import type { CliIo } from "../cli-io.ts";
 import { adminClient, type ConnectionOptions, withAdminOptions } from "../connection.ts";

@@ -1,5 +1,5 @@
+import { IDEMPOTENCY_LIMITS } from "@pulsegate/contract/limits";
 import { IdempotencyKeys } from "@pulsegate/db";
-import { IDEMPOTENCY_LIMITS } from "@pulsegate/limits";
 import type { FoldResult } from "./plan-batch.ts";
 
 /** What a trigger or a resolve that applied something answered: given again for a repeat of its key. */

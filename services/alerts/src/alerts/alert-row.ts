@@ -1,5 +1,5 @@
+import type { AlertSource, AlertStatus, Severity } from "@pulsegate/contract/vocabulary";
 import { rowDate, rowDateOrNull } from "@pulsegate/db";
-import type { AlertSource, AlertStatus, Severity } from "@pulsegate/vocabulary";
 
 /** An alert as the API shows it. */
 export type AlertView = {

@@ -1,6 +1,6 @@
+import { decodeCursor, decodeIdCursor, encodeCursor, encodeIdCursor, pageSize } from "@pulsegate/contract/page-cursor";
+import { ALERT_STATUSES } from "@pulsegate/contract/vocabulary";
 import { type EntityManager, type Orm, rowDate } from "@pulsegate/db";
-import { decodeCursor, decodeIdCursor, encodeCursor, encodeIdCursor, pageSize } from "@pulsegate/page-cursor";
-import { ALERT_STATUSES } from "@pulsegate/vocabulary";
 import { alertsErrors } from "../errors.ts";
 import { alertEvent, writeOutboxEventsWith } from "../outbox/write-outbox-events.ts";
 import { type AlertView, alertFromRow } from "./alert-row.ts";

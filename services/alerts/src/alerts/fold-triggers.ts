@@ -1,8 +1,8 @@
+import { quotaKey, quotaMonth } from "@pulsegate/contract/quota";
+import type { TextProblem } from "@pulsegate/contract/text";
 import { inTransaction, type PgClient, type PgPool } from "@pulsegate/db";
-import type { Logger } from "@pulsegate/logger";
-import { quotaKey, quotaMonth } from "@pulsegate/quota";
-import type { TextProblem } from "@pulsegate/text";
-import { isTransientError } from "@pulsegate/transient-error";
+import type { Logger } from "@pulsegate/runtime/logger";
+import { isTransientError } from "@pulsegate/runtime/transient-error";
 import { foldOutcomes } from "../metrics/alerts-metrics.ts";
 import { alertIdempotencyKeys, FOLD_ANSWERS, type IdempotencyKeyReused } from "./alert-idempotency-keys.ts";
 import {

@@ -1,4 +1,4 @@
-import { quotaKey, quotaMonth } from "@pulsegate/quota";
+import { quotaKey, quotaMonth } from "@pulsegate/contract/quota";
 import { describe, expect, it } from "vitest";
 import type { AlertView } from "./alert-row.ts";
 import { type FoldInput, type KeyState, keyOf, planBatch, resolveResults } from "./plan-batch.ts";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { quotaAllowsOneMore, quotaKey, quotaMonth } from "@pulsegate/contract/quota";
+import type { AlertSource, Severity } from "@pulsegate/contract/vocabulary";
 import type { IdempotencyKey } from "@pulsegate/db";
-import { quotaAllowsOneMore, quotaKey, quotaMonth } from "@pulsegate/quota";
-import type { AlertSource, Severity } from "@pulsegate/vocabulary";
 import { type AlertEventType, alertEvent, type OutboxEvent } from "../outbox/write-outbox-events.ts";
 import type { AlertView } from "./alert-row.ts";
 import { type Episode, laterOf, type Reopening, reminderAfter, reopenedView } from "./fold-rule.ts";

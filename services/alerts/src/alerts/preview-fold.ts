@@ -1,5 +1,5 @@
+import { quotaKey, quotaMonth } from "@pulsegate/contract/quota";
 import { type PgPool, run, statement } from "@pulsegate/db";
-import { quotaKey, quotaMonth } from "@pulsegate/quota";
 import { type AlertRow, alertFromRow } from "./alert-row.ts";
 import { openAlertOfKey, reopenableAlertOfKey } from "./key-lookups.sql.ts";
 import { type FoldInput, type FoldResult, type KeyState, keyOf, planBatch, resolveResults } from "./plan-batch.ts";

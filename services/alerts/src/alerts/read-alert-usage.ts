@@ -1,5 +1,5 @@
+import { monthUsage } from "@pulsegate/contract/quota";
 import { type PgPool, run, statement } from "@pulsegate/db";
-import { monthUsage } from "@pulsegate/quota";
 
 const READ_USAGE = statement(
   "alerts_read_quota_usage",

@@ -1,7 +1,7 @@
+import { ALERT_LIMITS } from "@pulsegate/contract/limits";
+import { findUnstorableText, type TextProblem } from "@pulsegate/contract/text";
+import type { AlertSource } from "@pulsegate/contract/vocabulary";
 import { type IdempotencyKey, inTransaction, type PgClient, type PgPool } from "@pulsegate/db";
-import { ALERT_LIMITS } from "@pulsegate/limits";
-import { findUnstorableText, type TextProblem } from "@pulsegate/text";
-import type { AlertSource } from "@pulsegate/vocabulary";
 import { alertEvent, writeOutboxEvents } from "../outbox/write-outbox-events.ts";
 import type { WebhookService } from "../webhooks/webhook-service.ts";
 import { alertIdempotencyKeys, type IdempotencyKeyReused } from "./alert-idempotency-keys.ts";

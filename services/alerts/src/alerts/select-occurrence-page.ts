@@ -1,5 +1,5 @@
+import type { AlertSource, Severity } from "@pulsegate/contract/vocabulary";
 import { type EntityManager, rowDate } from "@pulsegate/db";
-import type { AlertSource, Severity } from "@pulsegate/vocabulary";
 
 export type OccurrenceView = {
   id: string;

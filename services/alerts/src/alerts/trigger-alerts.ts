@@ -1,7 +1,7 @@
+import { WEBHOOK_LIMITS } from "@pulsegate/contract/limits";
+import { checkStoredText, type TextProblem } from "@pulsegate/contract/text";
+import type { AlertSource, Severity } from "@pulsegate/contract/vocabulary";
 import type { PgPool } from "@pulsegate/db";
-import { WEBHOOK_LIMITS } from "@pulsegate/limits";
-import { checkStoredText, type TextProblem } from "@pulsegate/text";
-import type { AlertSource, Severity } from "@pulsegate/vocabulary";
 import { evaluateFilterRules } from "../filter-rules/index.ts";
 import { silencedBy } from "../silences/silence-matcher.ts";
 import type { SilenceService } from "../silences/silence-service.ts";

@@ -1,5 +1,5 @@
 import type { PgPool } from "@pulsegate/db";
-import type { Logger } from "@pulsegate/logger";
+import type { Logger } from "@pulsegate/runtime/logger";
 import type { SilenceService } from "../silences/silence-service.ts";
 import type { WebhookService } from "../webhooks/webhook-service.ts";
 import { OpenKeys } from "./open-keys.ts";

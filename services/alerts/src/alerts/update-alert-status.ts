@@ -1,5 +1,5 @@
+import type { AlertStatus } from "@pulsegate/contract/vocabulary";
 import type { EntityManager } from "@pulsegate/db";
-import type { AlertStatus } from "@pulsegate/vocabulary";
 import type { AlertRow } from "./alert-row.ts";
 
 /** Each later status, with the column that records when; either way no reminder is due any more. */

@@ -37,15 +37,15 @@ function store(initial: Row[]) {
 
 describe("BatchReadCache", () => {
   it("reads a batch's misses in one load and serves them from memory until the TTL ends", async () => {
-    let now = 0;
+    let now = 1_000;
     const db = store([webhook("wh_1"), webhook("wh_2")]);
     const cache = new BatchReadCache<Row>({ ttlMs: 5_000, load: db.load, now: () => now });
     expect([...(await cache.getMany(["wh_1", "wh_2", "wh_1"])).keys()]).toEqual(["wh_1", "wh_2"]);
     expect(db.loads).toEqual([["wh_1", "wh_2"]]);
-    now = 4_999;
+    now = 6_000;
     await cache.getMany(["wh_1", "wh_2"]);
     expect(db.loads).toHaveLength(1);
-    now = 5_000;
+    now = 6_001;
     await cache.getMany(["wh_1"]);
     expect(db.loads).toEqual([["wh_1", "wh_2"], ["wh_1"]]);
   });
@@ -59,13 +59,13 @@ describe("BatchReadCache", () => {
   });
 
   it("sees a change made elsewhere only after the TTL, one made here at once", async () => {
-    let now = 0;
+    let now = 1_000;
     const db = store([webhook("wh_1")]);
     const cache = new BatchReadCache<Row>({ ttlMs: 5_000, load: db.load, now: () => now });
     await cache.getMany(["wh_1"]);
     db.rows.set("wh_1", webhook("wh_1", false));
     expect((await cache.getMany(["wh_1"])).get("wh_1")?.enabled).toBe(true);
-    now = 5_001;
+    now = 6_001;
     expect((await cache.getMany(["wh_1"])).get("wh_1")?.enabled).toBe(false);
     db.rows.set("wh_1", webhook("wh_1", true));
     cache.invalidate("wh_1");

@@ -1,4 +1,4 @@
-import { WEBHOOK_LIMITS } from "@pulsegate/limits";
+import { WEBHOOK_LIMITS } from "@pulsegate/contract/limits";
 
 export type ParsedField =
   | { ok: true; kind: "title" }

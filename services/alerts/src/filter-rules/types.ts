@@ -1,5 +1,5 @@
-import { WEBHOOK_LIMITS } from "@pulsegate/limits";
-import { FILTER_OPS, type FilterOp } from "@pulsegate/vocabulary";
+import { WEBHOOK_LIMITS } from "@pulsegate/contract/limits";
+import { FILTER_OPS, type FilterOp } from "@pulsegate/contract/vocabulary";
 
 export { FILTER_OPS, type FilterOp };
 

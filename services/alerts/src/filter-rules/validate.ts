@@ -1,5 +1,5 @@
-import { jsonBoundsProblem } from "@pulsegate/limits";
-import { SEVERITIES } from "@pulsegate/vocabulary";
+import { jsonBoundsProblem } from "@pulsegate/contract/limits";
+import { SEVERITIES } from "@pulsegate/contract/vocabulary";
 import { parseField } from "./field.ts";
 import { isJsonValue, isPlainObject } from "./json.ts";
 import {

@@ -1,9 +1,14 @@
+import {
+  alertSourceEnum,
+  alertStatusEnum,
+  severityEnum,
+  webhookSourceEnum,
+} from "@pulsegate/contract/vocabulary/proto";
 import type { PgPool } from "@pulsegate/db";
 import { type ServiceBinding, type UnaryHandlers, unaryService } from "@pulsegate/grpc";
-import type { Logger } from "@pulsegate/logger";
 import { alerts } from "@pulsegate/proto";
+import type { Logger } from "@pulsegate/runtime/logger";
 import { traceparentOf } from "@pulsegate/telemetry";
-import { alertSourceEnum, alertStatusEnum, severityEnum, webhookSourceEnum } from "@pulsegate/vocabulary/proto";
 import type { AlertService } from "../alerts/alert-service.ts";
 import { readAlertUsage } from "../alerts/read-alert-usage.ts";
 import type { ResolveByKeyItem } from "../alerts/resolve-by-key.ts";

@@ -1,11 +1,11 @@
-import { alerts } from "@pulsegate/proto";
 import {
   channelKindEnum,
   deliveryEventEnum,
   deliveryStatusEnum,
   severityEnum,
   signatureSchemeEnum,
-} from "@pulsegate/vocabulary/proto";
+} from "@pulsegate/contract/vocabulary/proto";
+import { alerts } from "@pulsegate/proto";
 import type { ChannelView } from "../notifications/channels/channel.ts";
 import type { DeliveryView } from "../notifications/deliveries/delivery.ts";
 import type { RouteInput } from "../notifications/routing/check-routes.ts";

@@ -1,6 +1,6 @@
+import { channelKindEnum } from "@pulsegate/contract/vocabulary/proto";
 import type { UnaryHandlers } from "@pulsegate/grpc";
 import type { alerts } from "@pulsegate/proto";
-import { channelKindEnum } from "@pulsegate/vocabulary/proto";
 import type { AlertService } from "../alerts/alert-service.ts";
 import type { ChannelService } from "../notifications/channels/channel-service.ts";
 import { sendTestNotification } from "../notifications/channels/test-notification.ts";

@@ -1,12 +1,12 @@
-import { outcomeFields } from "@pulsegate/grpc";
-import { alerts } from "@pulsegate/proto";
 import {
   alertSourceEnum,
   alertStatusEnum,
   severityEnum,
   signatureSchemeEnum,
   webhookSourceEnum,
-} from "@pulsegate/vocabulary/proto";
+} from "@pulsegate/contract/vocabulary/proto";
+import { outcomeFields } from "@pulsegate/grpc";
+import { alerts } from "@pulsegate/proto";
 import type { AlertView } from "../alerts/alert-row.ts";
 import type { ResolveByKeyResult } from "../alerts/resolve-by-key.ts";
 import type { OccurrenceView } from "../alerts/select-occurrence-page.ts";

@@ -1,6 +1,6 @@
 import type { PgPool } from "@pulsegate/db";
-import { withTimeout } from "@pulsegate/lifecycle";
-import type { Logger } from "@pulsegate/logger";
+import { withTimeout } from "@pulsegate/runtime/lifecycle";
+import type { Logger } from "@pulsegate/runtime/logger";
 import { metrics, observableGaugeOf } from "@pulsegate/telemetry";
 import { type AlertsStateRow, selectAlertsState } from "./select-alerts-state.ts";
 

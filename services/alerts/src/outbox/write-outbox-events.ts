@@ -1,6 +1,6 @@
+import type { DeliveryEvent } from "@pulsegate/contract/vocabulary";
 import { type EntityManager, type PgClient, type PgPool, run, statement } from "@pulsegate/db";
 import { traceparentOf } from "@pulsegate/telemetry";
-import type { DeliveryEvent } from "@pulsegate/vocabulary";
 import type { AlertView } from "../alerts/alert-row.ts";
 import type { CHANNEL_DISABLED } from "../notifications/messages/channel-notice.ts";
 

@@ -1,9 +1,9 @@
 import { inTransaction, type PgPool } from "@pulsegate/db";
 import { reportSetAside, setAsideReason } from "@pulsegate/grpc";
-import { type Periodic, periodic } from "@pulsegate/lifecycle";
-import type { Logger } from "@pulsegate/logger";
+import { type Periodic, periodic } from "@pulsegate/runtime/lifecycle";
+import type { Logger } from "@pulsegate/runtime/logger";
+import { isTransientError } from "@pulsegate/runtime/transient-error";
 import { inBackgroundSpan } from "@pulsegate/telemetry";
-import { isTransientError } from "@pulsegate/transient-error";
 import { alertFromRow } from "../alerts/alert-row.ts";
 import { alertEvent, writeOutboxEvents } from "../outbox/write-outbox-events.ts";
 import { selectDueReminderIds, setAsideReminder, takeDueReminders } from "./take-due-reminders.ts";

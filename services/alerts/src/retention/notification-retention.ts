@@ -1,6 +1,6 @@
 import type { Orm } from "@pulsegate/db";
-import { type Periodic, periodic } from "@pulsegate/lifecycle";
-import type { Logger } from "@pulsegate/logger";
+import { type Periodic, periodic } from "@pulsegate/runtime/lifecycle";
+import type { Logger } from "@pulsegate/runtime/logger";
 import { pruneNotifications } from "./prune-notifications.ts";
 
 const FIRST_RUN_DELAY_MS = 60_000;

@@ -1,5 +1,5 @@
+import { IDEMPOTENCY_LIMITS } from "@pulsegate/contract/limits";
 import { type BatchLimits, deleteExpiredIdempotencyKeys, deleteInBatchesInOrder, type Orm } from "@pulsegate/db";
-import { IDEMPOTENCY_LIMITS } from "@pulsegate/limits";
 import { deleteFinalDeliveries } from "./delete-final-deliveries.ts";
 import { deleteSpentOutboxEvents } from "./delete-spent-outbox-events.ts";
 

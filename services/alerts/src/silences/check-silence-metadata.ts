@@ -1,5 +1,5 @@
-import type { FieldProblem } from "@pulsegate/errors";
-import { jsonBoundsProblem, SILENCE_LIMITS } from "@pulsegate/limits";
+import type { FieldProblem } from "@pulsegate/contract/errors";
+import { jsonBoundsProblem, SILENCE_LIMITS } from "@pulsegate/contract/limits";
 
 const FIELD = "matchers.metadata";
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? "", "utf8");

@@ -1,5 +1,5 @@
+import { SILENCE_LIMITS } from "@pulsegate/contract/limits";
 import { type PgPool, rowDate, run, statement } from "@pulsegate/db";
-import { SILENCE_LIMITS } from "@pulsegate/limits";
 import type { Recurrence, SilenceMatchers } from "./silence.ts";
 import type { LiveSilence } from "./silence-matcher.ts";
 

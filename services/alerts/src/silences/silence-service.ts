@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { SILENCE_LIMITS } from "@pulsegate/contract/limits";
+import { findUnstorableText } from "@pulsegate/contract/text";
 import { type Orm, onUniqueViolation, type PgPool } from "@pulsegate/db";
-import { SILENCE_LIMITS } from "@pulsegate/limits";
-import { findUnstorableText } from "@pulsegate/text";
 import { BatchReadCache } from "../caching/batch-read-cache.ts";
 import { alertsErrors } from "../errors.ts";
 import { selectLiveSilences } from "./select-live-silences.ts";

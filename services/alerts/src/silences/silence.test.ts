@@ -1,4 +1,4 @@
-import { SILENCE_LIMITS } from "@pulsegate/limits";
+import { SILENCE_LIMITS } from "@pulsegate/contract/limits";
 import { describe, expect, it } from "vitest";
 import { checkSilence, isActive } from "./silence.ts";
 

@@ -1,6 +1,6 @@
-import type { FieldProblem } from "@pulsegate/errors";
-import { instantSentence, isWithinInstantLimits, SILENCE_LIMITS } from "@pulsegate/limits";
-import { nameProblem } from "@pulsegate/text";
+import type { FieldProblem } from "@pulsegate/contract/errors";
+import { instantSentence, isWithinInstantLimits, SILENCE_LIMITS } from "@pulsegate/contract/limits";
+import { nameProblem } from "@pulsegate/contract/text";
 import { checkSilenceMetadata } from "./check-silence-metadata.ts";
 
 export type Recurrence = "daily" | "weekly";

@@ -1,4 +1,4 @@
-import type { Severity } from "@pulsegate/vocabulary";
+import type { Severity } from "@pulsegate/contract/vocabulary";
 import type { FilterRule } from "../filter-rules/index.ts";
 
 /** What a trigger needs of its webhook (kept by the webhook service's BatchReadCache). */

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { WEBHOOK_LIMITS } from "@pulsegate/contract/limits";
+import { newUrlToken } from "@pulsegate/contract/text";
 import { type EntityManager, LockMode, type Orm, onUniqueViolation } from "@pulsegate/db";
-import { WEBHOOK_LIMITS } from "@pulsegate/limits";
-import { newUrlToken } from "@pulsegate/text";
 import { BatchReadCache } from "../caching/batch-read-cache.ts";
 import { alertsErrors } from "../errors.ts";
 import { bearerTokenMatches, issueBearerToken } from "./bearer-token.ts";

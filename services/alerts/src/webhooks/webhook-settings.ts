@@ -1,6 +1,6 @@
-import type { FieldProblem } from "@pulsegate/errors";
-import { WEBHOOK_LIMITS } from "@pulsegate/limits";
-import { nameProblem } from "@pulsegate/text";
+import type { FieldProblem } from "@pulsegate/contract/errors";
+import { WEBHOOK_LIMITS } from "@pulsegate/contract/limits";
+import { nameProblem } from "@pulsegate/contract/text";
 import {
   isOneOf,
   isSeverity,
@@ -10,7 +10,7 @@ import {
   type SignatureScheme,
   WEBHOOK_SOURCES,
   type WebhookSource,
-} from "@pulsegate/vocabulary";
+} from "@pulsegate/contract/vocabulary";
 import { type FilterRule, validateFilterRules } from "../filter-rules/index.ts";
 
 export type WebhookSettingsInput = {

@@ -1,5 +1,5 @@
+import type { Severity, SignatureScheme, WebhookSource } from "@pulsegate/contract/vocabulary";
 import { defineEntity, type InferEntity, p } from "@pulsegate/db";
-import type { Severity, SignatureScheme, WebhookSource } from "@pulsegate/vocabulary";
 import type { FilterRule } from "../filter-rules/index.ts";
 
 export const WebhookSchema = defineEntity({

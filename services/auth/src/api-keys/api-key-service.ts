@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { API_KEY_LIMITS } from "@pulsegate/contract/limits";
 import { type EntityManager, type Orm, onUniqueViolation } from "@pulsegate/db";
-import { API_KEY_LIMITS } from "@pulsegate/limits";
-import type { Logger } from "@pulsegate/logger";
+import type { Logger } from "@pulsegate/runtime/logger";
 import { checkName } from "../check-name.ts";
 import { authErrors } from "../errors.ts";
 import { LastUsedThrottle } from "../last-used-throttle.ts";

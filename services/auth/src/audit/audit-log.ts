@@ -1,6 +1,6 @@
+import { AUDIT_LIMITS } from "@pulsegate/contract/limits";
+import { decodeCursor, encodeCursor, pageSize } from "@pulsegate/contract/page-cursor";
 import type { EntityManager, Orm } from "@pulsegate/db";
-import { AUDIT_LIMITS } from "@pulsegate/limits";
-import { decodeCursor, encodeCursor, pageSize } from "@pulsegate/page-cursor";
 import { authErrors } from "../errors.ts";
 import { requireTeamExists } from "../teams/team-exists.ts";
 import { AUDIT_ACTOR_KINDS, type AuditEntry } from "./audit-entry.ts";

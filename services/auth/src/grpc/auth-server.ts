@@ -1,6 +1,6 @@
 import { type ServiceBinding, type UnaryHandlers, unaryService } from "@pulsegate/grpc";
-import type { Logger } from "@pulsegate/logger";
 import { auth } from "@pulsegate/proto";
+import type { Logger } from "@pulsegate/runtime/logger";
 import type { ApiKeyService } from "../api-keys/api-key-service.ts";
 import type { AuditLog } from "../audit/audit-log.ts";
 import { authErrors } from "../errors.ts";

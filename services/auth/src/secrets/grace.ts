@@ -1,4 +1,4 @@
-import { TEAM_LIMITS } from "@pulsegate/limits";
+import { TEAM_LIMITS } from "@pulsegate/contract/limits";
 import { authErrors } from "../errors.ts";
 
 /**

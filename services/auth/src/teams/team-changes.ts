@@ -1,5 +1,5 @@
 import { type ChannelListener, listenToChannel } from "@pulsegate/db";
-import type { Logger } from "@pulsegate/logger";
+import type { Logger } from "@pulsegate/runtime/logger";
 import type { TeamDirectory } from "./team-directory.ts";
 import type { TeamKeys } from "./team-keys.ts";
 

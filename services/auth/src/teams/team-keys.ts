@@ -1,5 +1,6 @@
 import type { Orm } from "@pulsegate/db";
-import type { Logger } from "@pulsegate/logger";
+import type { Logger } from "@pulsegate/runtime/logger";
+import { LRUCache } from "lru-cache";
 import { LastUsedThrottle } from "../last-used-throttle.ts";
 import {
   anySignatureMatches,
@@ -68,7 +69,8 @@ export class TeamKeys {
   readonly #log: Logger;
   readonly #cacheMs: number;
   readonly #now: () => number;
-  readonly #cache = new Map<string, Keys>();
+  /** Opened keys by team; past MAX_CACHED_TEAMS the least recently used go (cheap to open again). */
+  readonly #cache = new LRUCache<string, Keys>({ max: MAX_CACHED_TEAMS });
   readonly #lastUsed = new LastUsedThrottle();
   readonly #directory: TeamDirectory;
   #databaseRetryAt = 0;
@@ -214,8 +216,6 @@ export class TeamKeys {
     // marked as loaded long ago so the next one reads again, and the directory keeps its reload.
     const overtaken = this.#forgotten !== forgottenBefore;
     const loadedAt = overtaken ? this.#now() - this.#cacheMs - 1 : this.#now();
-    // A bound on memory; entries are cheap to reload.
-    if (this.#cache.size > MAX_CACHED_TEAMS) this.#cache.clear();
     for (const id of teamIds) this.#cache.delete(id);
     for (const team of teams) {
       if (!overtaken) this.#directory.put(team);

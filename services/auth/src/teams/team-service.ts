@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { instantSentence, isWithinInstantLimits, TEAM_LIMITS } from "@pulsegate/contract/limits";
+import { decodeCursor, encodeCursor, pageSize } from "@pulsegate/contract/page-cursor";
 import { type EntityManager, LockMode, type Orm, onUniqueViolation } from "@pulsegate/db";
-import { instantSentence, isWithinInstantLimits, TEAM_LIMITS } from "@pulsegate/limits";
-import { decodeCursor, encodeCursor, pageSize } from "@pulsegate/page-cursor";
 import { ApiKeySchema } from "../api-keys/api-key.entity.ts";
 import { checkName } from "../check-name.ts";
 import { authErrors } from "../errors.ts";

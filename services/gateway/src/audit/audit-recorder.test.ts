@@ -1,5 +1,5 @@
-import { createLogger } from "@pulsegate/logger";
 import type { auth } from "@pulsegate/proto";
+import { createLogger } from "@pulsegate/runtime/logger";
 import { describe, expect, it, vi } from "vitest";
 import type { Peers } from "../peers/connect-peers.ts";
 import { createAuditIds, createAuditRecorder } from "./audit-recorder.ts";

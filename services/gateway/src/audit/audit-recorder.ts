@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { AUDIT_LIMITS } from "@pulsegate/contract/limits";
 import { callUnary, refusalOf, reportSetAside } from "@pulsegate/grpc";
-import { AUDIT_LIMITS } from "@pulsegate/limits";
-import type { Logger } from "@pulsegate/logger";
 import type { auth } from "@pulsegate/proto";
+import type { Logger } from "@pulsegate/runtime/logger";
 import type { Peers } from "../peers/connect-peers.ts";
 
 export type AuditRecorderOptions = {

@@ -7,7 +7,7 @@ import {
   SEVERITIES,
   SIGNATURE_SCHEMES,
   WEBHOOK_SOURCES,
-} from "@pulsegate/vocabulary";
+} from "@pulsegate/contract/vocabulary";
 
 /**
  * The admin API's resources as OpenAPI components (shared Fastify schemas, referenced as

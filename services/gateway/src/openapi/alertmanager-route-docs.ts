@@ -1,4 +1,4 @@
-import { ALERT_LIMITS, ALERTMANAGER_LIMITS } from "@pulsegate/limits";
+import { ALERT_LIMITS, ALERTMANAGER_LIMITS } from "@pulsegate/contract/limits";
 import { alertmanagerErrorResponses, rateLimitHeaders } from "./error-responses.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { bytesText, REQUEST_LIMITS } from "@pulsegate/limits";
+import { bytesText, REQUEST_LIMITS } from "@pulsegate/contract/limits";
 import { ERROR_CATALOGUE, type ErrorCode } from "../error-catalogue.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { IDEMPOTENCY_LIMITS, REQUEST_LIMITS } from "@pulsegate/limits";
+import { IDEMPOTENCY_LIMITS, REQUEST_LIMITS } from "@pulsegate/contract/limits";
 import { pingBodySchema, resolveBodySchema, triggerBodySchema } from "../validation/body-schemas.ts";
 import { publicErrorResponses, rateLimitHeaders } from "./error-responses.ts";
 

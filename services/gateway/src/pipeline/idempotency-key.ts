@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { IDEMPOTENCY_LIMITS } from "@pulsegate/limits";
+import { IDEMPOTENCY_LIMITS } from "@pulsegate/contract/limits";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { HttpError } from "../errors.ts";
 

@@ -24,6 +24,9 @@ describe("createLookupCache", () => {
     expect(calls).toEqual(["known", "unknown"]);
     time += 100;
     await cache.get("unknown");
+    expect(calls).toEqual(["known", "unknown"]);
+    time += 1;
+    await cache.get("unknown");
     expect(calls).toEqual(["known", "unknown", "unknown"]);
   });
 
@@ -72,24 +75,24 @@ describe("createLookupCache", () => {
 
 describe("createLookupCache, long-lived", () => {
   it("keeps not-found for negativeTtlMs only", async () => {
-    let time = 0;
+    let time = 1_000;
     const { calls, load } = counter((key) => (key === "known" ? "value" : undefined));
     const cache = createLookupCache({ ttlMs: 60_000, negativeTtlMs: 100, load, now: () => time });
     await cache.get("known");
     await cache.get("new");
-    time = 150;
+    time = 1_150;
     await cache.get("known");
     await cache.get("new");
     expect(calls).toEqual(["known", "new", "new"]);
   });
 
   it("answers with the expired value while loads fail, when asked to", async () => {
-    let time = 0;
+    let time = 1_000;
     let fail = false;
     const { load } = counter(() => (fail ? new Error("down") : "value"));
     const cache = createLookupCache({ ttlMs: 100, staleOnError: true, load, now: () => time });
     await cache.get("a");
-    time = 500;
+    time = 1_500;
     fail = true;
     expect(await cache.get("a")).toBe("value");
     await expect(cache.get("b")).rejects.toThrow("down");

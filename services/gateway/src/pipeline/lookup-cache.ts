@@ -1,4 +1,7 @@
-type Entry<V> = { value: V; expiresAt: number };
+import { LRUCache } from "lru-cache";
+
+/** lru-cache keeps no `undefined`: values are boxed, so "not found" is kept like any other answer. */
+type Box<V> = { value: V };
 
 export type LookupCache<V> = {
   get: (key: string) => Promise<V>;
@@ -10,7 +13,7 @@ export type LookupCache<V> = {
 };
 
 export type LookupCacheOptions<V> = {
-  /** How long a found value is reused. */
+  /** How long a found value is reused; 0: never. */
   ttlMs: number;
   /** How long "not found" (undefined) is reused; default ttlMs. Short, so a new resource is seen soon. */
   negativeTtlMs?: number;
@@ -23,56 +26,57 @@ export type LookupCacheOptions<V> = {
 
 /**
  * Caches the results of `load` (found or not: a negative result is a value
- * too, kept for `negativeTtlMs`) and shares one in-flight load among
- * concurrent callers of the same key. Failures are not cached. At most
- * `maxEntries` are kept, the oldest loaded dropped first (sized for every
- * active key, so this is rare; a hit costs no reordering), so random tokens
- * sent by strangers cannot grow memory.
+ * too, kept for `negativeTtlMs`) on lru-cache, whose `fetch` shares one
+ * in-flight load among concurrent callers of the same key. Failures are not
+ * cached. At most `maxEntries` are kept, the least recently used dropped first,
+ * so random tokens sent by strangers cannot grow memory.
  */
 export function createLookupCache<V>(options: LookupCacheOptions<V>): LookupCache<V> {
-  const { ttlMs, load, maxEntries = 10_000, now = Date.now, staleOnError = false } = options;
+  const { ttlMs, load, maxEntries = 10_000, staleOnError = false } = options;
   const negativeTtlMs = options.negativeTtlMs ?? ttlMs;
-  const entries = new Map<string, Entry<V>>();
-  const inFlight = new Map<string, Promise<V>>();
+  const ttlOf = (value: V) => (value === undefined ? negativeTtlMs : ttlMs);
+  const entries = new LRUCache<string, Box<V>>({
+    max: maxEntries,
+    // Every set names its own TTL (found or not); this default only satisfies the type.
+    ttl: Math.max(1, ttlMs),
+    // A clock of its own (a test's) is read at every check, not once a millisecond.
+    ...(options.now ? { perf: { now: options.now }, ttlResolution: 0 } : {}),
+    // An expired entry stays until replaced, for `staleOnError`; `get` never returns it.
+    noDeleteOnStaleGet: staleOnError,
+    fetchMethod: async (key, stale, { options: set }) => {
+      try {
+        const value = await load(key);
+        set.ttl = Math.max(1, ttlOf(value));
+        return { value };
+      } catch (error) {
+        if (!staleOnError || stale === undefined || stale.value === undefined) throw error;
+        // Kept stale (1 ms), so the next look-up asks the peer again.
+        set.ttl = 1;
+        return stale;
+      }
+    },
+  });
 
-  const store = (key: string, value: V) => {
-    const ttl = value === undefined ? negativeTtlMs : ttlMs;
-    if (ttl <= 0) return;
-    entries.delete(key);
-    if (entries.size >= maxEntries) {
-      const oldest = entries.keys().next();
-      if (!oldest.done) entries.delete(oldest.value);
-    }
-    entries.set(key, { value, expiresAt: now() + ttl });
+  const loadAndKeep = async (key: string): Promise<V> => {
+    const box = await entries.fetch(key);
+    // fetchMethod answers or throws: only an aborted fetch resolves empty, and none is aborted.
+    if (box === undefined) throw new Error(`lookup of ${key} was aborted`);
+    // A TTL of 0 keeps nothing: the load is still shared by the callers that were waiting for it.
+    if (ttlOf(box.value) <= 0 && entries.peek(key, { allowStale: true }) === box) entries.delete(key);
+    return box.value;
   };
 
   return {
     get: (key) => {
-      const entry = entries.get(key);
-      if (entry && entry.expiresAt > now()) return Promise.resolve(entry.value);
-      const pending = inFlight.get(key);
-      if (pending) return pending;
-      const loading = load(key).then(
-        (value) => {
-          inFlight.delete(key);
-          store(key, value);
-          return value;
-        },
-        (error: unknown) => {
-          inFlight.delete(key);
-          const stale = entries.get(key);
-          if (staleOnError && stale && stale.value !== undefined) return stale.value;
-          throw error;
-        },
-      );
-      inFlight.set(key, loading);
-      return loading;
+      const hit = entries.get(key);
+      return hit ? Promise.resolve(hit.value) : loadAndKeep(key);
     },
     invalidate: (key) => {
       entries.delete(key);
     },
     invalidateWhere: (matches) => {
-      for (const [key, entry] of entries) if (matches(entry.value)) entries.delete(key);
+      const gone = [...entries.entries()].filter(([, box]) => matches(box.value)).map(([key]) => key);
+      for (const key of gone) entries.delete(key);
     },
     clear: () => entries.clear(),
   };

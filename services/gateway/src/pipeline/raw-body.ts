@@ -1,4 +1,4 @@
-import { REQUEST_LIMITS } from "@pulsegate/limits";
+import { REQUEST_LIMITS } from "@pulsegate/contract/limits";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 
 const contentTypes = new WeakMap<FastifyRequest, string | undefined>();

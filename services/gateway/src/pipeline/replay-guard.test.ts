@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { createLogger } from "@pulsegate/logger";
-import { connectRedis } from "@pulsegate/redis";
+import { createLogger } from "@pulsegate/runtime/logger";
+import { connectRedis } from "@pulsegate/runtime/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPingRateLimiter } from "../rate-limit/ping-rate-limiter.ts";
 import { REDIS_URL } from "../testing/build-test-app.ts";
@@ -23,7 +23,7 @@ describe("replayClaimOf", () => {
 
 describe("createLocalReplayLog", () => {
   it("takes a claim once until it expires; a repeat with the first one's idempotency key passes", () => {
-    let time = 0;
+    let time = 1_000;
     const claim = createLocalReplayLog(() => time);
     const plain = { key: "a", ttlMs: 1_000, idempotencyKey: "" };
     expect(claim(plain)).toBe(true);
@@ -33,7 +33,9 @@ describe("createLocalReplayLog", () => {
     expect(claim(keyed)).toBe(true);
     expect(claim({ ...keyed, idempotencyKey: "other" })).toBe(false);
     expect(claim({ ...keyed, idempotencyKey: "" })).toBe(false);
-    time = 1_000;
+    time = 2_000;
+    expect(claim(plain)).toBe(false);
+    time = 2_001;
     expect(claim(plain)).toBe(true);
   });
 });

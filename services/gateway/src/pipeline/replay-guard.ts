@@ -1,6 +1,7 @@
-import { REQUEST_LIMITS } from "@pulsegate/limits";
-import type { Logger } from "@pulsegate/logger";
+import { REQUEST_LIMITS } from "@pulsegate/contract/limits";
+import type { Logger } from "@pulsegate/runtime/logger";
 import type { Redis } from "ioredis";
+import { LRUCache } from "lru-cache";
 import { HttpError } from "../errors.ts";
 import { batchPerTurn } from "../peers/batch-per-turn.ts";
 
@@ -71,21 +72,22 @@ return out
 
 const MAX_LOCAL_CLAIMS = 100_000;
 
-/** The same claims in process memory, while Redis is unreachable (per gateway replica, bounded). */
-export function createLocalReplayLog(now: () => number = Date.now) {
-  const claims = new Map<string, { expiresAt: number; idempotencyKey: string }>();
+/**
+ * The same claims in process memory, while Redis is unreachable (per gateway replica, bounded: past
+ * MAX_LOCAL_CLAIMS the least recently claimed go first, as Redis would evict under its memory limit).
+ */
+export function createLocalReplayLog(now?: () => number) {
+  const claims = new LRUCache<string, { idempotencyKey: string }>({
+    max: MAX_LOCAL_CLAIMS,
+    // Every claim names its own TTL; this default only satisfies the type.
+    ttl: 1,
+    // A clock of its own (a test's) is read at every check, not once a millisecond.
+    ...(now ? { perf: { now }, ttlResolution: 0 } : {}),
+  });
   return (claim: ReplayClaim): boolean => {
-    const time = now();
     const held = claims.get(claim.key);
-    if (held && held.expiresAt > time)
-      return claim.idempotencyKey !== "" && held.idempotencyKey === claim.idempotencyKey;
-    claims.delete(claim.key);
-    // Oldest first: Map keeps insertion order, and every claim lives about as long as the next.
-    for (const [key, entry] of claims) {
-      if (claims.size < MAX_LOCAL_CLAIMS && entry.expiresAt > time) break;
-      claims.delete(key);
-    }
-    claims.set(claim.key, { expiresAt: time + claim.ttlMs, idempotencyKey: claim.idempotencyKey });
+    if (held) return claim.idempotencyKey !== "" && held.idempotencyKey === claim.idempotencyKey;
+    claims.set(claim.key, { idempotencyKey: claim.idempotencyKey }, { ttl: Math.max(1, claim.ttlMs) });
     return true;
   };
 }

@@ -1,4 +1,4 @@
-import { REQUEST_LIMITS } from "@pulsegate/limits";
+import { REQUEST_LIMITS } from "@pulsegate/contract/limits";
 import type { FastifyRequest } from "fastify";
 import { HttpError } from "../errors.ts";
 

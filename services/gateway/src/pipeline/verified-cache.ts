@@ -1,9 +1,15 @@
 import { createHash } from "node:crypto";
 import { auth } from "@pulsegate/proto";
+import { LRUCache } from "lru-cache";
 
 /** Bodies above this are not worth hashing for the cache (pings and most triggers are far smaller). */
 const CACHEABLE_BODY_BYTES = 64 * 1024;
-const VERIFIED_MAX_ENTRIES = 100_000;
+/**
+ * Verdicts kept at most. Most trigger bodies are seen once and never again, so at a steady rate the
+ * cache is full of those; a repeated body (an empty-body ping) is asked for often and stays, the
+ * least recently used going first.
+ */
+const VERIFIED_MAX_ENTRIES = 20_000;
 
 /**
  * Auth's "valid" for a (team, signature, body) reused for a few seconds: an
@@ -13,8 +19,13 @@ const VERIFIED_MAX_ENTRIES = 100_000;
  * A team's verdicts go when it changes (here or, announced, on another
  * replica: team-changes.ts); `ttlMs` bounds them if an announcement is lost.
  */
-export function createVerifiedCache(ttlMs: number, now: () => number = Date.now) {
-  const entries = new Map<string, { result: auth.VerifySignatureResult; expiresAt: number }>();
+export function createVerifiedCache(ttlMs: number, now?: () => number) {
+  const entries = new LRUCache<string, auth.VerifySignatureResult>({
+    max: VERIFIED_MAX_ENTRIES,
+    ttl: Math.max(1, ttlMs),
+    // A clock of its own (a test's) is read at every check, not once a millisecond.
+    ...(now ? { perf: { now }, ttlResolution: 0 } : {}),
+  });
   // Counts forgets: a verdict asked for before one and answered after it may predate the change.
   let forgets = 0;
   return {
@@ -28,17 +39,12 @@ export function createVerifiedCache(ttlMs: number, now: () => number = Date.now)
       const body = item.payload.length === 0 ? "" : createHash("sha256").update(item.payload).digest("base64url");
       return `${item.teamId}\u0000${item.signature.toLowerCase()}\u0000${body}`;
     },
-    get: (key: string): auth.VerifySignatureResult | undefined => {
-      const entry = entries.get(key);
-      if (!entry) return undefined;
-      if (entry.expiresAt > now()) return entry.result;
-      entries.delete(key);
-      return undefined;
-    },
+    get: (key: string): auth.VerifySignatureResult | undefined => entries.get(key),
     forgetTeam: (teamId: string) => {
       forgets++;
       const prefix = `${teamId}\u0000`;
-      for (const key of entries.keys()) if (key.startsWith(prefix)) entries.delete(key);
+      const gone = [...entries.keys()].filter((key) => key.startsWith(prefix));
+      for (const key of gone) entries.delete(key);
     },
     forgetAll: () => {
       forgets++;
@@ -49,19 +55,9 @@ export function createVerifiedCache(ttlMs: number, now: () => number = Date.now)
       const valid =
         result.outcome === auth.VerifyOutcome.VERIFY_OUTCOME_VALID_CURRENT ||
         result.outcome === auth.VerifyOutcome.VERIFY_OUTCOME_VALID_PREVIOUS;
-      if (!valid || version !== forgets) return;
-      const time = now();
-      // Oldest first: re-set keys move to the end, so the Map's order is expiry order. Expired verdicts
-      // go here too, not only when their key is asked for again: each new trigger body brings a key that
-      // is never asked for again, and without this the Map filled to its cap at any steady rate.
-      entries.delete(key);
-      for (const [oldest, entry] of entries) {
-        if (entries.size < VERIFIED_MAX_ENTRIES && entry.expiresAt > time) break;
-        entries.delete(oldest);
-      }
-      entries.set(key, { result, expiresAt: time + ttlMs });
+      if (valid && version === forgets) entries.set(key, result);
     },
-    /** Verdicts held (expired ones included until the next `set`). */
+    /** Verdicts held (expired ones included until they are asked for or pushed out). */
     size: (): number => entries.size,
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Logger } from "@pulsegate/logger";
-import { connectRedis } from "@pulsegate/redis";
+import type { Logger } from "@pulsegate/runtime/logger";
+import { connectRedis } from "@pulsegate/runtime/redis";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REDIS_URL } from "../testing/build-test-app.ts";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { createLogger } from "@pulsegate/logger";
-import { connectRedis } from "@pulsegate/redis";
+import { createLogger } from "@pulsegate/runtime/logger";
+import { connectRedis } from "@pulsegate/runtime/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REDIS_URL } from "../testing/build-test-app.ts";
 import { createLocalWindowLog, createPingRateLimiter } from "./ping-rate-limiter.ts";

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { PING_LIMITS } from "@pulsegate/limits";
-import type { Logger } from "@pulsegate/logger";
+import { PING_LIMITS } from "@pulsegate/contract/limits";
+import type { Logger } from "@pulsegate/runtime/logger";
 import type { Redis } from "ioredis";
+import { LRUCache } from "lru-cache";
 import { batchPerTurn } from "../peers/batch-per-turn.ts";
 import { CLAIM_LUA, createLocalReplayLog, type ReplayClaim } from "../pipeline/replay-guard.ts";
 import type { RateDecision } from "./rate-limit-headers.ts";
@@ -72,7 +73,8 @@ export type PingRateDecision = RateDecision & { logged: boolean; replayed: boole
 
 /** The same log in process memory, used while Redis is unreachable (per gateway replica). */
 export function createLocalWindowLog(windowMs: number, limit: number, now: () => number = Date.now) {
-  const logs = new Map<string, { at: number; member: string }[]>();
+  // Past MAX_LOCAL_KEYS the least recently used URL's log goes.
+  const logs = new LRUCache<string, { at: number; member: string }[]>({ max: MAX_LOCAL_KEYS });
   return {
     consume: (key: string, member: string, log: boolean): RateDecision & { logged: boolean } => {
       const time = now();
@@ -80,11 +82,6 @@ export function createLocalWindowLog(windowMs: number, limit: number, now: () =>
       const allowed = kept.length < limit;
       const logged = allowed && log;
       if (logged) kept.push({ at: time, member });
-      logs.delete(key);
-      if (logs.size >= MAX_LOCAL_KEYS) {
-        const oldest = logs.keys().next();
-        if (!oldest.done) logs.delete(oldest.value);
-      }
       logs.set(key, kept);
       const resetMs = (kept[0]?.at ?? time) + windowMs - time;
       return { allowed, logged, limit, remaining: limit - kept.length, resetMs };

@@ -1,4 +1,4 @@
-import type { Logger } from "@pulsegate/logger";
+import type { Logger } from "@pulsegate/runtime/logger";
 import type { Redis } from "ioredis";
 import { type IRateLimiterOptions, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import type { RateDecision } from "./rate-limit-headers.ts";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { createLogger } from "@pulsegate/logger";
-import { connectRedis } from "@pulsegate/redis";
+import { createLogger } from "@pulsegate/runtime/logger";
+import { connectRedis } from "@pulsegate/runtime/redis";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../app.ts";
 import { connectPeers, type PeerAddresses } from "../peers/connect-peers.ts";

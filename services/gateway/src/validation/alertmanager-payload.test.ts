@@ -1,4 +1,4 @@
-import { ALERTMANAGER_LIMITS } from "@pulsegate/limits";
+import { ALERTMANAGER_LIMITS } from "@pulsegate/contract/limits";
 import { describe, expect, it } from "vitest";
 import { parseAlertmanagerPayload } from "./alertmanager-payload.ts";
 

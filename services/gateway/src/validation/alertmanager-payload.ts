@@ -1,5 +1,5 @@
-import { ALERTMANAGER_LIMITS } from "@pulsegate/limits";
-import { textFault, textProblem } from "@pulsegate/text";
+import { ALERTMANAGER_LIMITS } from "@pulsegate/contract/limits";
+import { textFault, textProblem } from "@pulsegate/contract/text";
 import { codePointLength, isPlainObject } from "./fields.ts";
 import type { ParseResult, ValidationDetail } from "./types.ts";
 

@@ -1,4 +1,4 @@
-import { PING_STATUSES, SEVERITIES } from "@pulsegate/vocabulary";
+import { PING_STATUSES, SEVERITIES } from "@pulsegate/contract/vocabulary";
 import {
   DESCRIPTION_MAX,
   GROUP_KEY_MAX,

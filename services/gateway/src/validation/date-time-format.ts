@@ -1,4 +1,4 @@
-import { isWithinInstantLimits } from "@pulsegate/limits";
+import { isWithinInstantLimits } from "@pulsegate/contract/limits";
 import type { Ajv, Format } from "ajv";
 
 /** What ajv-formats registered: a bare check, or a definition with one. */

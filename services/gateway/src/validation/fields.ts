@@ -1,4 +1,4 @@
-import { textFault, textProblem } from "@pulsegate/text";
+import { textFault, textProblem } from "@pulsegate/contract/text";
 import type { ValidationDetail } from "./types.ts";
 
 /** Length in Unicode code points (an emoji outside the BMP counts as 1; a lone surrogate as 1). */

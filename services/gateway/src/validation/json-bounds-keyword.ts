@@ -1,4 +1,4 @@
-import { type JsonBounds, jsonBoundsProblem } from "@pulsegate/limits";
+import { type JsonBounds, jsonBoundsProblem } from "@pulsegate/contract/limits";
 import type { Ajv, ErrorObject } from "ajv";
 
 /** The schema keyword that bounds a free-form JSON value: `{ "x-json-bounds": { maxDepth, maxBytes? } }`. */

@@ -1,5 +1,5 @@
-import { type JsonBounds, jsonBoundsProblem } from "@pulsegate/limits";
-import { findUnstorableText } from "@pulsegate/text";
+import { type JsonBounds, jsonBoundsProblem } from "@pulsegate/contract/limits";
+import { findUnstorableText } from "@pulsegate/contract/text";
 import { isPlainObject } from "./fields.ts";
 import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH, type Metadata, type ValidationDetail } from "./types.ts";
 

@@ -1,5 +1,5 @@
-import { findUnstorableText } from "@pulsegate/text";
-import { PING_STATUSES } from "@pulsegate/vocabulary";
+import { findUnstorableText } from "@pulsegate/contract/text";
+import { PING_STATUSES } from "@pulsegate/contract/vocabulary";
 import { type InexactNumber, inexactNumberProblem } from "./exact-numbers.ts";
 import { checkOptionalEnum, checkOptionalString, isPlainObject } from "./fields.ts";
 import { checkMetadataShape, isValidMetadata } from "./metadata.ts";

@@ -1,5 +1,5 @@
-import { hasVisibleText } from "@pulsegate/text";
-import { SEVERITIES } from "@pulsegate/vocabulary";
+import { hasVisibleText } from "@pulsegate/contract/text";
+import { SEVERITIES } from "@pulsegate/contract/vocabulary";
 import { type InexactNumber, inexactNumberProblem } from "./exact-numbers.ts";
 import { checkOptionalEnum, checkOptionalString, isPlainObject } from "./fields.ts";
 import { isValidMetadata } from "./metadata.ts";

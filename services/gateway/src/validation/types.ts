@@ -1,5 +1,5 @@
-import { ALERT_LIMITS, PING_LIMITS } from "@pulsegate/limits";
-import type { PingStatus, Severity } from "@pulsegate/vocabulary";
+import { ALERT_LIMITS, PING_LIMITS } from "@pulsegate/contract/limits";
+import type { PingStatus, Severity } from "@pulsegate/contract/vocabulary";
 
 export type ValidationDetail = { field: string; message: string };
 

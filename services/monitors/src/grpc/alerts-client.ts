@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { NotFoundError } from "@pulsegate/errors";
+import { NotFoundError } from "@pulsegate/contract/errors";
+import { severityEnum } from "@pulsegate/contract/vocabulary/proto";
 import { callUnary, type DeadlineClient, domainErrorFromGrpc, refusalOf } from "@pulsegate/grpc";
 import { alerts } from "@pulsegate/proto";
 import { traceparentOf } from "@pulsegate/telemetry";
-import { severityEnum } from "@pulsegate/vocabulary/proto";
 import type { AlertsPort, IncidentAlert, RaiseOutcome, Refused } from "../incidents/alerts-port.ts";
 
 const RAISED: ReadonlyMap<number, string> = new Map([

@@ -1,8 +1,8 @@
+import type { Severity } from "@pulsegate/contract/vocabulary";
+import { severityEnum, signatureSchemeEnum } from "@pulsegate/contract/vocabulary/proto";
 import { type ServiceBinding, type UnaryHandlers, unaryService } from "@pulsegate/grpc";
-import type { Logger } from "@pulsegate/logger";
 import { alerts, monitors } from "@pulsegate/proto";
-import type { Severity } from "@pulsegate/vocabulary";
-import { severityEnum, signatureSchemeEnum } from "@pulsegate/vocabulary/proto";
+import type { Logger } from "@pulsegate/runtime/logger";
 import { monitorsErrors } from "../errors.ts";
 import type { MonitorView } from "../monitors/monitor-row.ts";
 import type { MonitorService } from "../monitors/monitor-service.ts";

@@ -1,8 +1,13 @@
+import type { TextProblem } from "@pulsegate/contract/text";
+import type { PingStatus } from "@pulsegate/contract/vocabulary";
+import {
+  monitorStatusEnum,
+  pingStatusEnum,
+  severityEnum,
+  signatureSchemeEnum,
+} from "@pulsegate/contract/vocabulary/proto";
 import { outcomeFields } from "@pulsegate/grpc";
 import { monitors } from "@pulsegate/proto";
-import type { TextProblem } from "@pulsegate/text";
-import type { PingStatus } from "@pulsegate/vocabulary";
-import { monitorStatusEnum, pingStatusEnum, severityEnum, signatureSchemeEnum } from "@pulsegate/vocabulary/proto";
 import type { MonitorView } from "../monitors/monitor-row.ts";
 import type { PingView } from "../monitors/select-ping-page.ts";
 import type { PingAnswer } from "../pings/ping-idempotency-keys.ts";

@@ -1,4 +1,4 @@
-import type { Severity } from "@pulsegate/vocabulary";
+import type { Severity } from "@pulsegate/contract/vocabulary";
 
 /** An incident to raise as an alert (source monitor), in the monitor's words. */
 export type IncidentAlert = {

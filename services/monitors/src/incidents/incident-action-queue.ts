@@ -1,5 +1,5 @@
+import type { Severity } from "@pulsegate/contract/vocabulary";
 import type { EntityManager } from "@pulsegate/db";
-import type { Severity } from "@pulsegate/vocabulary";
 
 /**
  * The incident outbox as a queue (`monitors.incident_actions`): actions are leased by

@@ -1,4 +1,4 @@
-import { ALERT_LIMITS } from "@pulsegate/limits";
+import { ALERT_LIMITS } from "@pulsegate/contract/limits";
 import type { MonitorView } from "../monitors/monitor-row.ts";
 
 export const MISSED_HEARTBEAT = "missed heartbeat";

@@ -1,7 +1,7 @@
-import { exponentialDelay } from "@pulsegate/backoff";
 import type { EntityManager, Orm } from "@pulsegate/db";
 import { reportSetAside } from "@pulsegate/grpc";
-import type { Logger } from "@pulsegate/logger";
+import { exponentialDelay } from "@pulsegate/runtime/backoff";
+import type { Logger } from "@pulsegate/runtime/logger";
 import { context, inBackgroundSpan } from "@pulsegate/telemetry";
 import { selectOpenAlertIds } from "../monitors/select-open-alert-ids.ts";
 import type { AlertsPort } from "./alerts-port.ts";

@@ -1,6 +1,6 @@
 import type { Orm } from "@pulsegate/db";
-import { withTimeout } from "@pulsegate/lifecycle";
-import type { Logger } from "@pulsegate/logger";
+import { withTimeout } from "@pulsegate/runtime/lifecycle";
+import type { Logger } from "@pulsegate/runtime/logger";
 import { metrics, observableGaugeOf } from "@pulsegate/telemetry";
 import type { PingSpool } from "../spool/ping-spool.ts";
 import { selectMonitorCounts } from "./select-monitor-counts.ts";

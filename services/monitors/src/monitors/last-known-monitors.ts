@@ -11,9 +11,13 @@ export class LastKnownMonitors {
   readonly #byId = new Map<string, MonitorView>();
   readonly #idByPingUrl = new Map<string, string>();
 
+  /**
+   * Keeps `monitor` when what an answer shows of it changed (status, activity, team, name): the hot
+   * path remembers on every ping, and most pings leave that as it was, so the rest of a kept view
+   * (its last ping, an open run) may be older than the database's.
+   */
   remember(monitor: MonitorView): MonitorView {
     const known = this.#byId.get(monitor.id);
-    // The hot path remembers on every ping; most pings leave the answer-relevant state as it was.
     if (
       known &&
       known.status === monitor.status &&
@@ -23,6 +27,11 @@ export class LastKnownMonitors {
     ) {
       return monitor;
     }
+    return this.replace(monitor);
+  }
+
+  /** Keeps `monitor` whole: a spooled ping's prediction, which the next spooled ping of it builds on. */
+  replace(monitor: MonitorView): MonitorView {
     this.#byId.delete(monitor.id);
     if (this.#byId.size >= MAX_ENTRIES) {
       const oldest = this.#byId.values().next();

@@ -1,5 +1,5 @@
-import type { FieldProblem } from "@pulsegate/errors";
-import type { Severity } from "@pulsegate/vocabulary";
+import type { FieldProblem } from "@pulsegate/contract/errors";
+import type { Severity } from "@pulsegate/contract/vocabulary";
 import { dueAfter } from "../pings/ping-transition.ts";
 import type { MonitorView } from "./monitor-row.ts";
 import { checkMonitorSettings, type MonitorSettings } from "./monitor-settings.ts";

@@ -1,5 +1,5 @@
+import type { MonitorStatus, PingStatus, Severity, SignatureScheme } from "@pulsegate/contract/vocabulary";
 import { rowDate, rowDateOrNull, rowTextArray } from "@pulsegate/db";
-import type { MonitorStatus, PingStatus, Severity, SignatureScheme } from "@pulsegate/vocabulary";
 import type { Schedule } from "./schedule.ts";
 
 /** A monitor as the service hands it out. */

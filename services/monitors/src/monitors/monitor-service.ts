@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { decodeIdCursor, encodeIdCursor, pageSize } from "@pulsegate/contract/page-cursor";
+import { newUrlToken } from "@pulsegate/contract/text";
 import { type EntityManager, type Orm, onUniqueViolation, type PgPool } from "@pulsegate/db";
-import { decodeIdCursor, encodeIdCursor, pageSize } from "@pulsegate/page-cursor";
-import { newUrlToken } from "@pulsegate/text";
-import { isTransientError } from "@pulsegate/transient-error";
+import { isTransientError } from "@pulsegate/runtime/transient-error";
 import { monitorsErrors } from "../errors.ts";
 import { readHeartbeatUsage } from "../pings/read-heartbeat-usage.ts";
 import { deleteMonitor, insertTeamDeletion } from "./delete-monitor.ts";

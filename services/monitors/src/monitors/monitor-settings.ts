@@ -1,7 +1,7 @@
-import type { FieldProblem } from "@pulsegate/errors";
-import { MONITOR_LIMITS } from "@pulsegate/limits";
-import { nameProblem } from "@pulsegate/text";
-import { isOneOf, type Severity, SIGNATURE_SCHEMES, type SignatureScheme } from "@pulsegate/vocabulary";
+import type { FieldProblem } from "@pulsegate/contract/errors";
+import { MONITOR_LIMITS } from "@pulsegate/contract/limits";
+import { nameProblem } from "@pulsegate/contract/text";
+import { isOneOf, type Severity, SIGNATURE_SCHEMES, type SignatureScheme } from "@pulsegate/contract/vocabulary";
 import { checkSchedule, DEFAULT_TIMEZONE, type Schedule } from "./schedule.ts";
 
 export type MonitorSettingsInput = {

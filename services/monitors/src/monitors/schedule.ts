@@ -1,4 +1,4 @@
-import type { FieldProblem } from "@pulsegate/errors";
+import type { FieldProblem } from "@pulsegate/contract/errors";
 import { Cron } from "croner";
 import { isIanaTimeZone } from "./iana-time-zone.ts";
 

@@ -1,5 +1,5 @@
+import type { PingStatus } from "@pulsegate/contract/vocabulary";
 import { type EntityManager, rowDate } from "@pulsegate/db";
-import type { PingStatus } from "@pulsegate/vocabulary";
 
 export type PingView = {
   id: string;

@@ -1,5 +1,5 @@
+import { quotaAllowsOneMore, quotaKey, quotaMonth } from "@pulsegate/contract/quota";
 import { inTransaction, type PgClient, type PgPool, run } from "@pulsegate/db";
-import { quotaAllowsOneMore, quotaKey, quotaMonth } from "@pulsegate/quota";
 import { type IncidentActionRow, incidentActionRow } from "../incidents/incident-action-row.ts";
 import { type MonitorRow, type MonitorView, monitorFromRow } from "../monitors/monitor-row.ts";
 import { monitorAfterPing } from "./monitor-after-ping.ts";

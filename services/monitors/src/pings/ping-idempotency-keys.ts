@@ -1,6 +1,6 @@
+import { IDEMPOTENCY_LIMITS } from "@pulsegate/contract/limits";
+import type { MonitorStatus } from "@pulsegate/contract/vocabulary";
 import { IdempotencyKeys } from "@pulsegate/db";
-import { IDEMPOTENCY_LIMITS } from "@pulsegate/limits";
-import type { MonitorStatus } from "@pulsegate/vocabulary";
 import type { MonitorView } from "../monitors/monitor-row.ts";
 
 /** What a recorded ping answered (its monitor after it): given again for a repeat of its key. */

@@ -1,5 +1,5 @@
+import type { PingStatus } from "@pulsegate/contract/vocabulary";
 import type { IdempotencyKey } from "@pulsegate/db";
-import type { PingStatus } from "@pulsegate/vocabulary";
 
 /** One ping as received, with its idempotency key. Spooled as JSON exactly like this. */
 export type PingItem = {

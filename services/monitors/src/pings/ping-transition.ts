@@ -1,4 +1,4 @@
-import type { MonitorStatus, PingStatus } from "@pulsegate/vocabulary";
+import type { MonitorStatus, PingStatus } from "@pulsegate/contract/vocabulary";
 import { nextRun, type Schedule } from "../monitors/schedule.ts";
 
 export type MonitorState = {

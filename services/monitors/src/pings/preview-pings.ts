@@ -1,5 +1,5 @@
+import { quotaAllowsOneMore, quotaKey, quotaMonth } from "@pulsegate/contract/quota";
 import { type PgPool, run, statement } from "@pulsegate/db";
-import { quotaAllowsOneMore, quotaKey, quotaMonth } from "@pulsegate/quota";
 import { incidentGroupKey } from "../incidents/incident-text.ts";
 import { type MonitorRow, type MonitorView, monitorFromRow } from "../monitors/monitor-row.ts";
 import { monitorAfterPing } from "./monitor-after-ping.ts";

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:net";
 import { createPgPool, type PgPool } from "@pulsegate/db";
-import { createLogger } from "@pulsegate/logger";
+import { createLogger } from "@pulsegate/runtime/logger";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LastKnownMonitors } from "../monitors/last-known-monitors.ts";

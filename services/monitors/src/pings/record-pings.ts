@@ -1,15 +1,17 @@
 import { randomUUID } from "node:crypto";
+import { checkStoredText, type TextProblem } from "@pulsegate/contract/text";
 import type { PgPool } from "@pulsegate/db";
-import type { Logger } from "@pulsegate/logger";
-import { checkStoredText, type TextProblem } from "@pulsegate/text";
-import { isTransientError } from "@pulsegate/transient-error";
+import type { Logger } from "@pulsegate/runtime/logger";
+import { isTransientError } from "@pulsegate/runtime/transient-error";
 import { monitorsErrors } from "../errors.ts";
 import type { LastKnownMonitors } from "../monitors/last-known-monitors.ts";
 import type { MonitorView } from "../monitors/monitor-row.ts";
 import type { PingSpool } from "../spool/ping-spool.ts";
 import { type ApplyResult, applyPingBatch } from "./apply-ping-batch.ts";
+import { monitorAfterPing } from "./monitor-after-ping.ts";
 import type { PingAnswer } from "./ping-idempotency-keys.ts";
 import type { PingItem } from "./ping-item.ts";
+import { pingTransition } from "./ping-transition.ts";
 import { type PreviewResult, previewPings } from "./preview-pings.ts";
 
 export type RecordInput = Omit<PingItem, "pingId" | "receivedAt"> & { receivedAt: Date | null };
@@ -219,20 +221,18 @@ export class PingRecorder {
       }
     }
     this.#pendingAppends--;
-    // What the monitor will look like once the drain applies this ping.
-    const predicted: MonitorView | null = known
-      ? {
-          ...known,
-          status: item.status === "start" ? known.status : item.status,
-          monitoringActive: true,
-          lastPingAt: item.receivedAt,
-          lastPingStatus: item.status,
-          lastReason: item.reason,
-        }
-      : null;
-    if (predicted) this.#lastKnown.remember(predicted);
+    // What the monitor will look like once the drain applies this ping: the transition the drain will apply.
+    const predicted = known ? predictedAfter(known, item) : null;
+    if (predicted) this.#lastKnown.replace(predicted);
     return { outcome: "spooled", monitor: predicted, pingId: item.pingId };
   }
+}
+
+/** The monitor once `item` is applied to `known`, by the rule the write applies (ping-transition.ts). */
+function predictedAfter(known: MonitorView, item: PingItem): MonitorView {
+  const transition = pingTransition(known, { status: item.status, reason: item.reason, receivedAt: item.receivedAt });
+  // Paused is answered before spooling; a ping older than the last applied one moves nothing.
+  return transition.apply ? monitorAfterPing(known, item, transition, known.alertQuotaMonthly) : known;
 }
 
 /** What makes a ping unstorable (the stored-text backstop, checkStoredText), or nothing. */

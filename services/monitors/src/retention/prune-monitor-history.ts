@@ -1,5 +1,5 @@
+import { IDEMPOTENCY_LIMITS } from "@pulsegate/contract/limits";
 import { type BatchLimits, deleteExpiredIdempotencyKeys, deleteInBatchesInOrder, type Orm } from "@pulsegate/db";
-import { IDEMPOTENCY_LIMITS } from "@pulsegate/limits";
 import { deleteDoneIncidentActions } from "./prune-incident-actions.ts";
 import { oldPingBatches, PINGS_KEPT_PER_MONITOR } from "./prune-pings.ts";
 

@@ -1,8 +1,8 @@
 import type { PgPool } from "@pulsegate/db";
 import { reportSetAside, setAsideReason } from "@pulsegate/grpc";
-import type { Logger } from "@pulsegate/logger";
+import type { Logger } from "@pulsegate/runtime/logger";
+import { isTransientError } from "@pulsegate/runtime/transient-error";
 import { inBackgroundSpan } from "@pulsegate/telemetry";
-import { isTransientError } from "@pulsegate/transient-error";
 import { spoolDrained } from "../metrics/monitors-metrics.ts";
 import type { LastKnownMonitors } from "../monitors/last-known-monitors.ts";
 import { type ApplyResult, applyPingBatch } from "../pings/apply-ping-batch.ts";

@@ -1,5 +1,5 @@
+import type { DeliveryStatus } from "@pulsegate/contract/vocabulary";
 import { LockMode, type Orm } from "@pulsegate/db";
-import type { DeliveryStatus } from "@pulsegate/vocabulary";
 import { writeOutboxEventsWith } from "../../outbox/write-outbox-events.ts";
 import { cancelPendingDeliveries } from "../deliveries/cancel-pending-deliveries.ts";
 import { CHANNEL_DISABLED, channelNoticePayload } from "../messages/channel-notice.ts";

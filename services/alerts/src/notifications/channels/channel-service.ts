@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
+import type { FieldProblem } from "@pulsegate/contract/errors";
+import { CHANNEL_LIMITS } from "@pulsegate/contract/limits";
+import { nameProblem } from "@pulsegate/contract/text";
+import type { ChannelKind, SignatureScheme } from "@pulsegate/contract/vocabulary";
 import { type EntityManager, LockMode, type Orm, onUniqueViolation } from "@pulsegate/db";
-import type { FieldProblem } from "@pulsegate/errors";
-import { CHANNEL_LIMITS } from "@pulsegate/limits";
-import { nameProblem } from "@pulsegate/text";
-import type { ChannelKind, SignatureScheme } from "@pulsegate/vocabulary";
 import { alertsErrors } from "../../errors.ts";
 import { checkSignatureScheme } from "../../webhooks/webhook-settings.ts";
 import { cancelPendingDeliveries } from "../deliveries/cancel-pending-deliveries.ts";

@@ -1,6 +1,6 @@
 import { lookup } from "node:dns/promises";
-import type { FieldProblem } from "@pulsegate/errors";
-import { CHANNEL_LIMITS } from "@pulsegate/limits";
+import type { FieldProblem } from "@pulsegate/contract/errors";
+import { CHANNEL_LIMITS } from "@pulsegate/contract/limits";
 import { isAddressLiteral, isPublicAddress } from "./private-address.ts";
 
 export type ResolveAll = (hostname: string) => Promise<{ address: string }[]>;

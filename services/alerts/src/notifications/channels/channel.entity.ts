@@ -1,5 +1,5 @@
+import type { ChannelKind, SignatureScheme } from "@pulsegate/contract/vocabulary";
 import { defineEntity, type InferEntity, p } from "@pulsegate/db";
-import type { ChannelKind, SignatureScheme } from "@pulsegate/vocabulary";
 
 /**
  * A notification channel. Its URL (and key) is only in `credentialsSealed`, which only the

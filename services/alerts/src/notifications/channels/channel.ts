@@ -1,4 +1,4 @@
-import { CHANNEL_KINDS, type ChannelKind, isOneOf, type SignatureScheme } from "@pulsegate/vocabulary";
+import { CHANNEL_KINDS, type ChannelKind, isOneOf, type SignatureScheme } from "@pulsegate/contract/vocabulary";
 import type { Channel } from "./channel.entity.ts";
 
 /** Kinds whose credentials include a key besides the URL (a routing key, an API key). */

@@ -1,5 +1,5 @@
+import type { ChannelKind, DeliveryEvent, SignatureScheme } from "@pulsegate/contract/vocabulary";
 import { type EntityManager, type RowDate, rowDateOrNull } from "@pulsegate/db";
-import type { ChannelKind, DeliveryEvent, SignatureScheme } from "@pulsegate/vocabulary";
 import type { ClaimedDelivery } from "./delivery.ts";
 
 /**

@@ -1,5 +1,5 @@
+import type { DeliveryStatus } from "@pulsegate/contract/vocabulary";
 import type { EntityManager } from "@pulsegate/db";
-import type { DeliveryStatus } from "@pulsegate/vocabulary";
 import type { AttemptOutcome, ClaimedDelivery } from "./delivery.ts";
 
 /**

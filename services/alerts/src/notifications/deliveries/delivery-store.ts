@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
+import type { DeliveryStatus } from "@pulsegate/contract/vocabulary";
 import type { EntityManager, Orm } from "@pulsegate/db";
-import type { DeliveryStatus } from "@pulsegate/vocabulary";
 import { alertsErrors } from "../../errors.ts";
 import { deliveryResultOf, deliveryResults } from "../../metrics/alerts-metrics.ts";
 import { claimDeliveries } from "./claim-deliveries.ts";

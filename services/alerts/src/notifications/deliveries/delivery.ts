@@ -1,4 +1,4 @@
-import type { ChannelKind, DeliveryEvent, DeliveryStatus, SignatureScheme } from "@pulsegate/vocabulary";
+import type { ChannelKind, DeliveryEvent, DeliveryStatus, SignatureScheme } from "@pulsegate/contract/vocabulary";
 
 /** A delivery this replica holds the lease of, with what an attempt needs. */
 export type ClaimedDelivery = {

@@ -1,9 +1,9 @@
-import { type BackoffOptions, backoffDelay } from "@pulsegate/backoff";
+import type { DeliveryStatus } from "@pulsegate/contract/vocabulary";
 import type { Orm } from "@pulsegate/db";
 import { refusalOf, reportSetAside } from "@pulsegate/grpc";
-import { type Periodic, periodic } from "@pulsegate/lifecycle";
-import type { Logger } from "@pulsegate/logger";
-import type { DeliveryStatus } from "@pulsegate/vocabulary";
+import { type BackoffOptions, backoffDelay } from "@pulsegate/runtime/backoff";
+import { type Periodic, periodic } from "@pulsegate/runtime/lifecycle";
+import type { Logger } from "@pulsegate/runtime/logger";
 import type { ChannelCredentials, ChannelSealer } from "../channels/channel-credentials.ts";
 import { type ChannelHealthOptions, recordChannelHealth } from "../channels/channel-health.ts";
 import {

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager, Orm } from "@pulsegate/db";
 import { reportSetAside, setAsideReason } from "@pulsegate/grpc";
-import type { Logger } from "@pulsegate/logger";
-import { isTransientError } from "@pulsegate/transient-error";
+import type { Logger } from "@pulsegate/runtime/logger";
+import { isTransientError } from "@pulsegate/runtime/transient-error";
 import { ChannelSchema } from "../channels/channel.entity.ts";
 import { CHANNEL_DISABLED, noticeRecipients } from "../messages/channel-notice.ts";
 import { NotificationPolicySchema } from "../routing/notification-policy.entity.ts";

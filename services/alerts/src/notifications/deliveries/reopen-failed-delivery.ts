@@ -1,5 +1,5 @@
+import type { DeliveryStatus } from "@pulsegate/contract/vocabulary";
 import type { EntityManager } from "@pulsegate/db";
-import type { DeliveryStatus } from "@pulsegate/vocabulary";
 
 /** A delivery's status, and whether its channel can still be sent to (enabled, not deleted). */
 const SELECT_DELIVERY_STATE = `

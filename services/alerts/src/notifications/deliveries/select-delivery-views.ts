@@ -1,5 +1,5 @@
+import type { ChannelKind, DeliveryEvent, DeliveryStatus } from "@pulsegate/contract/vocabulary";
 import { type EntityManager, rowDate, rowDateOrNull } from "@pulsegate/db";
-import type { ChannelKind, DeliveryEvent, DeliveryStatus } from "@pulsegate/vocabulary";
 import { type DeliveryView, eventIdOf } from "./delivery.ts";
 
 /** Deliveries with their channel's kind and name: one by id, or every one of an alert, oldest event first. */

@@ -1,4 +1,4 @@
-import type { DeliveryEvent } from "@pulsegate/vocabulary";
+import type { DeliveryEvent } from "@pulsegate/contract/vocabulary";
 import type { ChannelView } from "../channels/channel.ts";
 
 export const CHANNEL_DISABLED = "channel.disabled" satisfies DeliveryEvent;

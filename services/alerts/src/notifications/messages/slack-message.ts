@@ -1,4 +1,4 @@
-import type { Severity } from "@pulsegate/vocabulary";
+import type { Severity } from "@pulsegate/contract/vocabulary";
 import { EVENT_WORDS } from "./event-words.ts";
 import type { NotificationEvent } from "./notification-event.ts";
 

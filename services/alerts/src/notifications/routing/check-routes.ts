@@ -1,6 +1,6 @@
-import type { FieldProblem } from "@pulsegate/errors";
-import { CHANNEL_LIMITS } from "@pulsegate/limits";
-import { isSeverity, SEVERITIES, type Severity } from "@pulsegate/vocabulary";
+import type { FieldProblem } from "@pulsegate/contract/errors";
+import { CHANNEL_LIMITS } from "@pulsegate/contract/limits";
+import { isSeverity, SEVERITIES, type Severity } from "@pulsegate/contract/vocabulary";
 import type { NotificationRoute } from "./route-event.ts";
 
 export type RouteInput = { severities: string[]; channelIds: string[] };

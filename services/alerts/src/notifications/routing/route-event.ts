@@ -1,4 +1,4 @@
-import type { Severity } from "@pulsegate/vocabulary";
+import type { Severity } from "@pulsegate/contract/vocabulary";
 
 export type NotificationRoute = { severities: Severity[]; channelIds: string[] };
 

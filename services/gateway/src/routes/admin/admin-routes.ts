@@ -1,4 +1,4 @@
-import { findUnstorableText } from "@pulsegate/text";
+import { findUnstorableText } from "@pulsegate/contract/text";
 import type { FastifyInstance } from "fastify";
 import type { AuditRecorder } from "../../audit/audit-recorder.ts";
 import { errors, HttpError } from "../../errors.ts";

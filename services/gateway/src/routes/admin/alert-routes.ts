@@ -1,5 +1,5 @@
+import type { AlertStatus } from "@pulsegate/contract/vocabulary";
 import { callUnary } from "@pulsegate/grpc";
-import type { AlertStatus } from "@pulsegate/vocabulary";
 import type { FastifyInstance } from "fastify";
 import { alertStatusToProto } from "../../json-vocabulary.ts";
 import { page, wrapped } from "../../openapi/admin-components.ts";

@@ -1,5 +1,5 @@
+import { API_KEY_LIMITS } from "@pulsegate/contract/limits";
 import { callUnary } from "@pulsegate/grpc";
-import { API_KEY_LIMITS } from "@pulsegate/limits";
 import { auth } from "@pulsegate/proto";
 import type { FastifyInstance } from "fastify";
 import { wrapped } from "../../openapi/admin-components.ts";

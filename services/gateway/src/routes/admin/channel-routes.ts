@@ -1,5 +1,5 @@
+import type { ChannelKind, Severity, SignatureScheme } from "@pulsegate/contract/vocabulary";
 import { callUnary } from "@pulsegate/grpc";
-import type { ChannelKind, Severity, SignatureScheme } from "@pulsegate/vocabulary";
 import type { FastifyInstance } from "fastify";
 import { channelKindToProto, severityToProto, signatureSchemeToProto } from "../../json-vocabulary.ts";
 import { page, wrapped } from "../../openapi/admin-components.ts";

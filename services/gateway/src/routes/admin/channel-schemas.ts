@@ -1,5 +1,5 @@
-import { CHANNEL_LIMITS } from "@pulsegate/limits";
-import { CHANNEL_KINDS, SEVERITIES, SIGNATURE_SCHEMES } from "@pulsegate/vocabulary";
+import { CHANNEL_LIMITS } from "@pulsegate/contract/limits";
+import { CHANNEL_KINDS, SEVERITIES, SIGNATURE_SCHEMES } from "@pulsegate/contract/vocabulary";
 
 /** JSON schemas of the notification admin bodies (no coercion, no unknown fields). */
 

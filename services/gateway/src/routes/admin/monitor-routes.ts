@@ -1,7 +1,7 @@
+import { MONITOR_LIMITS } from "@pulsegate/contract/limits";
+import { SEVERITIES, type Severity, type SignatureScheme } from "@pulsegate/contract/vocabulary";
 import { callUnary } from "@pulsegate/grpc";
-import { MONITOR_LIMITS } from "@pulsegate/limits";
 import type { monitors } from "@pulsegate/proto";
-import { SEVERITIES, type Severity, type SignatureScheme } from "@pulsegate/vocabulary";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { severityToProto, signatureSchemeToProto } from "../../json-vocabulary.ts";
 import { wrapped } from "../../openapi/admin-components.ts";

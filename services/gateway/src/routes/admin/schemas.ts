@@ -1,6 +1,12 @@
-import { TEAM_LIMITS, WEBHOOK_LIMITS } from "@pulsegate/limits";
-import { PAGE_LIMITS } from "@pulsegate/page-cursor";
-import { ALERT_STATUSES, FILTER_OPS, SEVERITIES, SIGNATURE_SCHEMES, WEBHOOK_SOURCES } from "@pulsegate/vocabulary";
+import { TEAM_LIMITS, WEBHOOK_LIMITS } from "@pulsegate/contract/limits";
+import { PAGE_LIMITS } from "@pulsegate/contract/page-cursor";
+import {
+  ALERT_STATUSES,
+  FILTER_OPS,
+  SEVERITIES,
+  SIGNATURE_SCHEMES,
+  WEBHOOK_SOURCES,
+} from "@pulsegate/contract/vocabulary";
 import { errors } from "../../errors.ts";
 import { boundedJson } from "../../validation/json-bounds-keyword.ts";
 

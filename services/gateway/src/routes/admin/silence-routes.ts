@@ -1,5 +1,5 @@
+import { SILENCE_LIMITS } from "@pulsegate/contract/limits";
 import { callUnary } from "@pulsegate/grpc";
-import { SILENCE_LIMITS } from "@pulsegate/limits";
 import type { alerts } from "@pulsegate/proto";
 import type { FastifyInstance } from "fastify";
 import type { Peers } from "../../peers/connect-peers.ts";

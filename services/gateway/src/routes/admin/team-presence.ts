@@ -1,4 +1,4 @@
-import { NotFoundError } from "@pulsegate/errors";
+import { NotFoundError } from "@pulsegate/contract/errors";
 import { callUnary, domainErrorFromGrpc } from "@pulsegate/grpc";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { createLookupCache, type LookupCache } from "../../pipeline/lookup-cache.ts";

@@ -1,6 +1,6 @@
+import type { Severity, SignatureScheme, WebhookSource } from "@pulsegate/contract/vocabulary";
 import { callUnary } from "@pulsegate/grpc";
 import type { alerts } from "@pulsegate/proto";
-import type { Severity, SignatureScheme, WebhookSource } from "@pulsegate/vocabulary";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { severityToProto, signatureSchemeToProto, webhookSourceToProto } from "../../json-vocabulary.ts";
 import { conflictResponse } from "../../openapi/error-responses.ts";

@@ -1,4 +1,4 @@
-import { ALERT_LIMITS } from "@pulsegate/limits";
+import { ALERT_LIMITS } from "@pulsegate/contract/limits";
 import { describe, expect, it } from "vitest";
 import type { AlertmanagerAlert } from "../../validation/alertmanager-payload.ts";
 import { alertmanagerAction, clip, severityOf } from "./alertmanager-alert.ts";

@@ -1,6 +1,6 @@
-import { jsonBoundsProblem } from "@pulsegate/limits";
-import { findUnstorableText, hasVisibleText } from "@pulsegate/text";
-import { isSeverity, type Severity } from "@pulsegate/vocabulary";
+import { jsonBoundsProblem } from "@pulsegate/contract/limits";
+import { findUnstorableText, hasVisibleText } from "@pulsegate/contract/text";
+import { isSeverity, type Severity } from "@pulsegate/contract/vocabulary";
 import type { AlertmanagerAlert } from "../../validation/alertmanager-payload.ts";
 import type { TriggerBody, ValidationDetail } from "../../validation/index.ts";
 import { DESCRIPTION_MAX, METADATA_MAX_BYTES, METADATA_MAX_DEPTH, TITLE_MAX } from "../../validation/types.ts";

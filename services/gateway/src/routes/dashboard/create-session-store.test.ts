@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Logger } from "@pulsegate/logger";
-import { connectRedis } from "@pulsegate/redis";
+import type { Logger } from "@pulsegate/runtime/logger";
+import { connectRedis } from "@pulsegate/runtime/redis";
 import { describe, expect, it } from "vitest";
 import { createSessionStore } from "./create-session-store.ts";
 

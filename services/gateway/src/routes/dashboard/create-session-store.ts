@@ -1,4 +1,4 @@
-import type { Logger } from "@pulsegate/logger";
+import type { Logger } from "@pulsegate/runtime/logger";
 import type { Redis } from "ioredis";
 import { createFallingBackSessionStore } from "./falling-back-session-store.ts";
 import { createMemorySessionStore } from "./memory-session-store.ts";

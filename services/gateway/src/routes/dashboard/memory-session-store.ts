@@ -1,4 +1,4 @@
-import { DASHBOARD_SESSION_LIMITS } from "@pulsegate/limits";
+import { DASHBOARD_SESSION_LIMITS } from "@pulsegate/contract/limits";
 import {
   newSession,
   principalOf,

@@ -1,4 +1,4 @@
-import { DASHBOARD_SESSION_LIMITS } from "@pulsegate/limits";
+import { DASHBOARD_SESSION_LIMITS } from "@pulsegate/contract/limits";
 import type { Redis } from "ioredis";
 import { isSessionId, openSession, sealSession, sessionLookup } from "./sealed-session.ts";
 import { newSession, principalOf, type SessionStore, teamOf } from "./session-store.ts";

@@ -1,4 +1,4 @@
-import { FILTER_OPS } from "@pulsegate/vocabulary";
+import { FILTER_OPS } from "@pulsegate/contract/vocabulary";
 import { html } from "./html.ts";
 
 export type RuleJson = { field: string; op: string; value?: unknown };

@@ -1,4 +1,4 @@
-import { ALERTMANAGER_LIMITS } from "@pulsegate/limits";
+import { ALERTMANAGER_LIMITS } from "@pulsegate/contract/limits";
 
 /** Copy-paste examples for senders; the secret is always read from PULSEGATE_SECRET, never written in. */
 

@@ -1,5 +1,5 @@
+import { secondsUntilNextQuotaMonth } from "@pulsegate/contract/quota";
 import { type auth, monitors } from "@pulsegate/proto";
-import { secondsUntilNextQuotaMonth } from "@pulsegate/quota";
 import { errors } from "../../errors.ts";
 import { monitorStatusJson, pingStatusToProto } from "../../json-vocabulary.ts";
 import { DRY_RUN_MESSAGE } from "../../pipeline/dry-run.ts";

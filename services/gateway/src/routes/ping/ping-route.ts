@@ -1,5 +1,5 @@
+import { BATCH_LIMITS } from "@pulsegate/contract/limits";
 import { callUnary } from "@pulsegate/grpc";
-import { BATCH_LIMITS } from "@pulsegate/limits";
 import { monitors } from "@pulsegate/proto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";

@@ -1,5 +1,5 @@
+import { secondsUntilNextQuotaMonth } from "@pulsegate/contract/quota";
 import { alerts } from "@pulsegate/proto";
-import { secondsUntilNextQuotaMonth } from "@pulsegate/quota";
 import { errors } from "../../errors.ts";
 import { DRY_RUN_MESSAGE } from "../../pipeline/dry-run.ts";
 import { idempotencyKeyReused } from "../../pipeline/idempotency-key.ts";

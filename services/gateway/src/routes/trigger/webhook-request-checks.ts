@@ -1,4 +1,4 @@
-import { WEBHOOK_LIMITS } from "@pulsegate/limits";
+import { WEBHOOK_LIMITS } from "@pulsegate/contract/limits";
 import { alerts, type auth } from "@pulsegate/proto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { errors } from "../../errors.ts";

@@ -1,4 +1,4 @@
-import { API_KEY_LIMITS } from "@pulsegate/limits";
+import { API_KEY_LIMITS } from "@pulsegate/contract/limits";
 import type { FastifyInstance } from "fastify";
 import { type ApiError, must } from "../admin-client.ts";
 import { contextOf, type PageContext, seeOther } from "../context.ts";

@@ -1,4 +1,4 @@
-import { ALERT_STATUSES, type AlertStatus } from "@pulsegate/vocabulary";
+import { ALERT_STATUSES, type AlertStatus } from "@pulsegate/contract/vocabulary";
 import type { FastifyInstance } from "fastify";
 import { must, requireTeamOf } from "../admin-client.ts";
 import { backTo, contextOf, type PageContext, seeOther } from "../context.ts";

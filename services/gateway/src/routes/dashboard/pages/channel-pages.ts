@@ -1,5 +1,5 @@
-import { CHANNEL_LIMITS } from "@pulsegate/limits";
-import { SEVERITIES } from "@pulsegate/vocabulary";
+import { CHANNEL_LIMITS } from "@pulsegate/contract/limits";
+import { SEVERITIES } from "@pulsegate/contract/vocabulary";
 import type { FastifyInstance } from "fastify";
 import { type ApiError, fail, must, requireTeamOf } from "../admin-client.ts";
 import { contextOf, type PageContext, seeOther } from "../context.ts";

@@ -1,5 +1,5 @@
-import { MONITOR_LIMITS } from "@pulsegate/limits";
-import { SEVERITIES } from "@pulsegate/vocabulary";
+import { MONITOR_LIMITS } from "@pulsegate/contract/limits";
+import { SEVERITIES } from "@pulsegate/contract/vocabulary";
 import type { FastifyInstance } from "fastify";
 import { type ApiError, must, requireTeamOf } from "../admin-client.ts";
 import { sendConfirmPage } from "../confirm-page.ts";

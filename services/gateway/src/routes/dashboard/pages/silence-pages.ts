@@ -1,4 +1,4 @@
-import { SILENCE_LIMITS } from "@pulsegate/limits";
+import { SILENCE_LIMITS } from "@pulsegate/contract/limits";
 import type { FastifyInstance } from "fastify";
 import { type ApiError, fail, must } from "../admin-client.ts";
 import { sendConfirmPage } from "../confirm-page.ts";

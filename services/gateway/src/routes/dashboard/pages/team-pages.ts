@@ -1,4 +1,4 @@
-import { TEAM_LIMITS } from "@pulsegate/limits";
+import { TEAM_LIMITS } from "@pulsegate/contract/limits";
 import type { FastifyInstance } from "fastify";
 import { type ApiError, must } from "../admin-client.ts";
 import { sendConfirmPage } from "../confirm-page.ts";

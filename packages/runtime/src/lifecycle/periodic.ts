@@ -1,8 +1,8 @@
 import { context, metrics, ROOT_CONTEXT } from "@opentelemetry/api";
-import { exponentialDelay } from "@pulsegate/backoff";
-import type { Logger } from "@pulsegate/logger";
+import { exponentialDelay } from "@pulsegate/runtime/backoff";
+import type { Logger } from "@pulsegate/runtime/logger";
+import { isTransientError } from "@pulsegate/runtime/transient-error";
 import { counterOf } from "@pulsegate/telemetry/instruments";
-import { isTransientError } from "@pulsegate/transient-error";
 
 const failures = counterOf(metrics.getMeter("pulsegate-periodic"), "pulsegate.periodic.failures");
 

@@ -1,5 +1,5 @@
-import { InvalidError } from "@pulsegate/errors";
-import { INSTANT_LIMITS } from "@pulsegate/limits";
+import { InvalidError } from "@pulsegate/contract/errors";
+import { INSTANT_LIMITS } from "@pulsegate/contract/limits";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {

@@ -1,6 +1,6 @@
-import { InvalidError } from "@pulsegate/errors";
-import { isWithinInstantLimits } from "@pulsegate/limits";
-import { textFault } from "@pulsegate/text";
+import { InvalidError } from "@pulsegate/contract/errors";
+import { isWithinInstantLimits } from "@pulsegate/contract/limits";
+import { textFault } from "@pulsegate/contract/text";
 
 /*
  * The two cursor formats of the admin API, and the only code that reads them. A cursor is opaque:

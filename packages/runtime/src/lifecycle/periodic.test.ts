@@ -1,6 +1,6 @@
 import { context, createContextKey, ROOT_CONTEXT } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
-import { createLogger } from "@pulsegate/logger";
+import { createLogger } from "@pulsegate/runtime/logger";
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { periodic } from "./periodic.ts";
 

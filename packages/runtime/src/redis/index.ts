@@ -1,4 +1,4 @@
-import type { Logger } from "@pulsegate/logger";
+import type { Logger } from "@pulsegate/runtime/logger";
 import { Redis } from "ioredis";
 
 /**
