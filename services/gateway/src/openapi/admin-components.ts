@@ -296,9 +296,16 @@ export const adminComponents = [
       type: "object",
       required: ["kind", "id", "name"],
       properties: {
-        kind: { type: "string", enum: ["admin", "api_key"] },
-        id: { ...nullableString, description: "The API key's id; null for the admin token." },
-        name: { ...nullableString, description: "The API key's name; null for the admin token." },
+        kind: { type: "string", enum: ["admin", "api_key", "user"] },
+        id: {
+          ...nullableString,
+          description: "The API key's id, or the person's subject at the identity provider; null for the admin token.",
+        },
+        name: { ...nullableString, description: "The API key's name, or the person's name; null for the admin token." },
+        email: {
+          ...nullableString,
+          description: "The person's email (kind user only; null when the provider gave none).",
+        },
       },
     },
     action: {

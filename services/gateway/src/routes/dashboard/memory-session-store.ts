@@ -70,18 +70,18 @@ export function createMemorySessionStore(options: { idleMs: number; limits?: Mem
   };
 
   return {
-    create: async (token, actor) => {
+    create: async (token, actor, grant) => {
       dropExpired();
       const principal = `principal:${principalOf(actor)}`;
       const teamId = teamOf(actor);
       const team = teamId === undefined ? undefined : `team:${teamId}`;
-      const isKey = actor.kind === "api_key";
+      const isKey = actor.kind !== "admin";
       if (isKey && keySessions >= limits.max) {
         const own = oldestOf(principal);
         if (own === undefined) throw new SessionLimitReached("this gateway holds as many dashboard sessions as it may");
         remove(own);
       }
-      const session = newSession(token, actor);
+      const session = newSession(token, actor, grant);
       const entryGroups = team === undefined ? [principal] : [principal, team];
       entries.set(session.id, { session, lastUsedAt: Date.now(), groups: entryGroups, isKey });
       if (isKey) keySessions++;
@@ -111,7 +111,7 @@ export function createMemorySessionStore(options: { idleMs: number; limits?: Mem
     },
     save: async (session) => {
       const entry = entries.get(session.id);
-      if (entry) entry.session = { ...entry.session, flash: session.flash };
+      if (entry) entry.session = { ...entry.session, flash: session.flash, grant: session.grant };
     },
     destroy: async (id) => {
       if (id !== undefined) remove(id);
