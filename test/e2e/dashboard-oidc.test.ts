@@ -9,7 +9,9 @@ import { launchChromium } from "../support/browser.ts";
 import { Client, uniqueName } from "../support/client.ts";
 import { eventually } from "../support/eventually.ts";
 import { OidcProvider } from "../support/oidc-provider.ts";
+import { Receiver } from "../support/receiver.ts";
 import { Stack } from "../support/stack.ts";
+import { createChannel } from "./notifications-helpers.ts";
 
 const CHECK_SECONDS = 2;
 
@@ -18,6 +20,7 @@ let stack: Stack;
 let client: Client;
 let base: string;
 let browser: Browser;
+let receiver: Receiver;
 const teams = { payments: "", paymentsName: "", search: "", searchName: "" };
 const alert = { id: "", title: "Card payments failing" };
 
@@ -26,6 +29,7 @@ async function personPage(): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext();
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
+  page.on("dialog", (dialog) => dialog.accept());
   return { context, page };
 }
 
@@ -71,6 +75,8 @@ beforeAll(async () => {
   const payments = await client.setup({ name: teams.paymentsName });
   teams.payments = payments.teamId;
   teams.search = (await client.createTeam({ name: teams.searchName })).teamId;
+  receiver = await Receiver.start();
+  await createChannel(client, teams.payments, { kind: "webhook", url: receiver.url() });
   const triggered = await client.trigger(payments.webhookUrl, { title: alert.title }, { secret: payments.secret });
   expect(triggered.status).toBe(201);
   alert.id = triggered.body.alertId as string;
@@ -79,6 +85,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
+  await receiver?.close();
   await stack?.destroy();
   await provider?.stop();
 });
@@ -99,6 +106,10 @@ describe("dashboard sign-in through an OpenID provider", () => {
     const row = page.getByRole("row").filter({ hasText: alert.title });
     await row.getByRole("button", { name: "Acknowledge" }).click();
     await page.getByText("Alert acknowledged.").waitFor();
+    await page.goto(`${base}/dashboard/teams/${teams.payments}/alerts/${alert.id}`);
+    await page.getByText("by Alice Admin <alice@example.com>").waitFor();
+    const acknowledged = (await client.admin("GET", `/alerts/${alert.id}`)).body.alert;
+    expect(acknowledged).toMatchObject({ status: "acknowledged", acknowledgedBy: "Alice Admin <alice@example.com>" });
 
     const entry = await eventually(async () => {
       const log = await client.admin("GET", `/teams/${teams.payments}/audit-log`);
@@ -140,6 +151,21 @@ describe("dashboard sign-in through an OpenID provider", () => {
     });
     expect(forged.status()).toBe(403);
     expect((await client.admin("GET", `/alerts/${alert.id}`)).body.alert).toMatchObject({ status: "acknowledged" });
+    await context.close();
+  });
+
+  it("resolves as alice: the resolve notification names her", async () => {
+    const { context, page } = await personPage();
+    await signInThroughProvider(page, "alice");
+    await page.goto(`${base}/dashboard/teams/${teams.payments}/alerts/${alert.id}`);
+    await page.getByRole("button", { name: "Resolve" }).click();
+    await page.getByText("Alert resolved.").waitFor();
+    const requests = await receiver.waitFor(
+      (received) => received.some((request) => request.json.type === "alert.resolved"),
+      "the alert.resolved notification",
+    );
+    const resolved = requests.find((request) => request.json.type === "alert.resolved");
+    expect(resolved?.json.alert).toMatchObject({ id: alert.id, resolvedBy: "Alice Admin <alice@example.com>" });
     await context.close();
   });
 

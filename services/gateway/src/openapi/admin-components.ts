@@ -145,6 +145,15 @@ export const adminComponents = [
       ...nullableString,
       description: "The silence it was created or last reopened under: recorded, nobody notified.",
     },
+    acknowledgedBy: {
+      ...nullableString,
+      description:
+        'Who acknowledged it: a person ("Alice <alice@example.com>"), "API key <name>" or "admin token"; null: not recorded.',
+    },
+    resolvedBy: {
+      ...nullableString,
+      description: "Who resolved it, as acknowledgedBy; null: not recorded or resolved by its source.",
+    },
   }),
   object("Silence", "A maintenance window or silence: matching alerts are recorded but notify nobody.", {
     id: string,

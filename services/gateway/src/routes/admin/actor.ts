@@ -27,6 +27,13 @@ export function teamAccessOf(actor: Actor): { teamId: string; scope: ApiKeyScope
   return undefined;
 }
 
+/** Who an actor is, as people read it (an alert's "acknowledged by", notifications). */
+export function actorDisplayName(actor: Actor): string {
+  if (actor.kind === "admin") return "admin token";
+  if (actor.kind === "api_key") return `API key ${actor.name}`;
+  return actor.email ? `${actor.name} <${actor.email}>` : actor.name;
+}
+
 /** Whether the actor reaches every team and may do what only the admin token may. */
 export const reachesEveryTeam = (actor: Actor): boolean => teamAccessOf(actor) === undefined;
 
