@@ -21,6 +21,7 @@ export type LookupCacheOptions<V> = {
   /** When a load fails, answer with the expired value if one is still held (a peer is down). */
   staleOnError?: boolean;
   load: (key: string) => Promise<V>;
+  /** A clock in ms for tests; it must not read 0 (lru-cache takes a start of 0 for "no TTL"). */
   now?: () => number;
 };
 
