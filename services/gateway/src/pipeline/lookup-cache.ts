@@ -44,6 +44,9 @@ export function createLookupCache<V>(options: LookupCacheOptions<V>): LookupCach
     ...(options.now ? { perf: { now: options.now }, ttlResolution: 0 } : {}),
     // An expired entry stays until replaced, for `staleOnError`; `get` never returns it.
     noDeleteOnStaleGet: staleOnError,
+    // An invalidation during a load (a team changed) must not fail the callers waiting for it: they
+    // get what it loaded, and lru-cache does not keep it, the entry having been deleted meanwhile.
+    ignoreFetchAbort: true,
     fetchMethod: async (key, stale, { options: set }) => {
       try {
         const value = await load(key);
