@@ -8,6 +8,6 @@ export { type IssuedSecret, issueSecret } from "./issue-secret.ts";
 export { resealStates, sealStates } from "./seal.ts";
 export { sealingContext } from "./sealing-context.ts";
 export { parseSignatureHeader } from "./signature-header.ts";
+export { anySignatureMatches, signatureMatches } from "./signature-matches.ts";
 export { parseStandardSignatures, standardWebhooksSecret } from "./standard-webhooks-signature.ts";
 export { openStates } from "./verifier-key.ts";
-export { anySignatureMatches, signatureMatches, verifySignature } from "./verify-signature.ts";

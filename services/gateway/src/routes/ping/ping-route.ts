@@ -22,8 +22,8 @@ import { isJsonContentType, parseJsonBody } from "../../pipeline/json-body.ts";
 import { contentTypeOf, rawBodyOf } from "../../pipeline/raw-body.ts";
 import { replayClaimOf, replayedRequest } from "../../pipeline/replay-guard.ts";
 import { requireSignatureHeader } from "../../pipeline/require-signature.ts";
+import { requireActiveSubscription, requireValidSignature } from "../../pipeline/require-valid-signature.ts";
 import { readSignedRequest } from "../../pipeline/signed-request.ts";
-import { requireActiveSubscription, verifySignature } from "../../pipeline/verify-signature.ts";
 import { createPingRateLimiter } from "../../rate-limit/ping-rate-limiter.ts";
 import { rateLimitHeaders } from "../../rate-limit/rate-limit-headers.ts";
 import { type PingBody, parsePingBody } from "../../validation/index.ts";
@@ -85,7 +85,11 @@ export async function pingRoute(app: FastifyInstance, options: PingRouteOptions)
 
     const payload = rawBodyOf(request);
     const signed = readSignedRequest(request, payload, monitor);
-    const access = await verifySignature(calls, { teamId: monitor.teamId, ...signed.verify }, errors.monitorNotFound);
+    const access = await requireValidSignature(
+      calls,
+      { teamId: monitor.teamId, ...signed.verify },
+      errors.monitorNotFound,
+    );
 
     requireActiveSubscription(access);
 
