@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { deepEqual } from "../filter-rules/json.ts";
+import { deepEqual } from "../filter-rules/json-values.ts";
 import type { SilenceMatchers } from "./silence.ts";
 import { type AlertFacts, compileSilence, matchesAlert, silencedBy } from "./silence-matcher.ts";
 
