@@ -164,7 +164,7 @@ export async function pingRoute(app: FastifyInstance, options: PingRouteOptions)
   const startRun = (request: PingRequest, reply: FastifyReply) => handler(request, reply, true);
   app.post("/api/ping/:pingUrl", { ...routeOptions, schema: pingPostRouteSchema }, ping);
   app.get("/api/ping/:pingUrl", { ...routeOptions, schema: pingGetRouteSchema }, ping);
-  // Start signals (issue 13), signed the same way: the same as a ping with {"status":"start"}.
+  // Start signals, signed the same way: the same as a ping with {"status":"start"}.
   app.post("/api/ping/:pingUrl/start", { ...routeOptions, schema: pingStartRouteSchema }, startRun);
   app.get("/api/ping/:pingUrl/start", { ...routeOptions, schema: pingStartGetRouteSchema }, startRun);
 }
