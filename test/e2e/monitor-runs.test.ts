@@ -1,4 +1,4 @@
-// Issue 13 §2: start and finish signals, run durations, runs that do not finish, slow runs.
+// Start and finish signals, run durations, runs that do not finish, slow runs.
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { Client } from "../support/client.ts";
