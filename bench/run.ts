@@ -32,7 +32,7 @@ const wanted = (name: string) => !ONLY || ONLY.some((word) => name.includes(word
 // monitor), then the measured load at 5,000/s reaches each at most twice more.
 const MONITORS = Number(process.env.BENCH_MONITORS ?? 30_000);
 
-/** Absolute targets on the 2-core development machine (issue 8), and floors as shares of the bare route. */
+/** Absolute targets on the 2-core development machine, and floors as shares of the bare route. */
 const TARGETS: Record<string, { rps: number; p99Ms?: number; minRatio: number }> = {
   "signed trigger (fold)": { rps: 3_000, minRatio: 0.05 },
   "signed trigger (create)": { rps: 2_000, minRatio: 0.03 },

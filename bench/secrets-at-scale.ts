@@ -1,4 +1,4 @@
-// Issue 15 figures: the memory auth's team directory takes for 100,000 teams (every team's sealed
+// The memory auth's team directory takes for 100,000 teams (every team's sealed
 // keys, held so signatures verify while PostgreSQL is away), and the time `npm run rotate-kek`
 // takes to re-seal 10,000 channels' credentials. Run with `node --expose-gc bench/secrets-at-scale.ts`.
 //

@@ -1,4 +1,4 @@
-// The missed-heartbeat sweep at scale (issue 8): its cost must not grow with the healthy monitors, only with
+// The missed-heartbeat sweep at scale: its cost must not grow with the healthy monitors, only with
 // the overdue ones. Measured on a database of its own with 1,000 and then 100,000 healthy monitors, the same
 // few overdue each time.
 import { createLogger } from "@pulsegate/runtime/logger";

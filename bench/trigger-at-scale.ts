@@ -1,5 +1,5 @@
-// Trigger latency with the alerts table nearly empty and again with a million stored alerts (issue 8,
-// "Scale"): called by bench/run.ts against its running stack, last (the rows stay). Creates and folds are
+// Trigger latency with the alerts table nearly empty and again with a million stored alerts (the
+// scale targets): called by bench/run.ts against its running stack, last (the rows stay). Creates and folds are
 // measured one at a time (p50/p99 of a few hundred sequential signed triggers) and in a short autocannon
 // burst; between the two measurements one INSERT ... SELECT generate_series writes the alerts and their
 // occurrences, then the alerts tables are vacuumed and analyzed (autovacuum is off on the development

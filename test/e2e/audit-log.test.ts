@@ -67,8 +67,11 @@ describe("audit log", () => {
     expect(entries.map((entry) => [entry.action, entry.actor.kind, entry.target.kind, entry.target.id])).toEqual(
       expected,
     );
+    // The four changes made with the key name it, id and name.
     const byKey = entries.filter((entry) => entry.actor.kind === "api_key");
-    for (const entry of byKey) expect(entry.actor).toEqual({ kind: "api_key", id: keyId, name: "ops bot" });
+    expect(byKey.map((entry) => entry.actor)).toEqual(
+      Array.from({ length: 4 }, () => ({ kind: "api_key", id: keyId, name: "ops bot" })),
+    );
     for (const entry of entries.filter((entry) => entry.actor.kind === "admin")) {
       expect(entry.actor).toEqual({ kind: "admin", id: null, name: null });
     }

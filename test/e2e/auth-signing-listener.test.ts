@@ -1,4 +1,4 @@
-// Issue #7 item 12: Sign (HMAC with a team's secret) is a signing oracle. It is
+// Sign (HMAC with a team's secret) is a signing oracle. It is
 // served only on auth's signing listener, which the NetworkPolicy opens to alerts
 // alone; the main listener, which the gateway must reach, refuses it.
 import { status } from "@grpc/grpc-js";

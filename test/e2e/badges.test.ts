@@ -1,4 +1,4 @@
-// Issue 13 §9: a per-monitor SVG status badge behind an unguessable, read-only token.
+// A per-monitor SVG status badge behind an unguessable, read-only token.
 import { describe, expect, inject, it } from "vitest";
 import { Client } from "../support/client.ts";
 import { eventually } from "../support/eventually.ts";

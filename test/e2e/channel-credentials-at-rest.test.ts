@@ -1,4 +1,4 @@
-// Issue 15, point 1: a channel's URL is a bearer credential. The database holds it only sealed
+// A channel's URL is a bearer credential. The database holds it only sealed
 // (AES-256-GCM under a key derived from SECRET_KEK, bound to the channel id); the admin API shows
 // it masked; the dispatcher alone opens it, and still delivers.
 import { execFileSync } from "node:child_process";

@@ -1,4 +1,4 @@
-// Issue 11 point 3: `pulsegate` run as a process against the real stack — operators'
+// `pulsegate` run as a process against the real stack — operators'
 // commands with the admin token, callers' trigger, ping and run signed with the secret.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type CliResult, jsonOf, runCli } from "../support/cli.ts";

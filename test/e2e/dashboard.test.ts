@@ -1,4 +1,4 @@
-// The web dashboard (issue 12), driven in Debian's Chromium through playwright-core against the real
+// The web dashboard, driven in Debian's Chromium through playwright-core against the real
 // stack: sign-in, a team and its secret shown once, a webhook and a monitor, signed triggers and pings
 // appearing live, acknowledge and resolve, a failed delivery retried, rotation with a grace window,
 // a read-only team key, CSRF and cookie properties.

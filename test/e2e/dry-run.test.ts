@@ -1,4 +1,4 @@
-// Issue 13 §7: ?dryRun=true on triggers and pings, signed as usual, answers what would happen and writes nothing.
+// ?dryRun=true on triggers and pings, signed as usual, answers what would happen and writes nothing.
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { Client } from "../support/client.ts";

@@ -1,4 +1,4 @@
-// Issue 13 §8: email as a channel kind, through an SMTP relay (a local sink here), the outbox and retries.
+// Email as a channel kind, through an SMTP relay (a local sink here), the outbox and retries.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../support/client.ts";
 import { eventually } from "../support/eventually.ts";

@@ -1,4 +1,4 @@
-// Issue 21 §4: faults under a bounded mixed load, on a `npm start -- --replicas 2` stack of its own,
+// Faults under a bounded mixed load, on a `npm start -- --replicas 2` stack of its own,
 // loopback only. One replica of each service in turn is killed with SIGKILL: from 2 s after the kill
 // until it is back, at least 95 % of the requests sent to either gateway are answered 2xx, it comes
 // back, every acknowledged write is stored exactly once and every alert created is notified (at least

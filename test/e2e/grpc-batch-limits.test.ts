@@ -24,7 +24,14 @@ const max = BATCH_LIMITS.maxItemsPerCall;
 const refusal = (sentence: string) => ({ code: status.INVALID_ARGUMENT, details: sentence });
 
 describe("batch gRPC calls", () => {
-  it("monitors resolves up to the maximum of ping URLs in one call and refuses one more", async () => {
+  it("monitors looks up to the maximum of ping URLs in one call and refuses one more", async () => {
+    const pingUrls = (count: number) => Array.from({ length: count }, (_, i) => `no-such-ping-url-${i}`);
+    const lookup = (count: number) => callUnary(monitorsClient, "lookupMonitors", { pingUrls: pingUrls(count) });
+    expect((await lookup(max)).monitors).toHaveLength(max);
+    await expect(lookup(max + 1)).rejects.toMatchObject(refusal(`At most ${max} per call.`));
+  });
+
+  it("monitors answers the deprecated ResolveMonitors as LookupMonitors, with the same bound", async () => {
     const pingUrls = (count: number) => Array.from({ length: count }, (_, i) => `no-such-ping-url-${i}`);
     const resolve = (count: number) => callUnary(monitorsClient, "resolveMonitors", { pingUrls: pingUrls(count) });
     expect((await resolve(max)).monitors).toHaveLength(max);

@@ -1,4 +1,4 @@
-// Issue 7 item 9: what the gateway's HTTP server answers before routing has DESIGN §2's error
+// What the gateway's HTTP server answers before routing has DESIGN §2's error
 // body too, and its deadlines hold in the real process.
 import { describe, expect, inject, it } from "vitest";
 import { type RawResponse, rawExchange } from "../../services/gateway/src/testing/raw-http.ts";

@@ -1,4 +1,4 @@
-// Issue 13 §8: PagerDuty Events v2 and Opsgenie as channel kinds, through the same outbox, retries and guard.
+// PagerDuty Events v2 and Opsgenie as channel kinds, through the same outbox, retries and guard.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Client } from "../support/client.ts";
 import { Receiver } from "../support/receiver.ts";

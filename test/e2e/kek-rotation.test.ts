@@ -1,4 +1,4 @@
-// Issue 15, point 2: SECRET_KEK takes the new key followed by the old ones; `npm run rotate-kek`
+// SECRET_KEK takes the new key followed by the old ones; `npm run rotate-kek`
 // re-seals every team secret and channel credential under the newest and prints counts; with the
 // old key dropped and the services restarted, every team still verifies and every channel delivers.
 import { execFile } from "node:child_process";

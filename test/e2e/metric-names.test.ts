@@ -1,4 +1,4 @@
-// Issue 22 item 3: every service's /metrics passes `promtool check metrics`, Prometheus's own lint
+// Every service's /metrics passes `promtool check metrics`, Prometheus's own lint
 // of names and types (counters end in _total; `_count`, `_sum`, `_bucket` belong to histograms;
 // units are base units). Every name there is ours to fix, the instrumentation libraries' too
 // (a view renames them: packages/telemetry/src/metric-views.ts), so any finding fails. Checked

@@ -1,4 +1,4 @@
-// Issue 13 §1: monitors on a cron schedule in a time zone, their next due time, and the sweeper.
+// Monitors on a cron schedule in a time zone, their next due time, and the sweeper.
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { Client } from "../support/client.ts";

@@ -1,4 +1,4 @@
-// Issue 15, point 3: a delivery policy like Svix's, against local receivers answering each code.
+// A delivery policy like Svix's, against local receivers answering each code.
 // 5xx, 408, 425 and 429 are tried again (Retry-After honoured); any other 4xx fails the delivery at
 // once with its status; 410 Gone, or a run of failed deliveries, disables the channel with a reason
 // and a time in the admin API and tells the team's other channels once; an admin enables it again.

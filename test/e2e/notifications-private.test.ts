@@ -1,4 +1,4 @@
-// Issue #4: with NOTIFY_ALLOW_PRIVATE_NETWORKS=false (production), channel
+// With NOTIFY_ALLOW_PRIVATE_NETWORKS=false (production), channel
 // URLs that reach loopback, private or link-local addresses are refused.
 // No alert is triggered here, so nothing is ever sent anywhere.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue #4, on a stack of its own so the alerts service can be killed and a
+// On a stack of its own so the alerts service can be killed and a
 // second replica started: nothing queued is lost, and replicas never send
 // one delivery twice.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

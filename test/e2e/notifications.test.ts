@@ -1,4 +1,4 @@
-// Issue #4: notifications of created, reopened and resolved alerts, through
+// Notifications of created, reopened and resolved alerts, through
 // real HTTP, to receivers this test starts on 127.0.0.1.
 import { createHmac } from "node:crypto";
 import { verify } from "@pulsegate/sdk";

@@ -1,4 +1,4 @@
-// Issue 15, point 4: auth holds every team's sealed keys (loaded at start, kept fresh), so a
+// Auth holds every team's sealed keys (loaded at start, kept fresh), so a
 // correctly signed ping from a team it never verified before is still answered 200 and spooled
 // while PostgreSQL is away, instead of 503. The services reach PostgreSQL through a TCP proxy this
 // test cuts and restores; the machine's server stays up.

@@ -1,4 +1,4 @@
-// Issue 22 item 3: Prometheus scrapes and evaluates what deploy/ ships. Debian's Prometheus scrapes
+// Prometheus scrapes and evaluates what deploy/ ships. Debian's Prometheus scrapes
 // the shared stack's four /metrics endpoints, one job per service as the ServiceMonitor names them,
 // and evaluates the PrometheusRule's groups (deploy/k8s/components/monitoring). This file runs
 // first and alone (vitest.config.ts, e2e-idle), so the stack is healthy and idle: no alert may

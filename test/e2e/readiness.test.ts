@@ -1,4 +1,4 @@
-// Issue 7 items 10 and 12: /readyz is the gateway's own readiness (200 while it serves) and reports
+// /readyz is the gateway's own readiness (200 while it serves) and reports
 // its peers, Redis and how durable the ping spool is, as Redis's own settings say.
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, inject, it } from "vitest";

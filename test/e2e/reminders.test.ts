@@ -1,4 +1,4 @@
-// Issue 13 §3: reminders (alert.reminder) every N seconds while an alert stays open and unacknowledged.
+// Reminders (alert.reminder) every N seconds while an alert stays open and unacknowledged.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Client } from "../support/client.ts";

@@ -1,4 +1,4 @@
-// Issue 13 §6: opt-in timestamped signatures (X-Webhook-Timestamp + HMAC of "<timestamp>.<body>", 300 s),
+// Opt-in timestamped signatures (X-Webhook-Timestamp + HMAC of "<timestamp>.<body>", 300 s),
 // inbound per webhook or monitor, and on every outbound webhook notification.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Client, sign } from "../support/client.ts";

@@ -1,4 +1,4 @@
-// Issue 21 §3: with two of every service (`npm start -- --replicas 2`, one stack for the file), each
+// With two of every service (`npm start -- --replicas 2`, one stack for the file), each
 // behaviour holds through both gateways as with one: a dashboard session is shared; the ping rate limit,
 // a webhook's rate limit and the monthly alert quota are exact under concurrent requests through both;
 // a secret rotated with no grace through one gateway holds on the other within 2 s; and every alert,

@@ -1,4 +1,4 @@
-// Issue 13 §5: POST /api/alerts/resolve/{webhookUrl}, signed like a trigger, resolves by group key.
+// POST /api/alerts/resolve/{webhookUrl}, signed like a trigger, resolves by group key.
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { Client } from "../support/client.ts";

@@ -1,4 +1,4 @@
-// Issue 21 §6: a rolling upgrade from the previous release (test/support/previous-release.ts) to this
+// A rolling upgrade from the previous release (test/support/previous-release.ts) to this
 // tree, across its migrations (docs/decisions.md, "Migrations: expand, then contract"). One database
 // and one Redis. The previous release — two replicas of each service, one gateway — migrates the
 // database to its schema and serves a signed load; this tree's `npm run migrate` runs under it (the

@@ -1,4 +1,4 @@
-// Issue #7 item 5: signalling `npm start`'s process group (Ctrl-C, kill -TERM
+// Signalling `npm start`'s process group (Ctrl-C, kill -TERM
 // -PGID, systemd, supervisors) reached each service twice, directly and
 // forwarded by the start script, and the second SIGTERM killed it mid-drain:
 // requests in flight got no answer. Now a second signal is ignored while

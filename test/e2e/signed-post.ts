@@ -3,8 +3,8 @@ import { type JsonResponse, sign } from "../support/client.ts";
 /**
  * A signed POST (or GET) to a public path: the body as JSON (a string is sent
  * byte for byte), signed with `secret` over the exact bytes, or over the empty
- * string without a body. For the endpoints of issue 13 (resolve by key, start
- * signals, dry runs) that the shared Client does not know.
+ * string without a body. For the endpoints the shared Client does not know
+ * (resolve by key, start signals, dry runs).
  */
 export async function signedRequest(
   baseUrl: string,

@@ -1,4 +1,4 @@
-// Issue 13 §4: maintenance windows and silences: alerts are recorded, nobody is notified, the alert says why.
+// Maintenance windows and silences: alerts are recorded, nobody is notified, the alert says why.
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { Client } from "../support/client.ts";

@@ -1,7 +1,7 @@
 // `npm start -- --embedded`: no local server at all (DESIGN §8), as on a
 // machine with neither PostgreSQL nor Redis: embedded PGlite, rate limits in
 // process, no ping spool, and a banner that says exactly that. It serves the
-// walk-through, then Ctrl-C stops everything. Issue #7 item 8: it used to say
+// walk-through, then Ctrl-C stops everything. It used to say
 // "Redis: none reachable" and then use the local Redis all the same.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

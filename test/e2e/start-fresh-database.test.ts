@@ -1,4 +1,4 @@
-// Issue #7 item 3: on a machine without the `pulsegate` database, `npm start`
+// On a machine without the `pulsegate` database, `npm start`
 // crashed about one start in six: the four services raced to CREATE DATABASE
 // and the loser got 23505 on pg_database_datname_index. The start script now
 // creates it once before the services start, and ensureDatabase (which the

@@ -1,4 +1,4 @@
-// Issue #7 item 12 (metrics): under `npm start`, METRICS_PORT went to all four
+// Metrics under `npm start`: METRICS_PORT once went to all four
 // processes, one bound it and the others failed in silence. DESIGN §9: the
 // gateway gets N, auth, alerts and monitors N+1, N+2, N+3, printed in the start
 // banner, and a port that cannot be bound stops the start, naming the port.

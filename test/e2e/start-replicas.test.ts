@@ -1,4 +1,4 @@
-// Issue 21 §1–2: `npm start -- --replicas 2` runs two of every service, as the cluster does. Each gateway
+// `npm start -- --replicas 2` runs two of every service, as the cluster does. Each gateway
 // is printed and serves; every gRPC client spreads its calls over both replicas of what it calls (seen in
 // each replica's own rpc_server_call_duration count); a replica killed with SIGKILL is started again with
 // back-off and said so, while the other serves; Ctrl-C still stops everything, cleanly.

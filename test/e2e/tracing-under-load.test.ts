@@ -1,4 +1,4 @@
-// Issue 10: one trace per request, also under load. 30 concurrent signed triggers go through the
+// One trace per request, also under load. 30 concurrent signed triggers go through the
 // gateway's coalesced calls; every request's whole tree is read back from a local OTLP receiver:
 // its spans, the batch it was carried in (links both ways) with the RPC, the service and its
 // statements, and the notification delivery that continues its trace (signing RPC, outbound POST,

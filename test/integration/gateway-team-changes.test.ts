@@ -1,4 +1,4 @@
-// Issue 21: a team changed through one gateway replica is forgotten by every replica's verified-signature
+// A team changed through one gateway replica is forgotten by every replica's verified-signature
 // cache at once (Redis pub/sub), and a replica whose subscription dropped forgets everything once it is
 // subscribed again, since what was announced meanwhile never reached it.
 import { randomBytes } from "node:crypto";

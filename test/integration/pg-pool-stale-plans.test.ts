@@ -60,4 +60,11 @@ describe("named statements across a migration", () => {
     expect(() => statement("x", "SELECT * FROM unnest($1::text[]) AS u(id)")).not.toThrow();
     expect(() => statement("x", "SELECT u.*, 1 AS n FROM unnest($1::text[]) AS u(id)")).not.toThrow();
   });
+
+  it("statement() takes one style of name: kebab-case", () => {
+    expect(statement("alerts-trigger-write", "SELECT 1 AS one").name).toBe("alerts-trigger-write");
+    for (const name of ["alerts_trigger_write", "alertsTriggerWrite", "Alerts-write", "alerts--write", "alerts-", ""]) {
+      expect(() => statement(name, "SELECT 1 AS one")).toThrow(/kebab-case/);
+    }
+  });
 });

@@ -1,4 +1,4 @@
-// The ping batch against a real database (issue 8): one transaction per batch, the pings of one monitor
+// The ping batch against a real database: one transaction per batch, the pings of one monitor
 // applied in arrival order, the heartbeat quota counted exactly in the same transaction, and each item's
 // own outcome whatever its neighbours'.
 import { randomUUID } from "node:crypto";

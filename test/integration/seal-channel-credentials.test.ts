@@ -1,4 +1,4 @@
-// Issue 15: migration 0006 seals the channel URLs stored before it, drops the plain column, and
+// Migration 0006 seals the channel URLs stored before it, drops the plain column, and
 // `resealChannels` (npm run rotate-kek) moves every sealed value to the newest KEK.
 import { randomBytes } from "node:crypto";
 import { createPgPool, openServiceDatabase, type PgPool } from "@pulsegate/db";

@@ -1,4 +1,4 @@
-// Issue 7 item 10: the monitors service reads Redis's persistence settings, so an operator learns
+// The monitors service reads Redis's persistence settings, so an operator learns
 // that spooled pings would not survive a Redis restart. A Redis of its own, whose settings the test
 // changes with CONFIG SET.
 import { type ChildProcess, spawn } from "node:child_process";

@@ -101,7 +101,7 @@ describe("the spool state machine", () => {
       { outcome: "spooled", monitor: { status: "down", lastPingStatus: "start" } },
       { outcome: "spooled", monitor: null },
     ]);
-    // The state answered while the database is away (ResolveMonitor, the next spooled ping) is the predicted one.
+    // The state answered while the database is away (LookupMonitor, the next spooled ping) is the predicted one.
     expect(lastKnown.byId(monitor.id)).toMatchObject({ status: "down", monitoringActive: true });
 
     const { entries } = await spool.oldest(10);

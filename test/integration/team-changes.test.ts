@@ -1,4 +1,4 @@
-// Issue 21: a change to a team's keys made through one auth replica is announced by PostgreSQL
+// A change to a team's keys made through one auth replica is announced by PostgreSQL
 // (NOTIFY on auth_team_changed, migration 0007) and every replica drops and reloads that team at
 // once, instead of verifying with what it cached; a listener that lost its connection listens again
 // and catches up on what it missed.

@@ -1,4 +1,4 @@
-// Issue 15, point 4: auth's team directory holds every team's sealed keys, loaded in full and
+// Auth's team directory holds every team's sealed keys, loaded in full and
 // refreshed by updated_at, so a replica learns of teams created and rotated through another.
 import { createHmac, randomBytes } from "node:crypto";
 import type { Orm } from "@pulsegate/db";

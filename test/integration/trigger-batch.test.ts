@@ -451,16 +451,16 @@ describe("trigger batches through triggerAlerts", () => {
   });
 
   it("refuses a webhook disabled through this process at once, and one disabled elsewhere within the TTL", async () => {
-    let now = 0;
+    let now = 1_000;
     const here = new WebhookService(orm, { cacheMs: 5_000, cacheNow: () => now });
     const elsewhere = new WebhookService(orm, { cacheMs: 5_000 });
     const { webhook: hook } = await here.create(teamId, { name: "CI" });
     const once = async () => (await triggerAlerts(pool, here, [item(teamId, hook.id)]))[0]?.outcome;
     expect(await once()).toBe("created");
     await elsewhere.update(hook.id, { enabled: false });
-    now = 4_000;
+    now = 6_000;
     expect(await once()).toBe("created");
-    now = 5_001;
+    now = 6_001;
     expect(await once()).toBe("source_not_found");
     await here.update(hook.id, { enabled: true });
     expect(await once()).toBe("created");

@@ -19,11 +19,6 @@ export class OutputTail {
     this.#bytes = kept.subarray(Math.max(0, kept.length - this.#limit));
   }
 
-  /** Bytes seen in all, kept or not. */
-  get totalBytes(): number {
-    return this.#total;
-  }
-
   /** True when older output was dropped. */
   get truncated(): boolean {
     return this.#total > this.#bytes.length;

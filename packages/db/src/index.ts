@@ -14,7 +14,6 @@ export {
   TEAM_PURGE_SETTLE_SECONDS,
 } from "./delete-in-batches.ts";
 export { ensureDatabase } from "./ensure-database.ts";
-export { executeWithAsyncCommit } from "./execute-with-async-commit.ts";
 export {
   type Claim,
   createIdempotencyKeysSql,

@@ -78,6 +78,9 @@ export type Statement = { name: string; text: string };
 /** `RETURNING *` or `SELECT * FROM schema.table` (`x.*` alike): a whole table's row, whatever its columns are then. */
 const WHOLE_ROW = /\b(?:RETURNING\s+(?:\w+\.)?\*|SELECT\s+(?:\w+\.)?\*\s+FROM\s+\w+\.\w+)/i;
 
+/** One style for every statement's name: lowercase words joined by hyphens, the owning schema first. */
+const STATEMENT_NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+
 /**
  * A named statement names its columns: its result type is fixed when a connection prepares it, so
  * one over a table's `*` fails (0A000, "cached plan must not change result type") on every
@@ -86,6 +89,9 @@ const WHOLE_ROW = /\b(?:RETURNING\s+(?:\w+\.)?\*|SELECT\s+(?:\w+\.)?\*\s+FROM\s+
  * start, rather than found in a rolling upgrade.
  */
 export function statement(name: string, text: string): Statement {
+  if (!STATEMENT_NAME.test(name)) {
+    throw new Error(`statement ${name}: a statement's name is kebab-case, its schema first ("alerts-trigger-write")`);
+  }
   if (WHOLE_ROW.test(text)) {
     throw new Error(
       `statement ${name} reads a table's *: a named statement lists its columns (a migration may add one)`,

@@ -1,4 +1,4 @@
-// Issue 21 §1: a client spreads its calls over every replica of a service, and servers age connections
+// A client spreads its calls over every replica of a service, and servers age connections
 // out so clients find replicas started after them. Real grpc-js servers and clients on loopback.
 import { makeGenericClientConstructor, type ServiceDefinition } from "@grpc/grpc-js";
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 21 §4: a call whose replica dies under it is sent again to another replica when it is a read
+// A call whose replica dies under it is sent again to another replica when it is a read
 // (idempotent-methods.ts), and never when it is a write, which that replica may have applied. Real
 // grpc-js servers and clients on loopback; a replica "dies" by having every connection to it reset
 // while it holds the call, as a SIGKILL does.

@@ -31,7 +31,8 @@ describe("retryDelay", () => {
         (retry, r) => {
           const delay = retryDelay(retry, null, policy, () => r);
           const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
-          expect(delay).toBeGreaterThanOrEqual(0);
+          // Exactly r of the way up, whole milliseconds: at least 0, below the ceiling.
+          expect(delay).toBe(Math.floor(r * ceiling));
           expect(delay).toBeLessThan(ceiling);
         },
       ),

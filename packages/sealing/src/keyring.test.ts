@@ -59,7 +59,7 @@ describe("parseKeyring", () => {
     expect(parseKeyring(b64(dev), undefined, "test").current.id).toBe(kekId(dev));
   });
 
-  it("takes SECRET_KEK as a list: the first key seals, the others still open (issue 15)", () => {
+  it("takes SECRET_KEK as a list: the first key seals, the others still open", () => {
     const ring = parseKeyring(`${b64(K2)}, k1:${b64(K1)}`, b64(K3), "production");
     expect(ring.current.id).toBe(kekId(K2));
     expect([...ring.byId.keys()]).toEqual([kekId(K2), "k1", kekId(K3)]);

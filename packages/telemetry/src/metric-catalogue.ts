@@ -97,7 +97,7 @@ export const METRIC_DEFINITIONS = [
   {
     instrument: "pulsegate.gateway.batch.size",
     type: "histogram",
-    description: "Items per coalesced hot-path call (VerifySignature, TriggerAlert, RecordPing, ResolveMonitors).",
+    description: "Items per coalesced hot-path call (VerifySignature, TriggerAlert, RecordPing, LookupMonitors).",
     unit: "{item}",
     buckets: ITEMS,
     labels: ["rpc"],

@@ -122,7 +122,3 @@ export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 export function isErrorCode(code: string): code is ErrorCode {
   return Object.hasOwn(ERROR_CATALOGUE, code);
 }
-
-export function catalogueEntry(code: ErrorCode): Entry {
-  return ERROR_CATALOGUE[code];
-}

@@ -69,7 +69,7 @@ export function runCommand(io: CliIo): Command {
     const signals = (io.signals ?? new SignalLatch()).claim();
     await afterPendingSignals();
 
-    // A start signal (issue 13) makes a job that never finishes visible: the monitor goes down with
+    // A start signal makes a job that never finishes visible: the monitor goes down with
     // `run did not finish` once the grace has passed. A failed start is told on stderr; the job runs anyway.
     if (options.start && !signals.received) await sendStart(client, pingUrl, options.groupKey, signals, io);
 

@@ -2,7 +2,6 @@ export { nameProblem } from "./display-name.ts";
 export { checkStoredText } from "./stored-text.ts";
 export {
   findUnstorableText,
-  findUnstorableTextInJson,
   type TextFault,
   type TextProblem,
   textFault,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findUnstorableText, findUnstorableTextInJson, textFault } from "./unstorable-text.ts";
+import { findUnstorableText, textFault } from "./unstorable-text.ts";
 
 describe("textFault", () => {
   it("finds U+0000 and unpaired surrogates, and accepts paired ones", () => {
@@ -46,15 +46,5 @@ describe("findUnstorableText", () => {
   it("finds nothing in clean values, numbers, null and nothing", () => {
     expect(findUnstorableText({ a: "x", b: 1, c: null, d: [true, "😀"] }, "metadata")).toEqual([]);
     expect(findUnstorableText(undefined, "")).toEqual([]);
-  });
-});
-
-describe("findUnstorableTextInJson", () => {
-  it("reads escapes in JSON text, and leaves an escaped backslash alone", () => {
-    expect(findUnstorableTextInJson('{"k":"\\u0000"}', "metadata")).toHaveLength(1);
-    expect(findUnstorableTextInJson('{"k":"\\udfff"}', "metadata")).toHaveLength(1);
-    expect(findUnstorableTextInJson('{"k":"\\\\u0000"}', "metadata")).toEqual([]);
-    expect(findUnstorableTextInJson('{"k":"\\ud83d\\ude00"}', "metadata")).toEqual([]);
-    expect(findUnstorableTextInJson('{"k":"plain"}', "metadata")).toEqual([]);
   });
 });

@@ -65,18 +65,3 @@ export function findUnstorableText(value: unknown, field: string): TextProblem[]
   }
   return problems;
 }
-
-/**
- * For services that receive JSON as text (metadata_json in gRPC requests):
- * the problems in it, or an empty list. Text that is not JSON is not this
- * rule's business (the caller checks shape separately) and yields none.
- */
-export function findUnstorableTextInJson(json: string, field: string): TextProblem[] {
-  // Cheap pre-check: without a backslash escape or a raw NUL or surrogate there is nothing to find.
-  if (!json.includes("\\u") && textFault(json) === null) return [];
-  try {
-    return findUnstorableText(JSON.parse(json), field);
-  } catch {
-    return [];
-  }
-}

@@ -1,3 +1,3 @@
-export { env } from "./fields.ts";
+export { env } from "./env-parsers.ts";
 export { ConfigError, loadConfig } from "./load-config.ts";
 export { checkDrainFitsShutdown } from "./shutdown-budget.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { env } from "./fields.ts";
+import { env } from "./env-parsers.ts";
 import { loadConfig } from "./load-config.ts";
 import { checkDrainFitsShutdown } from "./shutdown-budget.ts";
 

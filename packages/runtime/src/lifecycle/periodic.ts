@@ -40,8 +40,9 @@ export type Periodic = {
 };
 
 /**
- * The background loop of the services (sweeps, outbox pollers, the notification
- * dispatcher, retention, reminders, directory refreshes): runs `task` every
+ * A background loop, the one the services' periodic jobs share (sweeps, outbox
+ * pollers, the notification dispatcher, retention, reminders, directory refreshes;
+ * not the change listeners, which keep their own connection checks): runs `task` every
  * `intervalMs` after the previous run ends, never two at once; a kick brings the
  * next run forward. A failed run is logged (an unreachable database only at
  * debug level: the outage is reported elsewhere), counted, and followed by the

@@ -19,7 +19,7 @@ export type AlertView = {
   acknowledgedAt: Date | null;
   resolvedAt: Date | null;
   createdAt: Date;
-  /** Reminders (issue 13): the interval, when the next goes out (null: none will), how many went. */
+  /** Reminders: the interval, when the next goes out (null: none will), how many went. */
   repeatIntervalSeconds?: number | null;
   nextReminderAt?: Date | null;
   remindersSent?: number;

@@ -2,7 +2,7 @@ import { monthUsage } from "@pulsegate/contract/quota";
 import { type PgPool, run, statement } from "@pulsegate/db";
 
 const READ_USAGE = statement(
-  "alerts_read_quota_usage",
+  "alerts-read-quota-usage",
   "SELECT used FROM alerts.alert_quota_usage WHERE team_id = $1 AND month = $2::date",
 );
 

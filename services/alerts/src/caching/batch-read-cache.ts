@@ -14,6 +14,7 @@ export type BatchReadCacheOptions<V> = {
   maxSize?: number;
   /** A value's share of `maxSize` (null: a key read and found to have none). */
   sizeOf?: (value: V | null) => number;
+  /** A clock in ms for tests; it must not read 0 (lru-cache takes a start of 0 for "no TTL"). */
   now?: () => number;
 };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { evaluateFilterRules } from "./evaluate.ts";
+import type { FilterOp, FilterRule, FilterSubject } from "./filter-rule.ts";
 import { renderRule } from "./render.ts";
-import type { FilterOp, FilterRule, FilterSubject } from "./types.ts";
 
 const subject: FilterSubject = {
   title: "Disk full on db-1",

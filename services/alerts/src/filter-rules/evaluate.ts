@@ -1,7 +1,7 @@
 import { parseField } from "./field.ts";
-import { deepEqual, isIndexSegment, isPlainObject } from "./json.ts";
+import type { FilterResult, FilterRule, FilterSubject } from "./filter-rule.ts";
+import { deepEqual, isIndexSegment, isPlainObject } from "./json-values.ts";
 import { renderRule } from "./render.ts";
-import type { FilterResult, FilterRule, FilterSubject } from "./types.ts";
 
 /*
  * Evaluation semantics (all rules must hold; the first failing rule is the reason):

@@ -1,4 +1,4 @@
-import type { FilterRule } from "./types.ts";
+import type { FilterRule } from "./filter-rule.ts";
 
 /**
  * Human-readable form used as the filtered `reason`: field, op, then the value as

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FILTER_OPS } from "./types.ts";
+import { FILTER_OPS } from "./filter-rule.ts";
 import { validateFilterRules } from "./validate.ts";
 
 function errorsOf(input: unknown) {

@@ -1,7 +1,6 @@
 import { jsonBoundsProblem } from "@pulsegate/contract/limits";
 import { SEVERITIES } from "@pulsegate/contract/vocabulary";
 import { parseField } from "./field.ts";
-import { isJsonValue, isPlainObject } from "./json.ts";
 import {
   FILTER_OPS,
   type FilterRule,
@@ -10,7 +9,8 @@ import {
   isFilterOp,
   MAX_FILTER_RULES,
   VALUE_BOUNDS,
-} from "./types.ts";
+} from "./filter-rule.ts";
+import { isJsonValue, isPlainObject } from "./json-values.ts";
 
 const ROOT = "filterRules";
 const RULE_KEYS = new Set(["field", "op", "value"]);

@@ -81,10 +81,12 @@ export function alertsServiceBinding(
     listWebhooks: async (request) => ({
       webhooks: (await webhooks.list(request.teamId)).map((webhook) => webhookToProto(webhook)),
     }),
-    resolveWebhook: async (request) => {
-      const webhook = await webhooks.resolve(request.webhookUrl);
+    lookupWebhook: async (request) => {
+      const webhook = await webhooks.lookup(request.webhookUrl);
       return { webhook: webhook ? webhookToProto(webhook) : undefined };
     },
+    // The deprecated name of lookupWebhook, for a previous release's gateway. Remove after the next release.
+    resolveWebhook: (request, call) => handlers.lookupWebhook(request, call),
     rotateWebhookBearerToken: async (request) => {
       const rotated = await webhooks.rotateBearerToken(request.id, request.graceSeconds);
       return {

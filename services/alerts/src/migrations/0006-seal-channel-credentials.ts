@@ -6,7 +6,7 @@ import { migrationKeyring } from "./migration-keyring.ts";
 const SEAL_BATCH = 500;
 
 /**
- * Issue 15. Channel URLs (bearer credentials) are sealed under a key derived
+ * Channel URLs (bearer credentials) are sealed under a key derived
  * from SECRET_KEK, the channel id as associated data, and the plain column is
  * dropped: a dump, a backup or a read replica no longer holds them. Also the
  * delivery policy's columns: why and when a channel was disabled, and the run

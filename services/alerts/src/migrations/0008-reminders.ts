@@ -1,6 +1,6 @@
 import { Migration } from "@pulsegate/db";
 
-/** Issue 13: reminders (alert.reminder) while an alert stays open and unacknowledged. */
+/** Reminders (alert.reminder) while an alert stays open and unacknowledged. */
 export class Reminders extends Migration {
   override async up(): Promise<void> {
     this.addSql(

@@ -1,6 +1,6 @@
 import { Migration } from "@pulsegate/db";
 
-/** Issue 13: maintenance windows and silences; the silence an alert was created or reopened under. */
+/** Maintenance windows and silences; the silence an alert was created or reopened under. */
 export class Silences extends Migration {
   override async up(): Promise<void> {
     this.addSql(`

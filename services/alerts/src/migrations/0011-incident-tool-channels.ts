@@ -1,6 +1,6 @@
 import { Migration } from "@pulsegate/db";
 
-/** Issue 13: PagerDuty and Opsgenie channels (their keys are sealed with the URL, like it). */
+/** PagerDuty and Opsgenie channels (their keys are sealed with the URL, like it). */
 export class IncidentToolChannels extends Migration {
   override async up(): Promise<void> {
     this.addSql("ALTER TABLE alerts.channels DROP CONSTRAINT IF EXISTS channels_kind_check");

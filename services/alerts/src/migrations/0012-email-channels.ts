@@ -1,6 +1,6 @@
 import { Migration } from "@pulsegate/db";
 
-/** Issue 13: email channels (mailto: recipients, sent through the service's SMTP relay). */
+/** Email channels (mailto: recipients, sent through the service's SMTP relay). */
 export class EmailChannels extends Migration {
   override async up(): Promise<void> {
     this.addSql("ALTER TABLE alerts.channels DROP CONSTRAINT IF EXISTS channels_kind_check");

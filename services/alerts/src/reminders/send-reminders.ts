@@ -13,7 +13,7 @@ export const REMINDER_BATCH = 200;
 export type ReminderPass = { sent: number; full: boolean };
 
 /**
- * One reminder pass (issue 13, like Alertmanager's repeat_interval): every
+ * One reminder pass (like Alertmanager's repeat_interval): every
  * open, unacknowledged alert whose reminder is due gets an `alert.reminder`
  * outbox event, delivered to its channels like any event, in one transaction
  * of two statements. One alert must never stall every team's reminders: when

@@ -62,16 +62,12 @@ function metadataOf(alert: AlertFacts): (key: string) => string | undefined {
   };
 }
 
+/** Every given matcher holds (none: the whole team); metadata values compare as JSON values. */
 function matches(matcher: SilenceMatcher, alert: AlertFacts, metadata: (key: string) => string | undefined): boolean {
   if (matcher.sourceIds !== null && !matcher.sourceIds.has(alert.sourceId)) return false;
   if (matcher.groupKeyPrefix !== "" && !(alert.groupKey ?? "").startsWith(matcher.groupKeyPrefix)) return false;
   for (const [key, json] of matcher.metadata) if (metadata(key) !== json) return false;
   return true;
-}
-
-/** Every given matcher holds (none: the whole team); metadata values compare as JSON values. */
-export function matchesAlert(matcher: SilenceMatcher, alert: AlertFacts): boolean {
-  return matches(matcher, alert, metadataOf(alert));
 }
 
 /** The first of a team's silences open at `at` that matches the alert; null when none does. */

@@ -157,7 +157,7 @@ export class WebhookService {
     webhookUrl: string,
     bearerToken: string,
   ): Promise<{ webhook: Webhook | null; tokenValid: boolean }> {
-    const webhook = await this.resolve(webhookUrl);
+    const webhook = await this.lookup(webhookUrl);
     if (webhook?.source !== "alertmanager") return { webhook, tokenValid: false };
     // Both compared whatever the first answers, so the time taken says nothing about which matched.
     const current = bearerTokenMatches(bearerToken, webhook.bearerTokenHash);
@@ -174,7 +174,7 @@ export class WebhookService {
   }
 
   /** By the token of the public URL; null when unknown. Disabled webhooks are returned as such. */
-  async resolve(webhookUrl: string): Promise<Webhook | null> {
+  async lookup(webhookUrl: string): Promise<Webhook | null> {
     return this.#em().findOne(WebhookSchema, { webhookUrl });
   }
 

@@ -38,7 +38,7 @@ const OVERLAP_MS = 60_000;
 
 /**
  * Every team's sealed keys, held by auth so that signatures still verify when
- * PostgreSQL is away (issue 15, DESIGN §5: pings are spooled, not refused):
+ * PostgreSQL is away (DESIGN §5: pings are spooled, not refused):
  * loaded in full at start, refreshed by `updated_at` every `refreshMs`, and
  * replaced at once when this process creates, changes or rotates a team, or
  * when any replica's change is announced (team-changes.ts). Only

@@ -51,8 +51,9 @@ describe("batchPerTurn tracing", () => {
     expect(requests.map((r) => r.result)).toEqual([2, 4, 6]);
 
     const spans = exporter.getFinishedSpans();
-    const batch = spans.find((span) => span.name === "batch TriggerAlert");
-    expect(batch, "sampled because its requests are, though the ratio is 0").toBeDefined();
+    const batches = spans.filter((span) => span.name === "batch TriggerAlert");
+    expect(batches, "sampled because its requests are, though the ratio is 0").toHaveLength(1);
+    const [batch] = batches;
     expect(batch?.parentSpanContext).toBeUndefined();
     expect(batch?.attributes["pulsegate.batch.size"]).toBe(3);
     // The call ran in the batch's context, not in the request that flushed it.

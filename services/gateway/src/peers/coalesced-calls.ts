@@ -8,7 +8,8 @@ import { resendKeyedItems } from "./resend-keyed-items.ts";
 
 /** The hot-path RPCs, coalesced: concurrent requests share one call (see batchPerTurn). */
 export type CoalescedCalls = {
-  verifySignature: (item: auth.VerifySignatureItem) => Promise<auth.VerifySignatureResult>;
+  /** auth's verdict on a signature (VerifySignature), with the team's access when it is valid. */
+  checkSignature: (item: auth.VerifySignatureItem) => Promise<auth.VerifySignatureResult>;
   triggerAlert: (item: alerts.TriggerAlertItem) => Promise<alerts.TriggerAlertResult>;
   resolveByKey: (item: alerts.ResolveByKeyItem) => Promise<alerts.ResolveByKeyResult>;
   /** A team's access for requests authorised without a signature (undefined: no such team). */
@@ -43,7 +44,7 @@ export function createCoalescedCalls(peers: Peers, options: { verifiedCacheMs: n
     { name: "GetTeamAccess" },
   );
   return {
-    verifySignature: async (item) => {
+    checkSignature: async (item) => {
       const key = verified.keyOf(item);
       const hit = key === null ? undefined : verified.get(key);
       if (hit) return hit;

@@ -61,6 +61,29 @@ describe("createLookupCache", () => {
     expect(calls).toEqual(["a", "a", "b", "b"]);
   });
 
+  it("answers the callers of a load that an invalidation overtook, and does not keep what it loaded", async () => {
+    let release = () => {};
+    const gate = new Promise<void>((done) => {
+      release = done;
+    });
+    const calls: string[] = [];
+    const cache = createLookupCache({
+      ttlMs: 1_000,
+      load: async (key: string) => {
+        calls.push(key);
+        await gate;
+        return `value-${calls.length}`;
+      },
+    });
+    const waiting = [cache.get("a"), cache.get("b")];
+    cache.invalidate("a");
+    cache.clear();
+    release();
+    expect(await Promise.all(waiting)).toEqual(["value-2", "value-2"]);
+    expect(await cache.get("a")).toBe("value-3");
+    expect(calls).toEqual(["a", "b", "a"]);
+  });
+
   it("keeps at most maxEntries, dropping the oldest", async () => {
     const { calls, load } = counter((key) => key);
     const cache = createLookupCache({ ttlMs: 1_000, maxEntries: 2, load });

@@ -21,6 +21,7 @@ export type LookupCacheOptions<V> = {
   /** When a load fails, answer with the expired value if one is still held (a peer is down). */
   staleOnError?: boolean;
   load: (key: string) => Promise<V>;
+  /** A clock in ms for tests; it must not read 0 (lru-cache takes a start of 0 for "no TTL"). */
   now?: () => number;
 };
 
@@ -43,6 +44,9 @@ export function createLookupCache<V>(options: LookupCacheOptions<V>): LookupCach
     ...(options.now ? { perf: { now: options.now }, ttlResolution: 0 } : {}),
     // An expired entry stays until replaced, for `staleOnError`; `get` never returns it.
     noDeleteOnStaleGet: staleOnError,
+    // An invalidation during a load (a team changed) must not fail the callers waiting for it: they
+    // get what it loaded, and lru-cache does not keep it, the entry having been deleted meanwhile.
+    ignoreFetchAbort: true,
     fetchMethod: async (key, stale, { options: set }) => {
       try {
         const value = await load(key);

@@ -1,7 +1,7 @@
 import { ALERTMANAGER_LIMITS } from "@pulsegate/contract/limits";
 import { textFault, textProblem } from "@pulsegate/contract/text";
-import { codePointLength, isPlainObject } from "./fields.ts";
-import type { ParseResult, ValidationDetail } from "./types.ts";
+import { codePointLength, isPlainObject } from "./field-checks.ts";
+import type { ParseResult, ValidationDetail } from "./request-bodies.ts";
 
 /** One alert of an Alertmanager webhook payload, as far as Pulsegate reads it. */
 export type AlertmanagerAlert = {

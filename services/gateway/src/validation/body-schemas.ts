@@ -6,12 +6,12 @@ import {
   METADATA_MAX_DEPTH,
   REASON_MAX,
   TITLE_MAX,
-} from "./types.ts";
+} from "./request-bodies.ts";
 
 /**
  * JSON Schemas of the trigger and ping bodies, for the OpenAPI document and for callers who
  * validate before sending. They are built from the limits parseTriggerBody and parsePingBody
- * enforce (types.ts), and never stricter than those (a unit test holds them to it). What JSON
+ * enforce (request-bodies.ts), and never stricter than those (a unit test holds them to it). What JSON
  * Schema cannot say is in the descriptions: metadata's depth and size and its numbers, a title's
  * visible text, and text that cannot be stored. The public routes do not hand these to Fastify: the
  * signature is checked before the body is even parsed (DESIGN §2), and the parsers answer with

@@ -1,4 +1,4 @@
-import type { ValidationDetail } from "./types.ts";
+import type { ValidationDetail } from "./request-bodies.ts";
 
 /**
  * A number of a body that a double cannot keep as sent: its path in the body (`metadata.big`), the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codePointLength } from "./fields.ts";
+import { codePointLength } from "./field-checks.ts";
 import { checkMetadata } from "./metadata.ts";
 import { nestedObject, objectOfBytes } from "./test-helpers.ts";
 

@@ -1,7 +1,7 @@
 import { type JsonBounds, jsonBoundsProblem } from "@pulsegate/contract/limits";
 import { findUnstorableText } from "@pulsegate/contract/text";
-import { isPlainObject } from "./fields.ts";
-import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH, type Metadata, type ValidationDetail } from "./types.ts";
+import { isPlainObject } from "./field-checks.ts";
+import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH, type Metadata, type ValidationDetail } from "./request-bodies.ts";
 
 const METADATA_BOUNDS: JsonBounds = { maxDepth: METADATA_MAX_DEPTH, maxBytes: METADATA_MAX_BYTES };
 

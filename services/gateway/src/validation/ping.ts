@@ -1,7 +1,7 @@
 import { findUnstorableText } from "@pulsegate/contract/text";
 import { PING_STATUSES } from "@pulsegate/contract/vocabulary";
 import { type InexactNumber, inexactNumberProblem } from "./exact-numbers.ts";
-import { checkOptionalEnum, checkOptionalString, isPlainObject } from "./fields.ts";
+import { checkOptionalEnum, checkOptionalString, isPlainObject } from "./field-checks.ts";
 import { checkMetadataShape, isValidMetadata } from "./metadata.ts";
 import {
   GROUP_KEY_MAX,
@@ -10,7 +10,7 @@ import {
   type PingBody,
   REASON_MAX,
   type ValidationDetail,
-} from "./types.ts";
+} from "./request-bodies.ts";
 
 const KNOWN_FIELDS = new Set(["status", "reason", "group_key", "metadata"]);
 /** Fields that must be strings: a number there is refused as a wrong type already. */

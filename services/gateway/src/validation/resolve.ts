@@ -1,5 +1,5 @@
-import { checkOptionalString, isPlainObject } from "./fields.ts";
-import { GROUP_KEY_MAX, type ParseResult, type ValidationDetail } from "./types.ts";
+import { checkOptionalString, isPlainObject } from "./field-checks.ts";
+import { GROUP_KEY_MAX, type ParseResult, type ValidationDetail } from "./request-bodies.ts";
 
 export type ResolveBody = { group_key: string };
 

@@ -1,7 +1,7 @@
 import { hasVisibleText } from "@pulsegate/contract/text";
 import { SEVERITIES } from "@pulsegate/contract/vocabulary";
 import { type InexactNumber, inexactNumberProblem } from "./exact-numbers.ts";
-import { checkOptionalEnum, checkOptionalString, isPlainObject } from "./fields.ts";
+import { checkOptionalEnum, checkOptionalString, isPlainObject } from "./field-checks.ts";
 import { isValidMetadata } from "./metadata.ts";
 import {
   DESCRIPTION_MAX,
@@ -10,7 +10,7 @@ import {
   TITLE_MAX,
   type TriggerBody,
   type ValidationDetail,
-} from "./types.ts";
+} from "./request-bodies.ts";
 
 /**
  * Validates an already JSON.parse'd trigger body. All problems are reported.

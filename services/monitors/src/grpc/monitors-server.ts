@@ -56,11 +56,15 @@ export function monitorsServiceBinding(
       const page = await service.pings(request.monitorId, request.cursor, request.limit);
       return { pings: page.pings.map(pingToProto), nextCursor: page.nextCursor };
     },
-    resolveMonitor: async (request: monitors.ResolveMonitorRequest) =>
-      monitorReply(await service.resolve(request.pingUrl)),
-    resolveMonitors: async (request: monitors.ResolveMonitorsRequest) => ({
-      monitors: (await service.resolveMany(request.pingUrls)).map(monitorReply),
+    lookupMonitor: async (request: monitors.LookupMonitorRequest) =>
+      monitorReply(await service.lookup(request.pingUrl)),
+    lookupMonitors: async (request: monitors.LookupMonitorsRequest) => ({
+      monitors: (await service.lookupMany(request.pingUrls)).map(monitorReply),
     }),
+    // The deprecated names of the look-ups, for a previous release's gateway. Remove after the next release.
+    resolveMonitor: (request, call) => handlers.lookupMonitor(request, call),
+    resolveMonitors: (request, call) => handlers.lookupMonitors(request, call),
+    resolveBadge: (request, call) => handlers.lookupBadge(request, call),
     recordPing: async (request: monitors.RecordPingRequest) => ({
       results: (await recorder.record(recordInputsFromProto(request.items))).map(recordResultToProto),
     }),
@@ -68,8 +72,8 @@ export function monitorsServiceBinding(
     previewPings: async (request: monitors.PreviewPingsRequest) => ({
       results: (await recorder.preview(recordInputsFromProto(request.items))).map(previewResultToProto),
     }),
-    resolveBadge: async (request: monitors.ResolveBadgeRequest) =>
-      monitorReply(await service.resolveBadge(request.badgeToken)),
+    lookupBadge: async (request: monitors.LookupBadgeRequest) =>
+      monitorReply(await service.lookupBadge(request.badgeToken)),
     getHeartbeatUsage: async (request: monitors.GetHeartbeatUsageRequest) => service.heartbeatUsage(request.teamId),
     updateMonitor: async (request: monitors.UpdateMonitorRequest) =>
       monitorReply(
@@ -94,6 +98,7 @@ export function monitorsServiceBinding(
   };
   const batch = { field: "items", noun: "items" };
   const implementation = unaryService<monitors.MonitorsServiceServer>(log, handlers, {
+    lookupMonitors: { field: "pingUrls" },
     resolveMonitors: { field: "pingUrls" },
     recordPing: batch,
     previewPings: batch,

@@ -1,6 +1,6 @@
 import { Migration } from "@pulsegate/db";
 
-/** Issue 13: cron schedules, start/finish runs and status badges. */
+/** Cron schedules, start/finish runs and status badges. */
 export class SchedulesRunsBadges extends Migration {
   override async up(): Promise<void> {
     this.addSql(`

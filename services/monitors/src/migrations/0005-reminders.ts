@@ -1,6 +1,6 @@
 import { Migration } from "@pulsegate/db";
 
-/** Issue 13: a monitor's reminder interval, carried by its incident actions to the alert they raise. */
+/** A monitor's reminder interval, carried by its incident actions to the alert they raise. */
 export class Reminders extends Migration {
   override async up(): Promise<void> {
     this.addSql(

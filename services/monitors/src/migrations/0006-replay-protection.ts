@@ -1,6 +1,6 @@
 import { Migration } from "@pulsegate/db";
 
-/** Issue 13: opt-in replay protection (a timestamp in the signature) per monitor. */
+/** Opt-in replay protection (a timestamp in the signature) per monitor. */
 export class ReplayProtection extends Migration {
   override async up(): Promise<void> {
     this.addSql("ALTER TABLE monitors.monitors ADD COLUMN require_timestamp boolean NOT NULL DEFAULT false");

@@ -4,7 +4,7 @@ const MAX_ENTRIES = 50_000;
 
 /**
  * The last state of each monitor this process read or wrote. While the
- * database is away it answers ResolveMonitor and gives spooled pings their
+ * database is away it answers LookupMonitor and gives spooled pings their
  * answer (DESIGN §5: "answered 200 from the last known monitor state").
  */
 export class LastKnownMonitors {

@@ -121,7 +121,7 @@ export class MonitorService {
    * away the last known monitor answers, so signed pings can still be
    * authenticated and spooled.
    */
-  async resolve(pingUrl: string): Promise<MonitorView | null> {
+  async lookup(pingUrl: string): Promise<MonitorView | null> {
     try {
       const row = await selectMonitor(this.#em(), "pingUrl", pingUrl);
       return row ? this.#lastKnown.remember(monitorFromRow(row)) : null;
@@ -137,7 +137,7 @@ export class MonitorService {
    * prepared statement; null for each unknown one. While the database is away
    * the last known monitors answer.
    */
-  async resolveMany(pingUrls: string[]): Promise<(MonitorView | null)[]> {
+  async lookupMany(pingUrls: string[]): Promise<(MonitorView | null)[]> {
     try {
       const rows = await selectMonitorsByPingUrl(this.#pool, pingUrls);
       const byUrl = new Map(rows.map((row) => [row.ping_url, this.#lastKnown.remember(monitorFromRow(row))]));
@@ -156,7 +156,7 @@ export class MonitorService {
   }
 
   /** By the token of its public status badge; null when unknown. */
-  async resolveBadge(badgeToken: string): Promise<MonitorView | null> {
+  async lookupBadge(badgeToken: string): Promise<MonitorView | null> {
     const row = await selectMonitor(this.#em(), "badgeToken", badgeToken);
     return row ? monitorFromRow(row) : null;
   }

@@ -7,7 +7,7 @@ import { type MonitorRow, monitorColumns } from "./monitor-row.ts";
  * hot path's pool. A deleted monitor, or one of a deleted team, is unknown.
  */
 const SELECT_MONITORS_BY_PING_URL = statement(
-  "monitors_resolve_by_ping_url",
+  "monitors-lookup-by-ping-url",
   `SELECT ${monitorColumns("m")} FROM monitors.monitors m WHERE m.ping_url = ANY($1::text[]) AND ${liveMonitor("m")}`,
 );
 

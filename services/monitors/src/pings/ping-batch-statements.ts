@@ -19,7 +19,7 @@ import { monitorColumns } from "../monitors/monitor-row.ts";
  *  $1 monitor ids; $2, $3 team ids and months ('YYYY-MM-01') of the pings; $4 ping keys to look for.
  */
 export const LOCK_BATCH = statement(
-  "monitors_lock_ping_batch",
+  "monitors-lock-ping-batch",
   `WITH locked AS (
      SELECT ${monitorColumns()} FROM monitors.monitors
       WHERE id = ANY($1::text[]) AND deleted_at IS NULL ORDER BY id FOR NO KEY UPDATE
@@ -46,7 +46,7 @@ export const LOCK_BATCH = statement(
  * array parameters are built value by value in JavaScript.
  */
 export const WRITE_PING_BATCH = statement(
-  "monitors_write_ping_batch",
+  "monitors-write-ping-batch",
   `WITH batch AS (SELECT $1::jsonb AS doc), pings AS (
      INSERT INTO monitors.pings (ping_key, monitor_id, team_id, status, reason, group_key, metadata, method,
                                  received_at, recorded_at, spooled, duration_ms)

@@ -61,7 +61,7 @@ export function dueAfter(monitor: MonitorState, at: Date): Date | null {
  * An up monitor is due for the sweeper at interval + grace after this ping
  * (scheduled monitors: at the schedule's next run + grace).
  *
- * Runs (issue 13): a start ping opens a run and leaves the status as it is;
+ * Runs: a start ping opens a run and leaves the status as it is;
  * the run is due at its start + grace (or + the maximum duration, if shorter),
  * when the sweeper marks it down with `run did not finish`. The next up or
  * down ping closes the run and carries its duration; an up ping that closes a

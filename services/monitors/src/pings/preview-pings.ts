@@ -7,7 +7,7 @@ import type { PingItem } from "./ping-item.ts";
 import { pingTransition } from "./ping-transition.ts";
 
 const READ_FOR_PREVIEW = statement(
-  "monitors_preview_pings",
+  "monitors-preview-pings",
   `SELECT (SELECT coalesce(json_agg(m), '[]') FROM monitors.monitors m WHERE m.id = ANY($1::text[]) AND m.deleted_at IS NULL) AS monitors,
           (SELECT coalesce(json_agg(json_build_object('team_id', u.team_id, 'month', to_char(u.month, 'YYYY-MM-DD'),
                                                       'used', u.used)), '[]')

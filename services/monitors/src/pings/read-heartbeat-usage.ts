@@ -2,7 +2,7 @@ import { monthUsage } from "@pulsegate/contract/quota";
 import { type PgPool, run, statement } from "@pulsegate/db";
 
 const READ_USAGE = statement(
-  "monitors_read_heartbeat_usage",
+  "monitors-read-heartbeat-usage",
   "SELECT used FROM monitors.heartbeat_quota_usage WHERE team_id = $1 AND month = $2::date",
 );
 

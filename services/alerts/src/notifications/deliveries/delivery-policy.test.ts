@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { verdictOf } from "./delivery-policy.ts";
 
-describe("verdictOf (issue 15)", () => {
+describe("verdictOf", () => {
   it.each([
     [200, "delivered"],
     [204, "delivered"],

@@ -1,5 +1,5 @@
 /**
- * What an HTTP answer means for a delivery (issue 15, like Svix's policy):
+ * What an HTTP answer means for a delivery (like Svix's policy):
  * success on 2xx; try again later on 5xx, 408, 425 and 429 (Retry-After
  * honoured), on a redirect (not followed; the receiver may be mid-deploy)
  * and when no answer came; any other 4xx fails the delivery at once, since

@@ -339,7 +339,7 @@ export class Dispatcher {
     }
     try {
       // The interface's scheme (the body), and beside it a timestamped one for receivers that
-      // refuse replays: HMAC of "<X-Webhook-Timestamp>.<body>" with the same secret (issue 13).
+      // refuse replays: HMAC of "<X-Webhook-Timestamp>.<body>" with the same secret.
       const timestamp = String(Math.floor(Date.now() / 1000));
       const [signature, timestamped] = await Promise.all([
         this.#options.sign(delivery.teamId, body),

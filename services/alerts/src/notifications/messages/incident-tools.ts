@@ -2,7 +2,7 @@ import type { Severity } from "@pulsegate/contract/vocabulary";
 import type { NotificationEvent } from "./notification-event.ts";
 
 /**
- * Bodies for the incident tools a channel may point at (issue 13): PagerDuty's
+ * Bodies for the incident tools a channel may point at: PagerDuty's
  * Events API v2 and Opsgenie's Alert API. An alert maps to one incident there,
  * keyed by the alert id (PagerDuty's dedup_key, Opsgenie's alias), so a
  * reopen or reminder updates the same incident and a resolve closes it.

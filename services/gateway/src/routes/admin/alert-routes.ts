@@ -8,8 +8,8 @@ import type { Peers } from "../../peers/connect-peers.ts";
 import { owned, TEAM } from "./access.ts";
 import { actorDisplayName, actorOf } from "./actor.ts";
 import { type OwnedCollection, ownedGetRoute, ownedPageRoute } from "./collection-routes.ts";
-import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
+import { requirePresent } from "./require-present.ts";
 import { requireTeam } from "./require-team.ts";
 import { listAlertsQuery, noBody, type PageQuery, pageRequest } from "./schemas.ts";
 import { alertJson, cursorJson, occurrenceJson } from "./to-json.ts";
@@ -55,7 +55,7 @@ export async function alertRoutes(
   ownedGetRoute(app, ALERTS, {
     summary: "Get an alert",
     description: "The alert.",
-    get: async (id) => alertJson(present((await callUnary(client, "getAlert", { id })).alert, "alert")),
+    get: async (id) => alertJson(requirePresent((await callUnary(client, "getAlert", { id })).alert, "alert")),
   });
 
   ownedPageRoute(app, ALERTS, {
@@ -91,7 +91,7 @@ export async function alertRoutes(
           id: request.params.id,
           by: actorDisplayName(actorOf(request)),
         });
-        const alert = present(response.alert, "alert");
+        const alert = requirePresent(response.alert, "alert");
         await audit(request, { action: `alert.${verb}`, target: { kind: "alert", id: alert.id } });
         return { alert: alertJson(alert) };
       },

@@ -10,8 +10,8 @@ import { owned, TEAM } from "./access.ts";
 import type { ApiKeyAuthenticator } from "./api-key-authenticator.ts";
 import { createdEvent } from "./audit-events.ts";
 import { type OwnedCollection, ownedGetRoute } from "./collection-routes.ts";
-import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
+import { requirePresent } from "./require-present.ts";
 import { noBody, refuseCursor } from "./schemas.ts";
 
 /** An API key as shown to admins: never its token. */
@@ -90,7 +90,7 @@ export async function apiKeyRoutes(
         name,
         scope: scope === "write" ? auth.ApiKeyScope.API_KEY_SCOPE_WRITE : auth.ApiKeyScope.API_KEY_SCOPE_READ,
       });
-      const apiKey = present(response.apiKey, "apiKey");
+      const apiKey = requirePresent(response.apiKey, "apiKey");
       await audit(request, createdEvent("api_key", apiKey, { scope }));
       return reply.code(201).send({ apiKey: apiKeyJson(apiKey), token: response.token });
     },
@@ -123,7 +123,7 @@ export async function apiKeyRoutes(
   ownedGetRoute(app, API_KEYS, {
     summary: "Get an API key",
     description: "The key.",
-    get: async (id) => apiKeyJson(present((await callUnary(client, "getApiKey", { id })).apiKey, "apiKey")),
+    get: async (id) => apiKeyJson(requirePresent((await callUnary(client, "getApiKey", { id })).apiKey, "apiKey")),
   });
 
   app.post<{ Params: { id: string } }>(
@@ -141,7 +141,7 @@ export async function apiKeyRoutes(
     },
     async (request) => {
       const response = await callUnary(client, "revokeApiKey", { id: request.params.id });
-      const apiKey = present(response.apiKey, "apiKey");
+      const apiKey = requirePresent(response.apiKey, "apiKey");
       apiKeys.forget(apiKey.id);
       await onRevoked?.(apiKey.id);
       await audit(request, {

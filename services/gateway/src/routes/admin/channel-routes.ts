@@ -10,8 +10,8 @@ import { owned, TEAM } from "./access.ts";
 import { channelJson, deliveryJson, policyJson } from "./channel-json.ts";
 import { createChannelBody, putPolicyBody, rotateSigningSecretBody, updateChannelBody } from "./channel-schemas.ts";
 import { type OwnedCollection, ownedUpdateRoute, teamCreateRoute, teamListRoute } from "./collection-routes.ts";
-import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
+import { requirePresent } from "./require-present.ts";
 import { requireTeam } from "./require-team.ts";
 import { noBody, refuseCursor } from "./schemas.ts";
 
@@ -75,7 +75,7 @@ export async function channelRoutes(
         key: body.key ?? "",
         signatureScheme: signatureSchemeToProto(body.signatureScheme),
       });
-      const channel = present(response.channel, "channel");
+      const channel = requirePresent(response.channel, "channel");
       const json = channelJson(channel);
       return {
         resource: channel,
@@ -106,7 +106,7 @@ export async function channelRoutes(
         enabled: body.enabled,
         key: body.key,
       });
-      const channel = present(response.channel, "channel");
+      const channel = requirePresent(response.channel, "channel");
       return { resource: channel, json: channelJson(channel) };
     },
   });
@@ -144,7 +144,7 @@ export async function channelRoutes(
         id: request.params.id,
         graceSeconds,
       });
-      const channel = present(response.channel, "channel");
+      const channel = requirePresent(response.channel, "channel");
       await audit(request, {
         action: "channel.rotate_signing_secret",
         target: { kind: "channel", id: channel.id },
@@ -259,7 +259,7 @@ export async function channelRoutes(
         target: { kind: "notification_policy", id: teamId },
         details: { routes: request.body.routes.length },
       });
-      return { policy: policyJson(present(response.policy, "policy")) };
+      return { policy: policyJson(requirePresent(response.policy, "policy")) };
     },
   );
 
@@ -330,7 +330,7 @@ export async function channelRoutes(
     },
     async (request) => {
       const response = await callUnary(client, "retryDelivery", { id: request.params.id });
-      const delivery = present(response.delivery, "delivery");
+      const delivery = requirePresent(response.delivery, "delivery");
       await audit(request, { action: "delivery.retry", target: { kind: "delivery", id: delivery.id } });
       return { delivery: deliveryJson(delivery) };
     },

@@ -19,9 +19,9 @@ import {
   teamListRoute,
 } from "./collection-routes.ts";
 import { monitorJson, pingJson } from "./monitor-json.ts";
-import { present } from "./present.ts";
 import { answeredWithPublicUrls, publicBaseUrl } from "./public-base-url.ts";
 import type { RecordAudit } from "./record-audit.ts";
+import { requirePresent } from "./require-present.ts";
 import type { ResourceOwners } from "./resource-owners.ts";
 import { noBody, signatureSchemeField } from "./schemas.ts";
 import { withTeamSecretFingerprints } from "./signing-key.ts";
@@ -246,7 +246,7 @@ export async function monitorRoutes(
     summary: "Delete a monitor (its pings answer 404 at once; its pings are removed, its alerts kept)",
     operationId: "deleteMonitor",
     delete: async (id) => {
-      const monitor = present((await callUnary(client, "deleteMonitor", { id })).monitor, "monitor");
+      const monitor = requirePresent((await callUnary(client, "deleteMonitor", { id })).monitor, "monitor");
       await forgetLookups(monitor);
       options.owners.forget("monitor", id);
       return monitor;

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import { present } from "./present.ts";
+import { requirePresent } from "./require-present.ts";
 
 /**
  * The address callers reach the public endpoints at, for triggerUrl and
@@ -21,7 +21,7 @@ export function answeredWithPublicUrls<Key extends string, Resource, Json>(
   configured: string | undefined,
 ) {
   return (response: { [K in Key]?: Resource | undefined }, request: FastifyRequest) => {
-    const resource = present<Resource>(response[key], key);
+    const resource = requirePresent<Resource>(response[key], key);
     return { resource, json: toJson(resource, publicBaseUrl(request, configured)) };
   };
 }

@@ -2,7 +2,7 @@ import { callUnary } from "@pulsegate/grpc";
 import { HttpError } from "../../errors.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { createLookupCache } from "../../pipeline/lookup-cache.ts";
-import { present } from "./present.ts";
+import { requirePresent } from "./require-present.ts";
 
 /** Admin resources addressed by their own id (`/webhooks/:id`), whose team must be looked up. */
 export type OwnedResource = "webhook" | "alert" | "monitor" | "channel" | "delivery" | "api_key";
@@ -29,12 +29,14 @@ export type ResourceOwners = {
 export function createResourceOwners(peers: Peers): ResourceOwners {
   const { alerts, monitors, auth } = peers;
   const loaders: Record<OwnedResource, (id: string) => Promise<string>> = {
-    webhook: async (id) => present((await callUnary(alerts, "getWebhook", { id })).webhook, "webhook").teamId,
-    alert: async (id) => present((await callUnary(alerts, "getAlert", { id })).alert, "alert").teamId,
-    monitor: async (id) => present((await callUnary(monitors, "getMonitor", { id })).monitor, "monitor").teamId,
-    channel: async (id) => present((await callUnary(alerts, "describeChannel", { id })).channel, "channel").teamId,
-    delivery: async (id) => present((await callUnary(alerts, "getDelivery", { id })).delivery, "delivery").teamId,
-    api_key: async (id) => present((await callUnary(auth, "getApiKey", { id })).apiKey, "apiKey").teamId,
+    webhook: async (id) => requirePresent((await callUnary(alerts, "getWebhook", { id })).webhook, "webhook").teamId,
+    alert: async (id) => requirePresent((await callUnary(alerts, "getAlert", { id })).alert, "alert").teamId,
+    monitor: async (id) => requirePresent((await callUnary(monitors, "getMonitor", { id })).monitor, "monitor").teamId,
+    channel: async (id) =>
+      requirePresent((await callUnary(alerts, "describeChannel", { id })).channel, "channel").teamId,
+    delivery: async (id) =>
+      requirePresent((await callUnary(alerts, "getDelivery", { id })).delivery, "delivery").teamId,
+    api_key: async (id) => requirePresent((await callUnary(auth, "getApiKey", { id })).apiKey, "apiKey").teamId,
   };
   const cache = createLookupCache<string>({
     ttlMs: 3_600_000,

@@ -7,8 +7,8 @@ import { boundedJson } from "../../validation/json-bounds-keyword.ts";
 import { iso, orNull } from "./absent-as-null.ts";
 import { TEAM } from "./access.ts";
 import { type Collection, teamCreateRoute, teamListRoute } from "./collection-routes.ts";
-import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
+import { requirePresent } from "./require-present.ts";
 import { requireTeam } from "./require-team.ts";
 
 type TeamParams = { teamId: string };
@@ -122,7 +122,7 @@ export async function silenceRoutes(
           metadataJson: body.matchers?.metadata === undefined ? "" : JSON.stringify(body.matchers.metadata),
         },
       });
-      const silence = present(response.silence, "silence");
+      const silence = requirePresent(response.silence, "silence");
       return { resource: silence, json: silenceJson(silence) };
     },
   });

@@ -9,8 +9,8 @@ import { iso } from "./absent-as-null.ts";
 import { ADMIN_ONLY, TEAM } from "./access.ts";
 import { actorOf, reachesEveryTeam } from "./actor.ts";
 import { createdEvent } from "./audit-events.ts";
-import { present } from "./present.ts";
 import type { RecordAudit } from "./record-audit.ts";
+import { requirePresent } from "./require-present.ts";
 import { requireTeam } from "./require-team.ts";
 import {
   createTeamBody,
@@ -98,7 +98,7 @@ export async function teamRoutes(
         alertQuotaMonthly: body.alertQuotaMonthly,
         heartbeatQuotaMonthly: body.heartbeatQuotaMonthly,
       });
-      const team = present(response.team, "team");
+      const team = requirePresent(response.team, "team");
       await audit(request, { ...createdEvent("team", team), teamId: team.id });
       return reply.code(201).send({
         team: teamJson(team),
@@ -130,7 +130,7 @@ export async function teamRoutes(
     { config: TEAM, schema: { tags, summary: "Get a team", response: { 200: wrapped("team", "Team", "The team.") } } },
     async (request) => {
       const response = await callUnary(auth, "getTeam", { teamId: request.params.teamId });
-      return { team: teamJson(present(response.team, "team")) };
+      return { team: teamJson(requirePresent(response.team, "team")) };
     },
   );
 
@@ -168,7 +168,7 @@ export async function teamRoutes(
         target: { kind: "team", id: request.params.teamId },
         details: { fields: changed },
       });
-      return { team: teamJson(present(response.team, "team")) };
+      return { team: teamJson(requirePresent(response.team, "team")) };
     },
   );
 
@@ -199,7 +199,7 @@ export async function teamRoutes(
       await audit(request, {
         action: "team.delete",
         target: { kind: "team", id: teamId },
-        details: { name: present(team, "team").name },
+        details: { name: requirePresent(team, "team").name },
       });
       return reply.code(204).send();
     },
@@ -242,7 +242,7 @@ export async function teamRoutes(
         webhookSecret: response.webhookSecret,
         standardWebhooksSecret: response.standardWebhooksSecret,
         previousValidUntil: iso(response.previousValidUntil),
-        team: teamJson(present(response.team, "team")),
+        team: teamJson(requirePresent(response.team, "team")),
       };
     },
   );

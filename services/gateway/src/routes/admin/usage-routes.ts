@@ -2,7 +2,7 @@ import { callUnary } from "@pulsegate/grpc";
 import type { FastifyInstance } from "fastify";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { TEAM } from "./access.ts";
-import { present } from "./present.ts";
+import { requirePresent } from "./require-present.ts";
 
 const counter = {
   type: "object",
@@ -49,7 +49,7 @@ export async function usageRoutes(app: FastifyInstance, { peers }: { peers: Peer
         callUnary(peers.alerts, "getAlertUsage", { teamId }),
         callUnary(peers.monitors, "getHeartbeatUsage", { teamId }),
       ]);
-      const quotas = present(team.team, "team");
+      const quotas = requirePresent(team.team, "team");
       return {
         usage: {
           month: alerts.month,

@@ -16,9 +16,9 @@ import {
   teamCreateRoute,
   teamListRoute,
 } from "./collection-routes.ts";
-import { present } from "./present.ts";
 import { answeredWithPublicUrls, publicBaseUrl } from "./public-base-url.ts";
 import type { RecordAudit } from "./record-audit.ts";
+import { requirePresent } from "./require-present.ts";
 import type { ResourceOwners } from "./resource-owners.ts";
 import { createWebhookBody, rotateBearerTokenBody, updateWebhookBody } from "./schemas.ts";
 import { withTeamSecretFingerprints } from "./signing-key.ts";
@@ -143,7 +143,7 @@ export async function webhookRoutes(
     summary: "Delete a webhook (its triggers answer 404 at once; the alerts it opened are kept)",
     operationId: "deleteWebhook",
     delete: async (id) => {
-      const webhook = present((await callUnary(client, "deleteWebhook", { id })).webhook, "webhook");
+      const webhook = requirePresent((await callUnary(client, "deleteWebhook", { id })).webhook, "webhook");
       await options.announceLookups({ kind: "webhook", webhookUrl: webhook.webhookUrl });
       options.owners.forget("webhook", id);
       return webhook;
@@ -189,7 +189,7 @@ export async function webhookRoutes(
       return {
         bearerToken: response.bearerToken,
         previousValidUntil: iso(response.previousValidUntil),
-        webhook: (await answered({ webhook: present(response.webhook, "webhook") }, request)).json,
+        webhook: (await answered({ webhook: requirePresent(response.webhook, "webhook") }, request)).json,
       };
     },
   );

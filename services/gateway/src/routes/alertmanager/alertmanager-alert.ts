@@ -3,7 +3,7 @@ import { findUnstorableText, hasVisibleText } from "@pulsegate/contract/text";
 import { isSeverity, type Severity } from "@pulsegate/contract/vocabulary";
 import type { AlertmanagerAlert } from "../../validation/alertmanager-payload.ts";
 import type { TriggerBody, ValidationDetail } from "../../validation/index.ts";
-import { DESCRIPTION_MAX, METADATA_MAX_BYTES, METADATA_MAX_DEPTH, TITLE_MAX } from "../../validation/types.ts";
+import { DESCRIPTION_MAX, METADATA_MAX_BYTES, METADATA_MAX_DEPTH, TITLE_MAX } from "../../validation/request-bodies.ts";
 
 const METADATA_BOUNDS = { maxDepth: METADATA_MAX_DEPTH, maxBytes: METADATA_MAX_BYTES };
 

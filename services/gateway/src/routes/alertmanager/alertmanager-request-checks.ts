@@ -6,8 +6,8 @@ import type { CoalescedCalls } from "../../peers/coalesced-calls.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { rawBodyOf } from "../../pipeline/raw-body.ts";
 import { requireBearerToken } from "../../pipeline/require-bearer-token.ts";
+import { requireActiveSubscription } from "../../pipeline/require-valid-signature.ts";
 import { isUrlToken } from "../../pipeline/url-token.ts";
-import { requireActiveSubscription } from "../../pipeline/verify-signature.ts";
 import type { RateLimiter } from "../../rate-limit/webhook-rate-limiter.ts";
 import { consumeWebhookRateLimit } from "../trigger/webhook-request-checks.ts";
 

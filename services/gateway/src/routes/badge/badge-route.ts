@@ -1,10 +1,10 @@
-import { callUnary } from "@pulsegate/grpc";
 import type { monitors } from "@pulsegate/proto";
 import type { FastifyInstance } from "fastify";
 import { HttpError } from "../../errors.ts";
 import { monitorStatusJson } from "../../json-vocabulary.ts";
 import { errorResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
+import { lookupBadge } from "../../peers/look-ups.ts";
 import { createLookupCache, type LookupCache } from "../../pipeline/lookup-cache.ts";
 import { isUrlToken } from "../../pipeline/url-token.ts";
 import { BADGE_SECURITY_HEADERS } from "../../security-headers.ts";
@@ -58,13 +58,12 @@ export async function badgeRoute(
 }
 
 /**
- * ResolveBadge answers (found or not), kept `ttlMs` (WEBHOOK_CACHE_MS); a monitor changed or
+ * Badge look-ups' answers (found or not), kept `ttlMs` (WEBHOOK_CACHE_MS); a monitor changed or
  * deleted through any replica drops its entry at once (team-changes.ts).
  */
 export function createBadgeLookup(peers: Peers, ttlMs: number): LookupCache<monitors.Monitor | undefined> {
   return createLookupCache<monitors.Monitor | undefined>({
     ttlMs,
-    load: async (token) =>
-      isUrlToken(token) ? (await callUnary(peers.monitors, "resolveBadge", { badgeToken: token })).monitor : undefined,
+    load: async (token) => (isUrlToken(token) ? lookupBadge(peers, token) : undefined),
   });
 }

@@ -71,7 +71,7 @@ describe("snippets", () => {
     expect(ping.curl).toContain("'https://pulsegate.example/api/ping/xyz'");
     // cron treats % as a newline: the cron line must have none.
     const cronLine = ping.cron.split("\n").find((line) => line.startsWith("*/5"));
-    expect(cronLine).toBeDefined();
+    expect(cronLine).toMatch(/^\*\/5 \* \* \* \* .*https:\/\/pulsegate\.example\/api\/ping\/xyz/);
     expect(cronLine).not.toContain("%");
   });
 

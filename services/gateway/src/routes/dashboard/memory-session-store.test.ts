@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Actor } from "../admin/actor.ts";
 import { createMemorySessionStore } from "./memory-session-store.ts";
-import { keyPrincipal, SessionLimitReached } from "./session-store.ts";
+import { keyPrincipal, type Session, SessionLimitReached, type SessionStore } from "./session-store.ts";
 
 const admin: Actor = { kind: "admin" };
 const keyOf = (id: string, teamId = "team_a"): Actor => ({
@@ -13,6 +13,12 @@ const keyOf = (id: string, teamId = "team_a"): Actor => ({
 });
 
 const limits = { perPrincipal: 3, perTeam: 5, max: 8 };
+
+/** The session is live in `store`: found under its id, with the token and actor it was made with. */
+async function expectLive(store: SessionStore, session: Session | undefined): Promise<void> {
+  if (!session) throw new Error("expected a session");
+  expect(await store.get(session.id)).toMatchObject({ id: session.id, token: session.token, actor: session.actor });
+}
 
 describe("the in-process session store", () => {
   beforeEach(() => {
@@ -33,9 +39,9 @@ describe("the in-process session store", () => {
 
     const second = await store.create("token-2", admin);
     vi.advanceTimersByTime(49);
-    expect(await store.get(second.id)).toBeDefined();
+    await expectLive(store, second);
     vi.advanceTimersByTime(49);
-    expect(await store.get(second.id)).toBeDefined();
+    await expectLive(store, second);
     vi.advanceTimersByTime(50);
     expect(await store.get(second.id)).toBeUndefined();
   });
@@ -50,13 +56,13 @@ describe("the in-process session store", () => {
     ];
     vi.advanceTimersByTime(1);
     // Using the oldest makes the second the least recently used.
-    expect(await store.get(a?.id)).toBeDefined();
+    await expectLive(store, a);
     const d = await store.create("key", keyOf("k1"));
     expect(await store.get(b?.id)).toBeUndefined();
-    for (const live of [a, c, d]) expect(await store.get(live?.id)).toBeDefined();
+    for (const live of [a, c, d]) await expectLive(store, live);
     // A thousand more sign-ins of that key never touch another principal's session.
     for (let i = 0; i < 1_000; i++) await store.create("key", keyOf("k1"));
-    expect(await store.get(adminSession.id)).toBeDefined();
+    await expectLive(store, adminSession);
   });
 
   it("keeps at most perTeam sessions of one team's keys, dropping only that team's", async () => {
@@ -67,8 +73,8 @@ describe("the in-process session store", () => {
     for (const key of ["k2", "k3", "k4", "k5"]) others.push(await store.create(key, keyOf(key)));
     const sixth = await store.create("k6", keyOf("k6"));
     expect(await store.get(first.id)).toBeUndefined();
-    for (const live of [...others, sixth]) expect(await store.get(live.id)).toBeDefined();
-    expect(await store.get(otherTeam.id)).toBeDefined();
+    for (const live of [...others, sixth]) await expectLive(store, live);
+    await expectLive(store, otherTeam);
   });
 
   it("when full, refuses principals with no session instead of evicting anyone; the admin and principals with a session still sign in", async () => {
@@ -81,18 +87,18 @@ describe("the in-process session store", () => {
     }
     expect(held).toHaveLength(limits.max);
     await expect(store.create("new", keyOf("newcomer", "t3"))).rejects.toBeInstanceOf(SessionLimitReached);
-    for (const session of held) expect(await store.get(session.id)).toBeDefined();
+    for (const session of held) await expectLive(store, session);
 
     // A principal that holds sessions takes the place of its own oldest; the admin has room of its own.
     const again = await store.create("again", keyOf("t1-k1", "t1"));
     expect(await store.get(held[0]?.id)).toBeUndefined();
-    expect(await store.get(again.id)).toBeDefined();
-    for (const session of held.slice(1)) expect(await store.get(session.id)).toBeDefined();
-    expect(await store.get((await store.create("admin-token", admin)).id)).toBeDefined();
+    await expectLive(store, again);
+    for (const session of held.slice(1)) await expectLive(store, session);
+    await expectLive(store, await store.create("admin-token", admin));
 
     // Sessions that ended idle make room again.
     vi.advanceTimersByTime(60_000);
-    expect(await store.get((await store.create("new", keyOf("newcomer", "t3"))).id)).toBeDefined();
+    await expectLive(store, await store.create("new", keyOf("newcomer", "t3")));
   });
 
   it("ends every session of a principal at once (a revoked key), and keeps a changed flash", async () => {
@@ -102,7 +108,7 @@ describe("the in-process session store", () => {
     await store.destroyPrincipal(keyPrincipal("k1"));
     for (const session of keySessions) expect(await store.get(session.id)).toBeUndefined();
     const live = await store.get(other.id);
-    expect(live).toBeDefined();
+    expect(live).toMatchObject({ id: other.id, token: "k2", actor: keyOf("k2") });
 
     if (live) live.flash = { kind: "notice", text: "Saved." };
     if (live) await store.save(live);

@@ -9,7 +9,7 @@ export type Alert = ReturnType<typeof alertJson>;
 export type Occurrence = ReturnType<typeof occurrenceJson>;
 /**
  * Monitors and pings as read here: the fields the pages use, the newer ones optional (scheduled
- * monitors and start pings, issue 13, add them), so the pages take either shape of the answer.
+ * monitors and start pings add them), so the pages take either shape of the answer.
  */
 export type Monitor = {
   id: string;

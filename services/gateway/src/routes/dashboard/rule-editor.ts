@@ -5,7 +5,7 @@ export type RuleJson = { field: string; op: string; value?: unknown };
 
 /**
  * The operators offered by the editor's picker, as the alerts service defines them
- * (services/alerts/src/filter-rules/types.ts). The picker only helps: every rule is checked by
+ * (services/alerts/src/filter-rules/filter-rule.ts). The picker only helps: every rule is checked by
  * the admin API, and its refusal is shown next to the rule it names (filterRules[1].value).
  */
 const OPS: readonly string[] = FILTER_OPS;

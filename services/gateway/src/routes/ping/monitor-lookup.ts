@@ -1,8 +1,8 @@
 import { BATCH_LIMITS } from "@pulsegate/contract/limits";
-import { callUnary } from "@pulsegate/grpc";
 import { monitors } from "@pulsegate/proto";
 import { batchPerTurn } from "../../peers/batch-per-turn.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
+import { lookupMonitors } from "../../peers/look-ups.ts";
 import { createLookupCache } from "../../pipeline/lookup-cache.ts";
 import { isUrlToken } from "../../pipeline/url-token.ts";
 
@@ -32,7 +32,7 @@ export type MonitorLookupOptions = {
 };
 
 /**
- * ResolveMonitors answers, cached: the misses of one moment go in one call,
+ * Monitor look-ups by ping URL, cached: the misses of one moment go in one call,
  * found monitors stay for minutes, unknown ping URLs for seconds. Staleness is
  * safe: RecordPing checks the monitor again (a pause made through another
  * gateway replica is answered 404 there, and forgotten here), and a cached
@@ -42,10 +42,10 @@ export type MonitorLookupOptions = {
  * and spooled (DESIGN §5).
  */
 export function createMonitorLookup(peers: Peers, options: MonitorLookupOptions): MonitorLookup {
-  const resolveMany = batchPerTurn(
-    async (pingUrls: string[]) => (await callUnary(peers.monitors, "resolveMonitors", { pingUrls })).monitors,
-    { name: "ResolveMonitors", maxBatch: BATCH_LIMITS.maxItemsPerCall },
-  );
+  const lookupMany = batchPerTurn((pingUrls: string[]) => lookupMonitors(peers, pingUrls), {
+    name: "LookupMonitors",
+    maxBatch: BATCH_LIMITS.maxItemsPerCall,
+  });
   const cache = createLookupCache<CachedMonitor | undefined>({
     ttlMs: options.ttlMs,
     negativeTtlMs: options.negativeTtlMs,
@@ -53,7 +53,7 @@ export function createMonitorLookup(peers: Peers, options: MonitorLookupOptions)
     staleOnError: true,
     load: async (pingUrl) => {
       if (!isUrlToken(pingUrl)) return undefined;
-      const found = (await resolveMany(pingUrl)).monitor;
+      const found = (await lookupMany(pingUrl)).monitor;
       return found
         ? {
             id: found.id,

@@ -22,8 +22,8 @@ import { isJsonContentType, parseJsonBody } from "../../pipeline/json-body.ts";
 import { contentTypeOf, rawBodyOf } from "../../pipeline/raw-body.ts";
 import { replayClaimOf, replayedRequest } from "../../pipeline/replay-guard.ts";
 import { requireSignatureHeader } from "../../pipeline/require-signature.ts";
+import { requireActiveSubscription, requireValidSignature } from "../../pipeline/require-valid-signature.ts";
 import { readSignedRequest } from "../../pipeline/signed-request.ts";
-import { requireActiveSubscription, verifySignature } from "../../pipeline/verify-signature.ts";
 import { createPingRateLimiter } from "../../rate-limit/ping-rate-limiter.ts";
 import { rateLimitHeaders } from "../../rate-limit/rate-limit-headers.ts";
 import { type PingBody, parsePingBody } from "../../validation/index.ts";
@@ -85,7 +85,11 @@ export async function pingRoute(app: FastifyInstance, options: PingRouteOptions)
 
     const payload = rawBodyOf(request);
     const signed = readSignedRequest(request, payload, monitor);
-    const access = await verifySignature(calls, { teamId: monitor.teamId, ...signed.verify }, errors.monitorNotFound);
+    const access = await requireValidSignature(
+      calls,
+      { teamId: monitor.teamId, ...signed.verify },
+      errors.monitorNotFound,
+    );
 
     requireActiveSubscription(access);
 
@@ -160,7 +164,7 @@ export async function pingRoute(app: FastifyInstance, options: PingRouteOptions)
   const startRun = (request: PingRequest, reply: FastifyReply) => handler(request, reply, true);
   app.post("/api/ping/:pingUrl", { ...routeOptions, schema: pingPostRouteSchema }, ping);
   app.get("/api/ping/:pingUrl", { ...routeOptions, schema: pingGetRouteSchema }, ping);
-  // Start signals (issue 13), signed the same way: the same as a ping with {"status":"start"}.
+  // Start signals, signed the same way: the same as a ping with {"status":"start"}.
   app.post("/api/ping/:pingUrl/start", { ...routeOptions, schema: pingStartRouteSchema }, startRun);
   app.get("/api/ping/:pingUrl/start", { ...routeOptions, schema: pingStartGetRouteSchema }, startRun);
 }

@@ -6,8 +6,8 @@ import type { CoalescedCalls } from "../../peers/coalesced-calls.ts";
 import type { LookupCache } from "../../pipeline/lookup-cache.ts";
 import { rawBodyOf } from "../../pipeline/raw-body.ts";
 import { requireSignatureHeader } from "../../pipeline/require-signature.ts";
+import { requireActiveSubscription, requireValidSignature } from "../../pipeline/require-valid-signature.ts";
 import { readSignedRequest } from "../../pipeline/signed-request.ts";
-import { requireActiveSubscription, verifySignature } from "../../pipeline/verify-signature.ts";
 import { rateLimitHeaders } from "../../rate-limit/rate-limit-headers.ts";
 import type { RateLimiter } from "../../rate-limit/webhook-rate-limiter.ts";
 
@@ -47,7 +47,7 @@ export async function checkWebhookRequest(
 
   const payload = rawBodyOf(request);
   const signed = readSignedRequest(request, payload, webhook);
-  const access = await verifySignature(
+  const access = await requireValidSignature(
     deps.calls,
     { teamId: webhook.teamId, ...signed.verify },
     errors.webhookNotFound,

@@ -817,10 +817,21 @@ export interface ListWebhooksResponse {
   webhooks: Webhook[];
 }
 
+export interface LookupWebhookRequest {
+  webhookUrl: string;
+}
+
+export interface LookupWebhookResponse {
+  /** Unset when no webhook has that URL. */
+  webhook: Webhook | undefined;
+}
+
+/** The same fields as LookupWebhookRequest (the deprecated ResolveWebhook). Remove after the next release. */
 export interface ResolveWebhookRequest {
   webhookUrl: string;
 }
 
+/** The same fields as LookupWebhookResponse. Remove after the next release. */
 export interface ResolveWebhookResponse {
   /** Unset when no webhook has that URL. */
   webhook: Webhook | undefined;
@@ -2837,6 +2848,148 @@ export const ListWebhooksResponse: MessageFns<ListWebhooksResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListWebhooksResponse>, I>>(object: I): ListWebhooksResponse {
     const message = createBaseListWebhooksResponse();
     message.webhooks = object.webhooks?.map((e) => Webhook.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseLookupWebhookRequest(): LookupWebhookRequest {
+  return { webhookUrl: "" };
+}
+
+export const LookupWebhookRequest: MessageFns<LookupWebhookRequest> = {
+  encode(message: LookupWebhookRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.webhookUrl !== "") {
+      writer.uint32(10).string(message.webhookUrl);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LookupWebhookRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLookupWebhookRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.webhookUrl = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LookupWebhookRequest {
+    return {
+      webhookUrl: isSet(object.webhookUrl)
+        ? globalThis.String(object.webhookUrl)
+        : isSet(object.webhook_url)
+        ? globalThis.String(object.webhook_url)
+        : "",
+    };
+  },
+
+  toJSON(message: LookupWebhookRequest): unknown {
+    const obj: any = {};
+    if (message.webhookUrl !== "") {
+      obj.webhookUrl = message.webhookUrl;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LookupWebhookRequest>, I>>(base?: I): LookupWebhookRequest {
+    return LookupWebhookRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LookupWebhookRequest>, I>>(object: I): LookupWebhookRequest {
+    const message = createBaseLookupWebhookRequest();
+    message.webhookUrl = object.webhookUrl ?? "";
+    return message;
+  },
+};
+
+function createBaseLookupWebhookResponse(): LookupWebhookResponse {
+  return { webhook: undefined };
+}
+
+export const LookupWebhookResponse: MessageFns<LookupWebhookResponse> = {
+  encode(message: LookupWebhookResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.webhook !== undefined) {
+      Webhook.encode(message.webhook, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LookupWebhookResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLookupWebhookResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.webhook = Webhook.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LookupWebhookResponse {
+    return { webhook: isSet(object.webhook) ? Webhook.fromJSON(object.webhook) : undefined };
+  },
+
+  toJSON(message: LookupWebhookResponse): unknown {
+    const obj: any = {};
+    if (message.webhook !== undefined) {
+      obj.webhook = Webhook.toJSON(message.webhook);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LookupWebhookResponse>, I>>(base?: I): LookupWebhookResponse {
+    return LookupWebhookResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LookupWebhookResponse>, I>>(object: I): LookupWebhookResponse {
+    const message = createBaseLookupWebhookResponse();
+    message.webhook = (object.webhook !== undefined && object.webhook !== null)
+      ? Webhook.fromPartial(object.webhook)
+      : undefined;
     return message;
   },
 };
@@ -10756,6 +10909,22 @@ export const AlertsServiceService = {
     responseDeserialize: (value: Buffer): ListWebhooksResponse => ListWebhooksResponse.decode(value),
   },
   /** Looks a webhook up by the token in its public URL. Cacheable for seconds. */
+  lookupWebhook: {
+    path: "/alerts.v1.AlertsService/LookupWebhook" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: LookupWebhookRequest): Buffer => Buffer.from(LookupWebhookRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): LookupWebhookRequest => LookupWebhookRequest.decode(value),
+    responseSerialize: (value: LookupWebhookResponse): Buffer =>
+      Buffer.from(LookupWebhookResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LookupWebhookResponse => LookupWebhookResponse.decode(value),
+  },
+  /**
+   * LookupWebhook under its first name, served while a previous release may still call it
+   * (docs/decisions.md, "RPC names: add, then remove"). Remove after the next release.
+   *
+   * @deprecated
+   */
   resolveWebhook: {
     path: "/alerts.v1.AlertsService/ResolveWebhook" as const,
     requestStream: false as const,
@@ -10785,7 +10954,7 @@ export const AlertsServiceService = {
       RotateWebhookBearerTokenResponse.decode(value),
   },
   /**
-   * Looks a webhook up by the token in its public URL, as ResolveWebhook does, and says whether a
+   * Looks a webhook up by the token in its public URL, as LookupWebhook does, and says whether a
    * bearer token is its own (Alertmanager webhooks, which cannot sign a body). Never cached: the
    * answer depends on the token.
    */
@@ -11144,6 +11313,13 @@ export interface AlertsServiceServer extends UntypedServiceImplementation {
   updateWebhook: handleUnaryCall<UpdateWebhookRequest, UpdateWebhookResponse>;
   listWebhooks: handleUnaryCall<ListWebhooksRequest, ListWebhooksResponse>;
   /** Looks a webhook up by the token in its public URL. Cacheable for seconds. */
+  lookupWebhook: handleUnaryCall<LookupWebhookRequest, LookupWebhookResponse>;
+  /**
+   * LookupWebhook under its first name, served while a previous release may still call it
+   * (docs/decisions.md, "RPC names: add, then remove"). Remove after the next release.
+   *
+   * @deprecated
+   */
   resolveWebhook: handleUnaryCall<ResolveWebhookRequest, ResolveWebhookResponse>;
   /**
    * An Alertmanager webhook's bearer token: a new one (shown once, stored as its SHA-256); the
@@ -11151,7 +11327,7 @@ export interface AlertsServiceServer extends UntypedServiceImplementation {
    */
   rotateWebhookBearerToken: handleUnaryCall<RotateWebhookBearerTokenRequest, RotateWebhookBearerTokenResponse>;
   /**
-   * Looks a webhook up by the token in its public URL, as ResolveWebhook does, and says whether a
+   * Looks a webhook up by the token in its public URL, as LookupWebhook does, and says whether a
    * bearer token is its own (Alertmanager webhooks, which cannot sign a body). Never cached: the
    * answer depends on the token.
    */
@@ -11290,6 +11466,27 @@ export interface AlertsServiceClient extends Client {
     callback: (error: ServiceError | null, response: ListWebhooksResponse) => void,
   ): ClientUnaryCall;
   /** Looks a webhook up by the token in its public URL. Cacheable for seconds. */
+  lookupWebhook(
+    request: LookupWebhookRequest,
+    callback: (error: ServiceError | null, response: LookupWebhookResponse) => void,
+  ): ClientUnaryCall;
+  lookupWebhook(
+    request: LookupWebhookRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LookupWebhookResponse) => void,
+  ): ClientUnaryCall;
+  lookupWebhook(
+    request: LookupWebhookRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LookupWebhookResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * LookupWebhook under its first name, served while a previous release may still call it
+   * (docs/decisions.md, "RPC names: add, then remove"). Remove after the next release.
+   *
+   * @deprecated
+   */
   resolveWebhook(
     request: ResolveWebhookRequest,
     callback: (error: ServiceError | null, response: ResolveWebhookResponse) => void,
@@ -11325,7 +11522,7 @@ export interface AlertsServiceClient extends Client {
     callback: (error: ServiceError | null, response: RotateWebhookBearerTokenResponse) => void,
   ): ClientUnaryCall;
   /**
-   * Looks a webhook up by the token in its public URL, as ResolveWebhook does, and says whether a
+   * Looks a webhook up by the token in its public URL, as LookupWebhook does, and says whether a
    * bearer token is its own (Alertmanager webhooks, which cannot sign a body). Never cached: the
    * answer depends on the token.
    */

@@ -466,6 +466,33 @@ export interface ListPingsResponse {
   nextCursor: string;
 }
 
+export interface LookupMonitorRequest {
+  pingUrl: string;
+}
+
+export interface LookupMonitorResponse {
+  /** Unset when no monitor has that ping URL. */
+  monitor: Monitor | undefined;
+}
+
+export interface LookupMonitorsRequest {
+  pingUrls: string[];
+}
+
+export interface LookupMonitorsResponse {
+  /** One per ping URL asked for, in order. */
+  monitors: MonitorLookup[];
+}
+
+export interface MonitorLookup {
+  /** Unset when no monitor has that ping URL. */
+  monitor: Monitor | undefined;
+}
+
+/**
+ * The deprecated ResolveMonitor's and ResolveMonitors' messages: the same fields as the Lookup
+ * ones. Remove after the next release.
+ */
 export interface ResolveMonitorRequest {
   pingUrl: string;
 }
@@ -588,6 +615,16 @@ export interface PreviewPingsResponse {
   results: PreviewPingResult[];
 }
 
+export interface LookupBadgeRequest {
+  badgeToken: string;
+}
+
+export interface LookupBadgeResponse {
+  /** Unset when no monitor has that badge token. */
+  monitor: Monitor | undefined;
+}
+
+/** The deprecated ResolveBadge's messages: the same fields as LookupBadge's. Remove after the next release. */
 export interface ResolveBadgeRequest {
   badgeToken: string;
 }
@@ -2510,6 +2547,361 @@ export const ListPingsResponse: MessageFns<ListPingsResponse> = {
   },
 };
 
+function createBaseLookupMonitorRequest(): LookupMonitorRequest {
+  return { pingUrl: "" };
+}
+
+export const LookupMonitorRequest: MessageFns<LookupMonitorRequest> = {
+  encode(message: LookupMonitorRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pingUrl !== "") {
+      writer.uint32(10).string(message.pingUrl);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LookupMonitorRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLookupMonitorRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.pingUrl = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LookupMonitorRequest {
+    return {
+      pingUrl: isSet(object.pingUrl)
+        ? globalThis.String(object.pingUrl)
+        : isSet(object.ping_url)
+        ? globalThis.String(object.ping_url)
+        : "",
+    };
+  },
+
+  toJSON(message: LookupMonitorRequest): unknown {
+    const obj: any = {};
+    if (message.pingUrl !== "") {
+      obj.pingUrl = message.pingUrl;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LookupMonitorRequest>, I>>(base?: I): LookupMonitorRequest {
+    return LookupMonitorRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LookupMonitorRequest>, I>>(object: I): LookupMonitorRequest {
+    const message = createBaseLookupMonitorRequest();
+    message.pingUrl = object.pingUrl ?? "";
+    return message;
+  },
+};
+
+function createBaseLookupMonitorResponse(): LookupMonitorResponse {
+  return { monitor: undefined };
+}
+
+export const LookupMonitorResponse: MessageFns<LookupMonitorResponse> = {
+  encode(message: LookupMonitorResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.monitor !== undefined) {
+      Monitor.encode(message.monitor, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LookupMonitorResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLookupMonitorResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.monitor = Monitor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LookupMonitorResponse {
+    return { monitor: isSet(object.monitor) ? Monitor.fromJSON(object.monitor) : undefined };
+  },
+
+  toJSON(message: LookupMonitorResponse): unknown {
+    const obj: any = {};
+    if (message.monitor !== undefined) {
+      obj.monitor = Monitor.toJSON(message.monitor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LookupMonitorResponse>, I>>(base?: I): LookupMonitorResponse {
+    return LookupMonitorResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LookupMonitorResponse>, I>>(object: I): LookupMonitorResponse {
+    const message = createBaseLookupMonitorResponse();
+    message.monitor = (object.monitor !== undefined && object.monitor !== null)
+      ? Monitor.fromPartial(object.monitor)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseLookupMonitorsRequest(): LookupMonitorsRequest {
+  return { pingUrls: [] };
+}
+
+export const LookupMonitorsRequest: MessageFns<LookupMonitorsRequest> = {
+  encode(message: LookupMonitorsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.pingUrls) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LookupMonitorsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLookupMonitorsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.pingUrls.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LookupMonitorsRequest {
+    return {
+      pingUrls: globalThis.Array.isArray(object?.pingUrls)
+        ? object.pingUrls.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.ping_urls)
+        ? object.ping_urls.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: LookupMonitorsRequest): unknown {
+    const obj: any = {};
+    if (message.pingUrls?.length) {
+      obj.pingUrls = message.pingUrls;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LookupMonitorsRequest>, I>>(base?: I): LookupMonitorsRequest {
+    return LookupMonitorsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LookupMonitorsRequest>, I>>(object: I): LookupMonitorsRequest {
+    const message = createBaseLookupMonitorsRequest();
+    message.pingUrls = object.pingUrls?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseLookupMonitorsResponse(): LookupMonitorsResponse {
+  return { monitors: [] };
+}
+
+export const LookupMonitorsResponse: MessageFns<LookupMonitorsResponse> = {
+  encode(message: LookupMonitorsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.monitors) {
+      MonitorLookup.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LookupMonitorsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLookupMonitorsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.monitors.push(MonitorLookup.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LookupMonitorsResponse {
+    return {
+      monitors: globalThis.Array.isArray(object?.monitors)
+        ? object.monitors.map((e: any) => MonitorLookup.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: LookupMonitorsResponse): unknown {
+    const obj: any = {};
+    if (message.monitors?.length) {
+      obj.monitors = message.monitors.map((e) => MonitorLookup.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LookupMonitorsResponse>, I>>(base?: I): LookupMonitorsResponse {
+    return LookupMonitorsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LookupMonitorsResponse>, I>>(object: I): LookupMonitorsResponse {
+    const message = createBaseLookupMonitorsResponse();
+    message.monitors = object.monitors?.map((e) => MonitorLookup.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseMonitorLookup(): MonitorLookup {
+  return { monitor: undefined };
+}
+
+export const MonitorLookup: MessageFns<MonitorLookup> = {
+  encode(message: MonitorLookup, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.monitor !== undefined) {
+      Monitor.encode(message.monitor, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MonitorLookup {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMonitorLookup();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.monitor = Monitor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MonitorLookup {
+    return { monitor: isSet(object.monitor) ? Monitor.fromJSON(object.monitor) : undefined };
+  },
+
+  toJSON(message: MonitorLookup): unknown {
+    const obj: any = {};
+    if (message.monitor !== undefined) {
+      obj.monitor = Monitor.toJSON(message.monitor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MonitorLookup>, I>>(base?: I): MonitorLookup {
+    return MonitorLookup.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MonitorLookup>, I>>(object: I): MonitorLookup {
+    const message = createBaseMonitorLookup();
+    message.monitor = (object.monitor !== undefined && object.monitor !== null)
+      ? Monitor.fromPartial(object.monitor)
+      : undefined;
+    return message;
+  },
+};
+
 function createBaseResolveMonitorRequest(): ResolveMonitorRequest {
   return { pingUrl: "" };
 }
@@ -4007,6 +4399,148 @@ export const PreviewPingsResponse: MessageFns<PreviewPingsResponse> = {
   },
 };
 
+function createBaseLookupBadgeRequest(): LookupBadgeRequest {
+  return { badgeToken: "" };
+}
+
+export const LookupBadgeRequest: MessageFns<LookupBadgeRequest> = {
+  encode(message: LookupBadgeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.badgeToken !== "") {
+      writer.uint32(10).string(message.badgeToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LookupBadgeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLookupBadgeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.badgeToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LookupBadgeRequest {
+    return {
+      badgeToken: isSet(object.badgeToken)
+        ? globalThis.String(object.badgeToken)
+        : isSet(object.badge_token)
+        ? globalThis.String(object.badge_token)
+        : "",
+    };
+  },
+
+  toJSON(message: LookupBadgeRequest): unknown {
+    const obj: any = {};
+    if (message.badgeToken !== "") {
+      obj.badgeToken = message.badgeToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LookupBadgeRequest>, I>>(base?: I): LookupBadgeRequest {
+    return LookupBadgeRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LookupBadgeRequest>, I>>(object: I): LookupBadgeRequest {
+    const message = createBaseLookupBadgeRequest();
+    message.badgeToken = object.badgeToken ?? "";
+    return message;
+  },
+};
+
+function createBaseLookupBadgeResponse(): LookupBadgeResponse {
+  return { monitor: undefined };
+}
+
+export const LookupBadgeResponse: MessageFns<LookupBadgeResponse> = {
+  encode(message: LookupBadgeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.monitor !== undefined) {
+      Monitor.encode(message.monitor, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LookupBadgeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLookupBadgeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.monitor = Monitor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LookupBadgeResponse {
+    return { monitor: isSet(object.monitor) ? Monitor.fromJSON(object.monitor) : undefined };
+  },
+
+  toJSON(message: LookupBadgeResponse): unknown {
+    const obj: any = {};
+    if (message.monitor !== undefined) {
+      obj.monitor = Monitor.toJSON(message.monitor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LookupBadgeResponse>, I>>(base?: I): LookupBadgeResponse {
+    return LookupBadgeResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LookupBadgeResponse>, I>>(object: I): LookupBadgeResponse {
+    const message = createBaseLookupBadgeResponse();
+    message.monitor = (object.monitor !== undefined && object.monitor !== null)
+      ? Monitor.fromPartial(object.monitor)
+      : undefined;
+    return message;
+  },
+};
+
 function createBaseResolveBadgeRequest(): ResolveBadgeRequest {
   return { badgeToken: "" };
 }
@@ -4971,6 +5505,34 @@ export const MonitorsServiceService = {
     responseDeserialize: (value: Buffer): ListPingsResponse => ListPingsResponse.decode(value),
   },
   /** Looks a monitor up by the token in its ping URL. Cacheable for seconds. */
+  lookupMonitor: {
+    path: "/monitors.v1.MonitorsService/LookupMonitor" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: LookupMonitorRequest): Buffer => Buffer.from(LookupMonitorRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): LookupMonitorRequest => LookupMonitorRequest.decode(value),
+    responseSerialize: (value: LookupMonitorResponse): Buffer =>
+      Buffer.from(LookupMonitorResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LookupMonitorResponse => LookupMonitorResponse.decode(value),
+  },
+  /** Hot path: many ping URLs in one call (the gateway's cache misses of one moment). */
+  lookupMonitors: {
+    path: "/monitors.v1.MonitorsService/LookupMonitors" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: LookupMonitorsRequest): Buffer =>
+      Buffer.from(LookupMonitorsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): LookupMonitorsRequest => LookupMonitorsRequest.decode(value),
+    responseSerialize: (value: LookupMonitorsResponse): Buffer =>
+      Buffer.from(LookupMonitorsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LookupMonitorsResponse => LookupMonitorsResponse.decode(value),
+  },
+  /**
+   * LookupMonitor under its first name, served while a previous release may still call it
+   * (docs/decisions.md, "RPC names: add, then remove"). Remove after the next release.
+   *
+   * @deprecated
+   */
   resolveMonitor: {
     path: "/monitors.v1.MonitorsService/ResolveMonitor" as const,
     requestStream: false as const,
@@ -4982,7 +5544,11 @@ export const MonitorsServiceService = {
       Buffer.from(ResolveMonitorResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ResolveMonitorResponse => ResolveMonitorResponse.decode(value),
   },
-  /** Hot path: many ping URLs in one call (the gateway's cache misses of one moment). */
+  /**
+   * LookupMonitors under its first name, as ResolveMonitor. Remove after the next release.
+   *
+   * @deprecated
+   */
   resolveMonitors: {
     path: "/monitors.v1.MonitorsService/ResolveMonitors" as const,
     requestStream: false as const,
@@ -5027,6 +5593,20 @@ export const MonitorsServiceService = {
     responseDeserialize: (value: Buffer): PreviewPingsResponse => PreviewPingsResponse.decode(value),
   },
   /** Looks a monitor up by the token of its public status badge. Cacheable for seconds. */
+  lookupBadge: {
+    path: "/monitors.v1.MonitorsService/LookupBadge" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: LookupBadgeRequest): Buffer => Buffer.from(LookupBadgeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): LookupBadgeRequest => LookupBadgeRequest.decode(value),
+    responseSerialize: (value: LookupBadgeResponse): Buffer => Buffer.from(LookupBadgeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LookupBadgeResponse => LookupBadgeResponse.decode(value),
+  },
+  /**
+   * LookupBadge under its first name, as ResolveMonitor. Remove after the next release.
+   *
+   * @deprecated
+   */
   resolveBadge: {
     path: "/monitors.v1.MonitorsService/ResolveBadge" as const,
     requestStream: false as const,
@@ -5099,8 +5679,21 @@ export interface MonitorsServiceServer extends UntypedServiceImplementation {
   resumeMonitor: handleUnaryCall<ResumeMonitorRequest, ResumeMonitorResponse>;
   listPings: handleUnaryCall<ListPingsRequest, ListPingsResponse>;
   /** Looks a monitor up by the token in its ping URL. Cacheable for seconds. */
-  resolveMonitor: handleUnaryCall<ResolveMonitorRequest, ResolveMonitorResponse>;
+  lookupMonitor: handleUnaryCall<LookupMonitorRequest, LookupMonitorResponse>;
   /** Hot path: many ping URLs in one call (the gateway's cache misses of one moment). */
+  lookupMonitors: handleUnaryCall<LookupMonitorsRequest, LookupMonitorsResponse>;
+  /**
+   * LookupMonitor under its first name, served while a previous release may still call it
+   * (docs/decisions.md, "RPC names: add, then remove"). Remove after the next release.
+   *
+   * @deprecated
+   */
+  resolveMonitor: handleUnaryCall<ResolveMonitorRequest, ResolveMonitorResponse>;
+  /**
+   * LookupMonitors under its first name, as ResolveMonitor. Remove after the next release.
+   *
+   * @deprecated
+   */
   resolveMonitors: handleUnaryCall<ResolveMonitorsRequest, ResolveMonitorsResponse>;
   /** Hot path: records many pings in one call (DESIGN §10). */
   recordPing: handleUnaryCall<RecordPingRequest, RecordPingResponse>;
@@ -5109,6 +5702,12 @@ export interface MonitorsServiceServer extends UntypedServiceImplementation {
   /** What RecordPing would do for each item, without writing anything (dry run). */
   previewPings: handleUnaryCall<PreviewPingsRequest, PreviewPingsResponse>;
   /** Looks a monitor up by the token of its public status badge. Cacheable for seconds. */
+  lookupBadge: handleUnaryCall<LookupBadgeRequest, LookupBadgeResponse>;
+  /**
+   * LookupBadge under its first name, as ResolveMonitor. Remove after the next release.
+   *
+   * @deprecated
+   */
   resolveBadge: handleUnaryCall<ResolveBadgeRequest, ResolveBadgeResponse>;
   /** What a team has used of its monthly heartbeat quota this UTC month (accepted pings). */
   getHeartbeatUsage: handleUnaryCall<GetHeartbeatUsageRequest, GetHeartbeatUsageResponse>;
@@ -5218,6 +5817,43 @@ export interface MonitorsServiceClient extends Client {
     callback: (error: ServiceError | null, response: ListPingsResponse) => void,
   ): ClientUnaryCall;
   /** Looks a monitor up by the token in its ping URL. Cacheable for seconds. */
+  lookupMonitor(
+    request: LookupMonitorRequest,
+    callback: (error: ServiceError | null, response: LookupMonitorResponse) => void,
+  ): ClientUnaryCall;
+  lookupMonitor(
+    request: LookupMonitorRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LookupMonitorResponse) => void,
+  ): ClientUnaryCall;
+  lookupMonitor(
+    request: LookupMonitorRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LookupMonitorResponse) => void,
+  ): ClientUnaryCall;
+  /** Hot path: many ping URLs in one call (the gateway's cache misses of one moment). */
+  lookupMonitors(
+    request: LookupMonitorsRequest,
+    callback: (error: ServiceError | null, response: LookupMonitorsResponse) => void,
+  ): ClientUnaryCall;
+  lookupMonitors(
+    request: LookupMonitorsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LookupMonitorsResponse) => void,
+  ): ClientUnaryCall;
+  lookupMonitors(
+    request: LookupMonitorsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LookupMonitorsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * LookupMonitor under its first name, served while a previous release may still call it
+   * (docs/decisions.md, "RPC names: add, then remove"). Remove after the next release.
+   *
+   * @deprecated
+   */
   resolveMonitor(
     request: ResolveMonitorRequest,
     callback: (error: ServiceError | null, response: ResolveMonitorResponse) => void,
@@ -5233,7 +5869,11 @@ export interface MonitorsServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ResolveMonitorResponse) => void,
   ): ClientUnaryCall;
-  /** Hot path: many ping URLs in one call (the gateway's cache misses of one moment). */
+  /**
+   * LookupMonitors under its first name, as ResolveMonitor. Remove after the next release.
+   *
+   * @deprecated
+   */
   resolveMonitors(
     request: ResolveMonitorsRequest,
     callback: (error: ServiceError | null, response: ResolveMonitorsResponse) => void,
@@ -5298,6 +5938,26 @@ export interface MonitorsServiceClient extends Client {
     callback: (error: ServiceError | null, response: PreviewPingsResponse) => void,
   ): ClientUnaryCall;
   /** Looks a monitor up by the token of its public status badge. Cacheable for seconds. */
+  lookupBadge(
+    request: LookupBadgeRequest,
+    callback: (error: ServiceError | null, response: LookupBadgeResponse) => void,
+  ): ClientUnaryCall;
+  lookupBadge(
+    request: LookupBadgeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LookupBadgeResponse) => void,
+  ): ClientUnaryCall;
+  lookupBadge(
+    request: LookupBadgeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LookupBadgeResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * LookupBadge under its first name, as ResolveMonitor. Remove after the next release.
+   *
+   * @deprecated
+   */
   resolveBadge(
     request: ResolveBadgeRequest,
     callback: (error: ServiceError | null, response: ResolveBadgeResponse) => void,

@@ -1,7 +1,6 @@
-// Compare a webhook signature with the expected HMAC, in constant time.
+// Compare webhook signatures with the expected HMAC, in constant time.
 import { timingSafeEqual } from "node:crypto";
 import { hmacFromStates, type VerifierKey } from "./hmac-states.ts";
-import { parseSignatureHeader } from "./signature-header.ts";
 
 /**
  * True iff `signature` equals HMAC-SHA256(secret, payload). Constant time;
@@ -29,13 +28,4 @@ export function anySignatureMatches(
     if (signature.length === expected.length && timingSafeEqual(signature, expected)) matched = true;
   }
   return matched;
-}
-
-/**
- * True iff `headerValue` is a valid signature header (see signature-header.ts)
- * matching the payload. Never throws on a malformed header.
- */
-export function verifySignature(key: VerifierKey, payload: Uint8Array | string, headerValue: unknown): boolean {
-  const provided = parseSignatureHeader(headerValue);
-  return provided !== null && signatureMatches(key, payload, provided);
 }

@@ -2,8 +2,11 @@ import { randomUUID } from "node:crypto";
 import { createLogger } from "@pulsegate/runtime/logger";
 import { connectRedis } from "@pulsegate/runtime/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REDIS_URL } from "../testing/build-test-app.ts";
-import { createLocalWindowLog, createPingRateLimiter } from "./ping-rate-limiter.ts";
+import {
+  createLocalWindowLog,
+  createPingRateLimiter,
+} from "../../services/gateway/src/rate-limit/ping-rate-limiter.ts";
+import { REDIS_URL } from "../../services/gateway/src/testing/build-test-app.ts";
 
 const log = createLogger("ping-rate-limiter-test", "silent");
 

@@ -2,9 +2,13 @@ import { randomUUID } from "node:crypto";
 import { createLogger } from "@pulsegate/runtime/logger";
 import { connectRedis } from "@pulsegate/runtime/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPingRateLimiter } from "../rate-limit/ping-rate-limiter.ts";
-import { REDIS_URL } from "../testing/build-test-app.ts";
-import { createLocalReplayLog, createReplayGuard, replayClaimOf } from "./replay-guard.ts";
+import {
+  createLocalReplayLog,
+  createReplayGuard,
+  replayClaimOf,
+} from "../../services/gateway/src/pipeline/replay-guard.ts";
+import { createPingRateLimiter } from "../../services/gateway/src/rate-limit/ping-rate-limiter.ts";
+import { REDIS_URL } from "../../services/gateway/src/testing/build-test-app.ts";
 
 const log = createLogger("replay-guard-test", "silent");
 const SIGNATURE = "ab".repeat(32);

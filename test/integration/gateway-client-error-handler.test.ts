@@ -2,10 +2,10 @@ import { createLogger } from "@pulsegate/runtime/logger";
 import { connectRedis } from "@pulsegate/runtime/redis";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "./app.ts";
-import { connectPeers } from "./peers/connect-peers.ts";
-import { DEAD_ADDRESS, REDIS_URL, TEST_ADMIN_TOKEN } from "./testing/build-test-app.ts";
-import { type RawResponse, rawExchange } from "./testing/raw-http.ts";
+import { buildApp } from "../../services/gateway/src/app.ts";
+import { connectPeers } from "../../services/gateway/src/peers/connect-peers.ts";
+import { DEAD_ADDRESS, REDIS_URL, TEST_ADMIN_TOKEN } from "../../services/gateway/src/testing/build-test-app.ts";
+import { type RawResponse, rawExchange } from "../../services/gateway/src/testing/raw-http.ts";
 
 // Short deadlines so that the timeouts take about a second, not the production 10 s and 30 s.
 const HEADERS_TIMEOUT_MS = 500;

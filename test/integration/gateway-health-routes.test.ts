@@ -1,7 +1,7 @@
 import { createGrpcServer, type GrpcServer } from "@pulsegate/grpc";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp } from "../../testing/build-test-app.ts";
+import { buildTestApp } from "../../services/gateway/src/testing/build-test-app.ts";
 
 describe("health endpoints with every peer down", () => {
   let app: FastifyInstance;

@@ -1,4 +1,4 @@
-// JSON helpers shared by validation and evaluation. All walks over untrusted
+// Checks over parsed JSON values, shared by validation and evaluation. All walks over untrusted
 // values are iterative or bounded, so hostile nesting cannot blow the stack.
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

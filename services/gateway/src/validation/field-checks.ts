@@ -1,5 +1,5 @@
 import { textFault, textProblem } from "@pulsegate/contract/text";
-import type { ValidationDetail } from "./types.ts";
+import type { ValidationDetail } from "./request-bodies.ts";
 
 /** Length in Unicode code points (an emoji outside the BMP counts as 1; a lone surrogate as 1). */
 export function codePointLength(value: string): number {

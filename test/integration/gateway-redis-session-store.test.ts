@@ -3,15 +3,25 @@ import { createLogger } from "@pulsegate/runtime/logger";
 import { connectRedis } from "@pulsegate/runtime/redis";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REDIS_URL } from "../../testing/build-test-app.ts";
-import type { Actor } from "../admin/actor.ts";
-import { createRedisSessionStore } from "./redis-session-store.ts";
-import { keyPrincipal, type SessionStore } from "./session-store.ts";
+import type { Actor } from "../../services/gateway/src/routes/admin/actor.ts";
+import { createRedisSessionStore } from "../../services/gateway/src/routes/dashboard/redis-session-store.ts";
+import {
+  keyPrincipal,
+  type Session,
+  type SessionStore,
+} from "../../services/gateway/src/routes/dashboard/session-store.ts";
+import { REDIS_URL } from "../../services/gateway/src/testing/build-test-app.ts";
 
 const admin: Actor = { kind: "admin" };
 const keyOf = (id: string, teamId = "team_a"): Actor => ({ kind: "api_key", id, teamId, name: id, scope: "write" });
 const limits = { perPrincipal: 3, perTeam: 5 };
 const IDLE_MS = 60_000;
+
+/** The session is live in `store`: found under its id, with the token and actor it was made with. */
+async function expectLive(store: SessionStore, session: Session | undefined): Promise<void> {
+  if (!session) throw new Error("expected a session");
+  expect(await store.get(session.id)).toMatchObject({ id: session.id, token: session.token, actor: session.actor });
+}
 
 describe("sessions in Redis", () => {
   let redis: Redis;
@@ -61,20 +71,20 @@ describe("sessions in Redis", () => {
     const second = await two.create("k1", keyOf("k1"));
     const third = await one.create("k1", keyOf("k1"));
     // Using the first makes the second the least recently used.
-    expect(await two.get(first.id)).toBeDefined();
+    await expectLive(two, first);
     const fourth = await two.create("k1", keyOf("k1"));
     expect(await one.get(second.id)).toBeUndefined();
-    for (const live of [first, third, fourth]) expect(await one.get(live.id)).toBeDefined();
+    for (const live of [first, third, fourth]) await expectLive(one, live);
 
     // Team a: k1's three and k2's two fill it; one more drops the team's least recently used.
     const k2 = [await one.create("k2", keyOf("k2")), await two.create("k2", keyOf("k2"))];
     const k3 = await one.create("k3", keyOf("k3"));
     expect(await one.get(first.id)).toBeUndefined();
-    for (const live of [third, fourth, ...k2, k3]) expect(await two.get(live.id)).toBeDefined();
+    for (const live of [third, fourth, ...k2, k3]) await expectLive(two, live);
 
     for (let i = 0; i < 200; i++) await (i % 2 === 0 ? one : two).create("k1", keyOf("k1"));
-    expect(await one.get(adminSession.id)).toBeDefined();
-    expect(await two.get(otherTeam.id)).toBeDefined();
+    await expectLive(one, adminSession);
+    await expectLive(two, otherTeam);
   });
 
   it("hold no usable credential: keys are hashes of the id, records sealed under a key only the id gives", async () => {
@@ -87,9 +97,12 @@ describe("sessions in Redis", () => {
     for (const key of keys) {
       expect(key).not.toContain(session.id);
       const type = await redis.type(key);
-      if (type === "zset")
-        for (const member of await redis.zrange(key, "0", "-1")) expect(member).not.toContain(session.id);
-      else if (key.includes(":session:")) records.push({ key, value: (await redis.getBuffer(key)) as Buffer });
+      if (type === "zset") {
+        // A principal's or team's index of its sessions: this one's entry, by a hash, never the id.
+        const members = await redis.zrange(key, "0", "-1");
+        expect(members).toHaveLength(1);
+        expect(members[0]).not.toContain(session.id);
+      } else if (key.includes(":session:")) records.push({ key, value: (await redis.getBuffer(key)) as Buffer });
       else expect(await redis.get(key)).toMatch(/^\d+$/); // the use counter
     }
     expect(records).toHaveLength(1);
@@ -124,6 +137,6 @@ describe("sessions in Redis", () => {
     const other = await one.create("k2", keyOf("k2"));
     await two.destroyPrincipal(keyPrincipal("k1"));
     for (const session of keySessions) expect(await one.get(session.id)).toBeUndefined();
-    expect(await one.get(other.id)).toBeDefined();
+    await expectLive(one, other);
   });
 });

@@ -8,12 +8,12 @@ import { standardWebhooksErrors } from "./standard-webhooks-request.ts";
  * team's current or previous secret, and returns the team's access in the same
  * call. A team that no longer exists answers as the resource not found.
  */
-export async function verifySignature(
+export async function requireValidSignature(
   calls: CoalescedCalls,
   item: auth.VerifySignatureItem,
   notFound: () => HttpError,
 ): Promise<auth.TeamAccess> {
-  const result = await calls.verifySignature(item);
+  const result = await calls.checkSignature(item);
   switch (result?.outcome) {
     case auth.VerifyOutcome.VERIFY_OUTCOME_VALID_CURRENT:
     case auth.VerifyOutcome.VERIFY_OUTCOME_VALID_PREVIOUS:

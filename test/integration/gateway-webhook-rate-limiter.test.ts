@@ -3,8 +3,8 @@ import type { Logger } from "@pulsegate/runtime/logger";
 import { connectRedis } from "@pulsegate/runtime/redis";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REDIS_URL } from "../testing/build-test-app.ts";
-import { createRateLimiter } from "./webhook-rate-limiter.ts";
+import { createRateLimiter } from "../../services/gateway/src/rate-limit/webhook-rate-limiter.ts";
+import { REDIS_URL } from "../../services/gateway/src/testing/build-test-app.ts";
 
 function recordingLog() {
   const warnings: string[] = [];
