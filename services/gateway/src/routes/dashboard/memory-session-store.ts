@@ -21,9 +21,9 @@ const DEFAULT_LIMITS: MemorySessionLimits = {
 /**
  * Sessions in this process (no Redis, or Redis unreachable), with the bounds the Redis store has:
  * per principal and per team, each dropping only the least recently used of whoever went over.
- * Memory needs a bound on the whole as well; a full store refuses a team key that has no session
- * to give up instead of evicting anyone, and the admin token's sessions are not counted in it, so
- * the admin can always sign in. A restart signs everyone out.
+ * Memory needs a bound on the whole as well; a full store refuses a team key (or a person) that
+ * has no session to give up instead of evicting anyone, and the admin token's sessions are not
+ * counted in it, so the admin can always sign in. A restart signs everyone out.
  */
 export function createMemorySessionStore(options: { idleMs: number; limits?: MemorySessionLimits }): SessionStore {
   const { idleMs, limits = DEFAULT_LIMITS } = options;

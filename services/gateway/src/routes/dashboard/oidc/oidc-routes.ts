@@ -125,7 +125,7 @@ export function oidcRoutes(
       return sendPage(reply, login(`The identity provider did not sign you in: ${why}`), 401);
     }
     const callbackUrl = new URL(callbackUrlOf(request, deps.publicBaseUrl));
-    callbackUrl.search = request.url.slice(request.url.indexOf("?"));
+    callbackUrl.search = request.url.split("?")[1] ?? "";
     const finished = await provider.finish(callbackUrl, pending).catch((error: unknown) => {
       request.log.warn({ err: error }, "sign-in through the identity provider failed");
       return undefined;
