@@ -200,6 +200,24 @@ describe("dashboard sign-in through an OpenID provider", () => {
     await context.close();
   });
 
+  it("still signs in with the admin token (break-glass), and the admin API refuses a pass made up outside", async () => {
+    const { context, page } = await personPage();
+    await page.goto(`${base}/dashboard/login`);
+    await page.getByLabel("Admin token or team API key").fill(stack.info.adminToken);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(/\/dashboard\/teams$/);
+    await page.getByText("Admin", { exact: true }).waitFor();
+    await context.close();
+    const madeUp = Buffer.from(
+      JSON.stringify({
+        user: { kind: "user", subject: "eve", name: "Eve", email: "", role: { kind: "admin" } },
+        until: Date.now() + 60_000,
+      }),
+    ).toString("base64url");
+    const refused = await client.admin("GET", "/teams", undefined, `pgu.${madeUp}.not-a-signature`);
+    expect(refused.status).toBe(401);
+  });
+
   it("signs bob out at his next request once the provider disables him", async () => {
     const { context, page } = await personPage();
     await signInThroughProvider(page, "bob");
