@@ -40,6 +40,8 @@ RUN --mount=type=cache,target=/root/.npm \
 # --- runtime --------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
+# The workspace packages that publish a compiled dist/ (sdk, cli) are read from their sources.
+ENV NODE_OPTIONS=--conditions=@pulsegate/source
 WORKDIR /app
 # npm and corepack are not needed to run the services: drop them.
 RUN rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack \
