@@ -5,9 +5,10 @@ const IDLE_STACK = ["test/e2e/prometheus.test.ts"];
 
 /**
  * The workspace packages published with a dist/ (sdk, cli) are read from their sources, as Node's
- * --conditions=@pulsegate/source reads them for the services; then vite's own server conditions.
+ * --conditions=@pulsegate/source reads them for the services; then vitest's own server conditions
+ * (vite's without "module", whose builds are often not Node's ESM).
  */
-const conditions = ["@pulsegate/source", "module", "node", "development|production"];
+const conditions = ["@pulsegate/source", "node", "development|production"];
 const sources = { resolve: { conditions }, ssr: { resolve: { conditions } } };
 
 export default defineConfig({
