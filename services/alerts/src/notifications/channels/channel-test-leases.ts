@@ -7,14 +7,23 @@ const CHANNEL_TESTS_PER_TEAM = 3;
 
 /** Serialises one team's takes, so the count and the channel's lease are read and written as one. */
 const LOCK_TEAM_TESTS = "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))";
-/** Leases whose test outlived them (a replica that crashed) no longer count. */
-const DELETE_EXPIRED = "DELETE FROM alerts.channel_test_leases WHERE team_id = ? AND expires_at <= now()";
+/**
+ * Leases whose test outlived them (a replica that crashed) no longer count, and are deleted, every
+ * team's, so the table stays as small as the tests in flight. Housekeeping only (rows another take
+ * is deleting are skipped, never waited for): the reads below ignore an expired lease anyway.
+ */
+const DELETE_EXPIRED = `
+  DELETE FROM alerts.channel_test_leases WHERE channel_id IN (
+    SELECT channel_id FROM alerts.channel_test_leases WHERE expires_at <= now() FOR UPDATE SKIP LOCKED)`;
 const SELECT_TEAM_LEASES = `
   SELECT channel_id, greatest(1, ceil(extract(epoch FROM expires_at - now())))::int AS seconds_left
-    FROM alerts.channel_test_leases WHERE team_id = ?`;
+    FROM alerts.channel_test_leases WHERE team_id = ? AND expires_at > now()`;
+/** A row already there is an expired lease (the team's lock keeps a live one from being missed). */
 const INSERT_LEASE = `
   INSERT INTO alerts.channel_test_leases (channel_id, team_id, lease_id, expires_at)
-  VALUES (?, ?, ?, now() + ? * interval '1 millisecond')`;
+  VALUES (?, ?, ?, now() + ? * interval '1 millisecond')
+  ON CONFLICT (channel_id) DO UPDATE
+    SET team_id = excluded.team_id, lease_id = excluded.lease_id, expires_at = excluded.expires_at`;
 const DELETE_LEASE = "DELETE FROM alerts.channel_test_leases WHERE channel_id = ? AND lease_id = ?";
 
 /**
@@ -45,7 +54,7 @@ export class ChannelTestLeases {
     const leaseId = randomUUID();
     await this.#orm.em.fork().transactional(async (em) => {
       await em.execute(LOCK_TEAM_TESTS, [`alerts:channel-tests:${channel.teamId}`]);
-      await em.execute(DELETE_EXPIRED, [channel.teamId]);
+      await em.execute(DELETE_EXPIRED);
       const leases = await em.execute<{ channel_id: string; seconds_left: number }[]>(SELECT_TEAM_LEASES, [
         channel.teamId,
       ]);
