@@ -5,7 +5,7 @@
 
 import { execFileSync } from "node:child_process";
 import { createHmac } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,7 +16,15 @@ const root = resolve(import.meta.dirname, "../..");
 const systemNode = "/usr/bin/node";
 const work = mkdtempSync(join(tmpdir(), "pulsegate-packed-"));
 const app = join(work, "app");
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// prepack builds dist/ in the packages' folders: removed again unless it was there before, so no
+// other test can lean on it (the repo runs the sources).
+const builds = ["sdk", "cli"]
+  .map((folder) => join(root, "packages", folder, "dist"))
+  .filter((dist) => !existsSync(dist));
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+  for (const dist of builds) rmSync(dist, { recursive: true, force: true });
+});
 
 type PackedFile = { path: string };
 type Packed = { name: string; version: string; filename: string; files: PackedFile[] };
