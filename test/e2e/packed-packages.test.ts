@@ -1,4 +1,4 @@
-// The SDK and the CLI outside the repo (issue 23, point 4): `npm pack` makes their tarballs (prepack
+// The SDK and the CLI outside the repo: `npm pack` makes their tarballs (prepack
 // compiles src/ to dist/), they install into an empty folder with nothing unresolved, and the
 // machine's own Node 20 runs what they ship — JavaScript and `.d.ts`, no TypeScript sources and no
 // private workspace package.

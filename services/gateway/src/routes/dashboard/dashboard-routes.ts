@@ -6,7 +6,7 @@ import type { CredentialFailureThrottle } from "../../rate-limit/credential-fail
 import { secondsUntil } from "../../rate-limit/rate-limit-headers.ts";
 import { DASHBOARD_SECURITY_HEADERS } from "../../security-headers.ts";
 import type { ApiKeyAuthenticator } from "../admin/api-key-authenticator.ts";
-import { createActorResolver } from "../admin/resolve-actor.ts";
+import { createActorAuthenticator } from "../admin/authenticate-actor.ts";
 import { type ApiError, SignedOut } from "./admin-client.ts";
 import { serveAssets } from "./assets.ts";
 import { changedSessionOf, seeOther, sendPage, sessionOf, setSession } from "./context.ts";
@@ -76,7 +76,7 @@ function errorPage(reply: FastifyReply, status: number, error: ApiError, request
 export async function dashboardRoutes(app: FastifyInstance, options: DashboardOptions): Promise<void> {
   const store = options.sessions;
   const failures = options.credentialFailures;
-  const resolveActor = createActorResolver(options.adminToken, options.apiKeys);
+  const authenticateActor = createActorAuthenticator(options.adminToken, options.apiKeys);
   const gateway = options.gateway;
 
   // Not part of the API: kept out of /openapi.json.
@@ -162,7 +162,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     }
     const form = request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
     const token = (form.get("token") ?? "").trim();
-    const actor = await resolveActor(`Bearer ${token}`, "GET").catch((error: unknown) => {
+    const actor = await authenticateActor(`Bearer ${token}`, "GET").catch((error: unknown) => {
       // Only a refused credential counts as a failure; auth being away is answered as what it is.
       if (error instanceof HttpError && error.code === "unauthorized") return undefined;
       throw toHttpError(error) ?? error;

@@ -9,7 +9,7 @@ const READ_METHODS = new Set(["GET", "HEAD"]);
  * Who an admin request comes from: `Authorization: Bearer <admin token>` or
  * `Bearer <team API key>`; anything else is 401. A read key may only read (403 otherwise).
  */
-export function createActorResolver(
+export function createActorAuthenticator(
   adminToken: string,
   apiKeys: ApiKeyAuthenticator,
 ): (authorization: string | undefined, method: string) => Promise<Actor> {
