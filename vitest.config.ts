@@ -3,10 +3,19 @@ import { configDefaults, defineConfig } from "vitest/config";
 /** Files that need the shared stack idle: nothing else may run against it meanwhile. */
 const IDLE_STACK = ["test/e2e/prometheus.test.ts"];
 
+/**
+ * The workspace packages published with a dist/ (sdk, cli) are read from their sources, as Node's
+ * --conditions=@pulsegate/source reads them for the services; then vitest's own server conditions
+ * (vite's without "module", whose builds are often not Node's ESM).
+ */
+const conditions = ["@pulsegate/source", "node", "development|production"];
+const sources = { resolve: { conditions }, ssr: { resolve: { conditions } } };
+
 export default defineConfig({
   test: {
     projects: [
       {
+        ...sources,
         test: {
           name: "e2e-idle",
           include: IDLE_STACK,
@@ -22,6 +31,7 @@ export default defineConfig({
         },
       },
       {
+        ...sources,
         test: {
           name: "unit",
           include: ["packages/*/src/**/*.test.ts", "services/*/src/**/*.test.ts", "scripts/**/*.test.ts"],
@@ -31,6 +41,7 @@ export default defineConfig({
         },
       },
       {
+        ...sources,
         test: {
           name: "e2e",
           include: ["test/**/*.test.ts"],

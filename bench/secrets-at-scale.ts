@@ -1,6 +1,6 @@
 // The memory auth's team directory takes for 100,000 teams (every team's sealed
 // keys, held so signatures verify while PostgreSQL is away), and the time `npm run rotate-kek`
-// takes to re-seal 10,000 channels' credentials. Run with `node --expose-gc bench/secrets-at-scale.ts`.
+// takes to re-seal 10,000 channels' credentials. Run with `node -C @pulsegate/source --expose-gc bench/secrets-at-scale.ts`.
 //
 // BENCH_TEAMS and BENCH_CHANNELS change the counts; the channels go into a database of their own on
 // the test server (TEST_DATABASE_SERVER), dropped at the end.
@@ -30,7 +30,7 @@ const TEAMS = Number(process.env.BENCH_TEAMS ?? 100_000);
 const CHANNELS = Number(process.env.BENCH_CHANNELS ?? 10_000);
 const log = createLogger("bench", "silent");
 const gc = (globalThis as { gc?: () => void }).gc;
-if (!gc) throw new Error("run with node --expose-gc");
+if (!gc) throw new Error("run with node -C @pulsegate/source --expose-gc");
 
 function used(): number {
   gc?.();

@@ -2,7 +2,7 @@
 // body rules (docs/decisions.md, "Triggers") cost on the hot path. Bodies: an ordinary one
 // (numbers, a date, a commit hash), one whose text only looks as if it may hold a number a double
 // changes (a 19-digit id after a colon in a string), and one that does hold one (refused).
-//   npx node bench/trigger-body.ts [repository root …]   (default: this one)
+//   npx node -C @pulsegate/source bench/trigger-body.ts [repository root …]   (default: this one)
 // Given two roots (a checkout of an older commit and this one), the two are measured in alternating
 // rounds in one process, so a busy machine slows both alike. CPU time, not wall time, is counted.
 import { resolve } from "node:path";

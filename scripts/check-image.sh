@@ -53,6 +53,6 @@ build_started=$SECONDS
 podman build --quiet --layers --build-arg "NODE_IMAGE=$base" "${secret[@]}" --tag "$tag" . >/dev/null
 echo "check-image: built $tag ($((SECONDS - build_started)) s)"
 
-"$node" scripts/image/image-contents.ts "$tag"
-"$node" scripts/image/smoke-test.ts "$tag"
+"$node" -C @pulsegate/source scripts/image/image-contents.ts "$tag"
+"$node" -C @pulsegate/source scripts/image/smoke-test.ts "$tag"
 echo "check-image: passed in $((SECONDS - started)) s"

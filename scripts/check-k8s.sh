@@ -119,10 +119,10 @@ JSON
 
 # The dashboard and alerting rules against the metrics the services export.
 echo "check-observability: dashboards and PrometheusRule"
-"$NODE" scripts/check-observability.ts || status=1
+"$NODE" -C @pulsegate/source scripts/check-observability.ts || status=1
 
 if [[ ${#renders[@]} -gt 0 ]]; then
-  CHECK_K8S_WORK="$work" RENDER_FAILURES=$render_failures "$NODE" scripts/check-k8s.ts "${renders[@]}" || status=1
+  CHECK_K8S_WORK="$work" RENDER_FAILURES=$render_failures "$NODE" -C @pulsegate/source scripts/check-k8s.ts "${renders[@]}" || status=1
 else
   echo "check-k8s: 0 passed, $render_failures failed"
 fi

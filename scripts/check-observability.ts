@@ -1,4 +1,4 @@
-// `node scripts/check-observability.ts`: validates the Grafana dashboard and the
+// `node -C @pulsegate/source scripts/check-observability.ts`: validates the Grafana dashboard and the
 // PrometheusRule in deploy/k8s/components/monitoring against the metrics the
 // services export (packages/telemetry/src/metric-catalogue.ts) and the runbook
 // (docs/operations.md). Run by scripts/check-k8s.sh, so by `npm run check:k8s`

@@ -79,7 +79,12 @@ export function superviseServices(options: SupervisorOptions): {
   const run = (service: ServiceProcess, restarts: number) => {
     const child = spawn(
       process.execPath,
-      ["--import", "@pulsegate/telemetry/register", `services/${service.service}/src/main.ts`],
+      [
+        "--conditions=@pulsegate/source",
+        "--import",
+        "@pulsegate/telemetry/register",
+        `services/${service.service}/src/main.ts`,
+      ],
       { cwd: options.root, env: service.env, stdio: ["ignore", "inherit", "inherit"] },
     );
     const since = Date.now();

@@ -48,10 +48,14 @@ async function restartAll(kek: string): Promise<void> {
 }
 
 async function rotateKek(kek: string): Promise<string> {
-  const { stdout } = await promisify(execFile)(nodeBinary, ["scripts/rotate-kek.ts"], {
-    cwd: root,
-    env: { PATH: process.env.PATH, NODE_ENV: "test", DATABASE_URL: stack.info.databaseUrl, SECRET_KEK: kek },
-  });
+  const { stdout } = await promisify(execFile)(
+    nodeBinary,
+    ["--conditions=@pulsegate/source", "scripts/rotate-kek.ts"],
+    {
+      cwd: root,
+      env: { PATH: process.env.PATH, NODE_ENV: "test", DATABASE_URL: stack.info.databaseUrl, SECRET_KEK: kek },
+    },
+  );
   return stdout;
 }
 

@@ -105,10 +105,14 @@ describe("MIGRATE_ON_START=false", () => {
     expect(schemas.rows).toEqual([]);
 
     // The Job reads the same configuration (MIGRATE_ON_START=false included) and migrates anyway.
-    await promisify(execFile)(existsSync(pinnedNode) ? pinnedNode : process.execPath, ["scripts/migrate.ts"], {
-      cwd: root,
-      env: { PATH: process.env.PATH, ...common },
-    });
+    await promisify(execFile)(
+      existsSync(pinnedNode) ? pinnedNode : process.execPath,
+      ["--conditions=@pulsegate/source", "scripts/migrate.ts"],
+      {
+        cwd: root,
+        env: { PATH: process.env.PATH, ...common },
+      },
+    );
 
     for (const service of started) {
       for (const address of service.listeners) {

@@ -74,7 +74,7 @@ export class StartProcess {
     // Removed once the start has exited, unless the test gave a folder of its own.
     const dataDir = mkdtempSync(join(tmpdir(), "pulsegate-start-"));
     const [port, auth, alerts, monitors, signing] = await listenPorts(options.args ?? []);
-    const child = spawn(nodeBinary, ["scripts/start.ts", ...(options.args ?? [])], {
+    const child = spawn(nodeBinary, ["--conditions=@pulsegate/source", "scripts/start.ts", ...(options.args ?? [])], {
       cwd: root,
       env: {
         PATH: process.env.PATH,

@@ -132,11 +132,15 @@ export class UpgradeStack {
 
   /** `npm run migrate` (scripts/migrate.ts) of `release`, as the Kubernetes Job runs it. */
   async migrate(release: Release): Promise<string> {
-    const { stdout, stderr } = await promisify(execFile)(nodeBinary, ["scripts/migrate.ts"], {
-      cwd: this.#roots[release],
-      env: this.#env,
-      timeout: 60_000,
-    });
+    const { stdout, stderr } = await promisify(execFile)(
+      nodeBinary,
+      ["--conditions=@pulsegate/source", "scripts/migrate.ts"],
+      {
+        cwd: this.#roots[release],
+        env: this.#env,
+        timeout: 60_000,
+      },
+    );
     return stdout + stderr;
   }
 
@@ -185,11 +189,20 @@ export class UpgradeStack {
 
   #spawn(instance: string, service: GrpcService | "gateway", release: Release, env: NodeJS.ProcessEnv): ChildProcess {
     if (this.#children.get(instance)?.exitCode === null) throw new Error(`${instance} is already running`);
-    const child = spawn(nodeBinary, ["--import", "@pulsegate/telemetry/register", `services/${service}/src/main.ts`], {
-      cwd: this.#roots[release],
-      env: { ...this.#env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      nodeBinary,
+      [
+        "--conditions=@pulsegate/source",
+        "--import",
+        "@pulsegate/telemetry/register",
+        `services/${service}/src/main.ts`,
+      ],
+      {
+        cwd: this.#roots[release],
+        env: { ...this.#env, ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     const collect = (chunk: Buffer) => this.#output.push(`[${instance} ${release}] ${chunk.toString()}`);
     child.stdout?.on("data", collect);
     child.stderr?.on("data", collect);

@@ -33,7 +33,7 @@ export function spawnCli(
   args: string[],
   options: { env?: Record<string, string>; command?: string[]; timeoutMs?: number } = {},
 ): { child: ChildProcessByStdio<null, Readable, Readable>; result: Promise<CliResult> } {
-  const [file, ...prefix] = options.command ?? [pinnedNode, cliLauncher];
+  const [file, ...prefix] = options.command ?? [pinnedNode, "--conditions=@pulsegate/source", cliLauncher];
   const child = spawn(file as string, [...prefix, ...args], {
     cwd: root,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...options.env },

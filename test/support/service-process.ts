@@ -36,11 +36,20 @@ export class ServiceProcess {
   }
 
   static start(service: "gateway" | "auth" | "alerts" | "monitors", env: NodeJS.ProcessEnv): ServiceProcess {
-    const child = spawn(nodeBinary, ["--import", "@pulsegate/telemetry/register", `services/${service}/src/main.ts`], {
-      cwd: root,
-      env: { PATH: process.env.PATH, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      nodeBinary,
+      [
+        "--conditions=@pulsegate/source",
+        "--import",
+        "@pulsegate/telemetry/register",
+        `services/${service}/src/main.ts`,
+      ],
+      {
+        cwd: root,
+        env: { PATH: process.env.PATH, ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     return new ServiceProcess(child);
   }
 

@@ -263,11 +263,15 @@ export class Stack {
   }
 
   #spawn(instance: string, name: ServiceName, env: NodeJS.ProcessEnv | undefined): ChildProcess {
-    const child = spawn(nodeBinary, ["--import", "@pulsegate/telemetry/register", `services/${name}/src/main.ts`], {
-      cwd: root,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      nodeBinary,
+      ["--conditions=@pulsegate/source", "--import", "@pulsegate/telemetry/register", `services/${name}/src/main.ts`],
+      {
+        cwd: root,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     const collect = (chunk: Buffer) => this.#output.push(`[${instance}] ${chunk.toString()}`);
     child.stdout?.on("data", collect);
     child.stderr?.on("data", collect);

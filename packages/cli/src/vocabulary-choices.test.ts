@@ -1,13 +1,8 @@
-// The CLI's closed choices are @pulsegate/contract/vocabulary's lists, the ones the API validates against:
-// a word added there (a channel kind, a severity) is accepted here without touching the CLI.
+// The CLI's closed choices are the SDK's lists, the ones the API validates against (the services read
+// them through @pulsegate/contract/vocabulary): a word added there (a channel kind, a severity) is
+// accepted here without touching the CLI.
 import { Writable } from "node:stream";
-import {
-  ALERT_STATUSES,
-  CHANNEL_KINDS,
-  SEVERITIES,
-  SIGNATURE_SCHEMES,
-  WEBHOOK_SOURCES,
-} from "@pulsegate/contract/vocabulary";
+import { ALERT_STATUSES, CHANNEL_KINDS, SEVERITIES, SIGNATURE_SCHEMES, WEBHOOK_SOURCES } from "@pulsegate/sdk";
 import type { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import type { CliIo } from "./cli-io.ts";
@@ -34,7 +29,7 @@ function choicesOf(path: string, flag: string): readonly string[] | undefined {
   return option.argChoices;
 }
 
-describe("the CLI's choices come from @pulsegate/contract/vocabulary", () => {
+describe("the CLI's choices are the SDK's words", () => {
   it.each([
     ["channels create", "--kind", CHANNEL_KINDS],
     ["alerts list", "--status", ALERT_STATUSES],

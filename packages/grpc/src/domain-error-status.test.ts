@@ -5,6 +5,7 @@ import {
   ForbiddenError,
   InvalidError,
   NotFoundError,
+  TooManyError,
   UnavailableError,
 } from "@pulsegate/contract/errors";
 import { createLogger } from "@pulsegate/runtime/logger";
@@ -37,6 +38,7 @@ describe("domain errors through gRPC", () => {
     [new ConflictError("alert_resolved", "The alert is resolved."), status.FAILED_PRECONDITION],
     [new ForbiddenError("sign_not_allowed", "Sign is served on the signing listener only."), status.PERMISSION_DENIED],
     [new UnavailableError("The monitors database is unavailable; retry shortly."), status.UNAVAILABLE],
+    [new TooManyError("channel_test_in_progress", "A test is in flight.", 3), status.RESOURCE_EXHAUSTED],
   ])("%s is sent as status %i and read back as the same kind, code and sentence", (error, code) => {
     const sent = domainErrorToGrpc(error);
     expect(sent.code).toBe(code);
@@ -62,6 +64,12 @@ describe("domain errors through gRPC", () => {
     });
     expect(domainErrorFromGrpc(received(domainErrorToGrpc(new UnavailableError("Away."))))).toMatchObject({
       retryAfterSeconds: undefined,
+    });
+    const busy = new TooManyError("channel_test_in_progress", "Busy.", 12);
+    expect(domainErrorFromGrpc(received(domainErrorToGrpc(busy)))).toMatchObject({
+      code: "channel_test_in_progress",
+      message: "Busy.",
+      retryAfterSeconds: 12,
     });
   });
 

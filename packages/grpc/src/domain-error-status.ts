@@ -6,6 +6,7 @@ import {
   ForbiddenError,
   InvalidError,
   NotFoundError,
+  TooManyError,
   UnavailableError,
 } from "@pulsegate/contract/errors";
 
@@ -24,6 +25,7 @@ const DOMAIN_STATUSES = [
   [ConflictError, status.FAILED_PRECONDITION],
   [ForbiddenError, status.PERMISSION_DENIED],
   [UnavailableError, status.UNAVAILABLE],
+  [TooManyError, status.RESOURCE_EXHAUSTED],
 ] as const;
 
 export function grpcStatusOf(error: DomainError): status {
@@ -38,7 +40,7 @@ export function domainErrorToGrpc(error: DomainError): Partial<GrpcServiceError>
   if (error instanceof InvalidError && error.details.length > 0) {
     metadata.set(DETAILS_METADATA_KEY, JSON.stringify(error.details));
   }
-  if (error instanceof UnavailableError && error.retryAfterSeconds !== undefined) {
+  if ((error instanceof UnavailableError || error instanceof TooManyError) && error.retryAfterSeconds !== undefined) {
     metadata.set(RETRY_AFTER_METADATA_KEY, String(error.retryAfterSeconds));
   }
   return { code: grpcStatusOf(error), details: error.message, metadata };
@@ -71,6 +73,10 @@ export function domainErrorFromGrpc(error: unknown): DomainError | undefined {
         message,
         Number.isInteger(retryAfter) && retryAfter > 0 ? { retryAfterSeconds: retryAfter } : {},
       );
+    }
+    case status.RESOURCE_EXHAUSTED: {
+      const retryAfter = Number(error.metadata.get(RETRY_AFTER_METADATA_KEY)[0]);
+      return new TooManyError(code, message, Number.isInteger(retryAfter) && retryAfter > 0 ? retryAfter : 1);
     }
     default:
       return undefined;

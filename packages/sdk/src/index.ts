@@ -4,6 +4,7 @@ export type * from "./caller-types.ts";
 export { type ClientOptions, PulsegateClient } from "./client.ts";
 export { endpointUrl } from "./endpoint-url.ts";
 export { type ErrorDetail, PulsegateError } from "./errors.ts";
+export { PAGE_LIMITS } from "./page-limits.ts";
 export { DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy, retryDelay } from "./retry-policy.ts";
 export type { RetryEvent } from "./send-request.ts";
 export { type BodyBytes, SIGNATURE_HEADER, sign, verify } from "./signature.ts";

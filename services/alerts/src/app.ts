@@ -15,6 +15,7 @@ import { provideMigrationKeyring } from "./migrations/migration-keyring.ts";
 import { ChannelSchema } from "./notifications/channels/channel.entity.ts";
 import { ChannelSealer } from "./notifications/channels/channel-credentials.ts";
 import { ChannelService } from "./notifications/channels/channel-service.ts";
+import { ChannelTestLeases, channelTestLeaseMs } from "./notifications/channels/channel-test-leases.ts";
 import { resealChannels } from "./notifications/channels/reseal-channels.ts";
 import { DeliveryStore } from "./notifications/deliveries/delivery-store.ts";
 import { Dispatcher } from "./notifications/deliveries/dispatcher.ts";
@@ -154,6 +155,7 @@ export async function buildAlertsService(config: AlertsConfig, log: Logger) {
         resealChannels: async () => ({ ...(await resealChannels(pool, sealer)), kekId: sealer.currentKekId }),
         maxAttempts: config.NOTIFY_MAX_ATTEMPTS,
         send: (message) => dispatcher.send(message),
+        channelTests: new ChannelTestLeases(orm, { leaseMs: channelTestLeaseMs(config.NOTIFY_ATTEMPT_TIMEOUT_MS) }),
       },
       teamDeletions,
       silences,

@@ -5,6 +5,7 @@ import {
   type NameScope,
   NotFoundError,
   nameTakenError,
+  TooManyError,
 } from "@pulsegate/contract/errors";
 import { NOT_FOUND_SENTENCES } from "@pulsegate/contract/not-found";
 import { invalidCursor } from "@pulsegate/contract/page-cursor";
@@ -32,6 +33,13 @@ export const alertsErrors = {
     new ConflictError(
       "no_signing_secret",
       "Only a webhook channel created with signatureScheme standard-webhooks has a signing secret of its own; the others sign with the team's webhook secret.",
+    ),
+  /** POST /channels/{id}/test while the channel's own test, or 3 of its team's, are in flight (channel-test-leases.ts). */
+  channelTestInProgress: (retryAfterSeconds: number) =>
+    new TooManyError(
+      "channel_test_in_progress",
+      "A test notification is already being sent through this channel, or the team has 3 in flight; retry after Retry-After seconds.",
+      retryAfterSeconds,
     ),
   tooManyChannels: (max: number) => new ConflictError("too_many_channels", `A team has at most ${max} channels.`),
   nameTaken: (scope: NameScope) => nameTakenError(scope),

@@ -20,6 +20,8 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
       REDIS_URL: env.url("redis://127.0.0.1:6379"),
       ADMIN_TOKEN: env.optionalString(),
       GRPC_TIMEOUT_MS: env.int(2_000, 1, 60_000),
+      // Alerts' (set both alike): a channel test waits for the receiver, so its deadline allows for it.
+      NOTIFY_ATTEMPT_TIMEOUT_MS: env.int(5_000, 100, 120_000),
       WEBHOOK_CACHE_MS: env.int(5_000, 0, 60_000),
       // Monitors found by ping URL are reused for minutes (RecordPing checks again); room for every active one.
       MONITOR_CACHE_MS: env.int(300_000, 0, 3_600_000),

@@ -70,6 +70,7 @@ const ARGUMENTS: Record<string, unknown[]> = {
   invalidArgument: ["name", "name is required."],
   deliveryNotFailed: ["pending"],
   tooManyChannels: [20],
+  channelTestInProgress: [9],
   nameTaken: ["webhook"],
 };
 

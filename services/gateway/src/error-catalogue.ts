@@ -106,6 +106,11 @@ export const ERROR_CATALOGUE = {
   },
   alert_quota_exhausted: { status: 429, sentence: "The team's monthly alert quota is exhausted." },
   heartbeat_quota_exhausted: { status: 429, sentence: "The team's monthly heartbeat quota is exhausted." },
+  channel_test_in_progress: {
+    status: 429,
+    sentence:
+      "A test notification is already being sent through this channel, or the team has 3 in flight; retry after Retry-After seconds.",
+  },
   headers_too_large: {
     status: 431,
     sentence: `The request line and headers (URL and query included) are larger than ${maxHeaderSize / 1024} KiB.`,

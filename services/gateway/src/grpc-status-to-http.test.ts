@@ -5,6 +5,7 @@ import {
   ForbiddenError,
   InvalidError,
   NotFoundError,
+  TooManyError,
   UnavailableError,
 } from "@pulsegate/contract/errors";
 import { domainErrorToGrpc } from "@pulsegate/grpc";
@@ -51,6 +52,21 @@ describe("httpErrorFromGrpc", () => {
       code: error.code,
       message: error.message,
     });
+  });
+
+  it("answers a TooManyError of a 429 code with its code, its sentence and Retry-After", () => {
+    const error = httpErrorFromGrpc(throughGrpc(new TooManyError("channel_test_in_progress", "Busy.", 17)));
+    expect([error.status, error.code, error.message, error.headers]).toEqual([
+      429,
+      "channel_test_in_progress",
+      "Busy.",
+      { "retry-after": "17" },
+    ]);
+  });
+
+  it("answers a TooManyError of a code the catalogue does not answer 429 as 500 internal", () => {
+    const error = httpErrorFromGrpc(throughGrpc(new TooManyError("too_many_channels", "No.", 5)));
+    expect([error.status, error.code, error.message, error.headers]).toEqual([500, "internal", "Internal error.", {}]);
   });
 
   it("keeps an InvalidError's field details", () => {

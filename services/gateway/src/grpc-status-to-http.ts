@@ -1,5 +1,5 @@
 import { status } from "@grpc/grpc-js";
-import { InvalidError, UnavailableError } from "@pulsegate/contract/errors";
+import { InvalidError, TooManyError, UnavailableError } from "@pulsegate/contract/errors";
 import { domainErrorFromGrpc } from "@pulsegate/grpc";
 import { ERROR_CATALOGUE, type ErrorCode, isErrorCode } from "./error-catalogue.ts";
 import { errors, HttpError } from "./errors.ts";
@@ -8,7 +8,9 @@ import { errors, HttpError } from "./errors.ts";
  * The one table from gRPC status to the catalogue's generic code for it (whose entry gives the
  * HTTP status). It answers a peer's failure that carries no domain error (a transport failure,
  * a deadline, a bare status), and a domain error whose code the catalogue does not list.
- * Statuses not listed are answered 500 "Internal error." without their text.
+ * Statuses not listed are answered 500 "Internal error." without their text — RESOURCE_EXHAUSTED
+ * included, unless it carries a TooManyError whose code the catalogue answers 429 (grpc-js uses the
+ * status for its own limits, a message too large, which are no caller's to retry).
  */
 export const GRPC_STATUS_CODES: ReadonlyMap<number, ErrorCode> = new Map([
   [status.INVALID_ARGUMENT, "invalid_request"],
@@ -27,6 +29,15 @@ export function isGrpcError(error: unknown): error is Error & { code: number; de
 
 /** Translates a failed gRPC call into the HTTP error answered to the caller. */
 export function httpErrorFromGrpc(error: Error & { code: number }): HttpError {
+  if (error.code === status.RESOURCE_EXHAUSTED) {
+    const domain = domainErrorFromGrpc(error);
+    if (domain instanceof TooManyError && isErrorCode(domain.code) && ERROR_CATALOGUE[domain.code].status === 429) {
+      return new HttpError(domain.code, domain.message, {
+        headers: { "retry-after": String(domain.retryAfterSeconds) },
+      });
+    }
+    return errors.internal();
+  }
   const generic = GRPC_STATUS_CODES.get(error.code);
   if (!generic) return errors.internal();
   const domain = domainErrorFromGrpc(error);

@@ -17,7 +17,7 @@ describe("gateway process", () => {
   let baseUrl = "";
 
   beforeAll(async () => {
-    child = spawn(NODE, [MAIN], {
+    child = spawn(NODE, ["--conditions=@pulsegate/source", MAIN], {
       env: {
         ...process.env,
         NODE_ENV: "production",

@@ -16,6 +16,7 @@ const metricsPort = await serveMetrics();
 const peers = connectPeers(
   { auth: config.AUTH_GRPC_ADDR, alerts: config.ALERTS_GRPC_ADDR, monitors: config.MONITORS_GRPC_ADDR },
   config.GRPC_TIMEOUT_MS,
+  { notifyAttemptTimeoutMs: config.NOTIFY_ATTEMPT_TIMEOUT_MS },
 );
 const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, log) : undefined;
 if (!redis) {

@@ -1,5 +1,4 @@
-import { ALERT_STATUSES } from "@pulsegate/contract/vocabulary";
-import type { Alert, AlertStatus, Delivery, Occurrence } from "@pulsegate/sdk";
+import { ALERT_STATUSES, type Alert, type AlertStatus, type Delivery, type Occurrence } from "@pulsegate/sdk";
 import { Command, Option } from "commander";
 import type { CliIo } from "../cli-io.ts";
 import { adminClient, type ConnectionOptions, withAdminOptions } from "../connection.ts";

@@ -1,5 +1,11 @@
-import { CHANNEL_KINDS, type ChannelKind, SIGNATURE_SCHEMES } from "@pulsegate/contract/vocabulary";
-import type { Channel, SignatureScheme, UpdateChannelInput } from "@pulsegate/sdk";
+import {
+  CHANNEL_KINDS,
+  type Channel,
+  type ChannelKind,
+  SIGNATURE_SCHEMES,
+  type SignatureScheme,
+  type UpdateChannelInput,
+} from "@pulsegate/sdk";
 import { Command, Option } from "commander";
 import type { CliIo } from "../cli-io.ts";
 import { adminClient, type ConnectionOptions, withAdminOptions } from "../connection.ts";

@@ -1,5 +1,11 @@
-import { SEVERITIES, SIGNATURE_SCHEMES } from "@pulsegate/contract/vocabulary";
-import type { Monitor, Ping, Severity, SignatureScheme } from "@pulsegate/sdk";
+import {
+  type Monitor,
+  type Ping,
+  SEVERITIES,
+  type Severity,
+  SIGNATURE_SCHEMES,
+  type SignatureScheme,
+} from "@pulsegate/sdk";
 import { Command, Option } from "commander";
 import type { CliIo } from "../cli-io.ts";
 import { adminClient, type ConnectionOptions, withAdminOptions } from "../connection.ts";

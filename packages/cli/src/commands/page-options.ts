@@ -1,5 +1,4 @@
-import { PAGE_LIMITS } from "@pulsegate/contract/page-cursor";
-import type { PageQuery } from "@pulsegate/sdk";
+import { PAGE_LIMITS, type PageQuery } from "@pulsegate/sdk";
 import { type Command, Option } from "commander";
 import { integer } from "../option-parsers.ts";
 

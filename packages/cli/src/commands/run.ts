@@ -1,5 +1,4 @@
-import type { PingInput, PingResult, PulsegateClient } from "@pulsegate/sdk";
-import { PulsegateError } from "@pulsegate/sdk";
+import { type PingInput, type PingResult, type PulsegateClient, PulsegateError } from "@pulsegate/sdk";
 import { Command } from "commander";
 import type { CliIo } from "../cli-io.ts";
 import { type ConnectionOptions, callerClient, withCallerOptions } from "../connection.ts";

@@ -1,5 +1,4 @@
-import { SEVERITIES } from "@pulsegate/contract/vocabulary";
-import type { Severity, TriggerResult } from "@pulsegate/sdk";
+import { SEVERITIES, type Severity, type TriggerResult } from "@pulsegate/sdk";
 import { Command, Option } from "commander";
 import type { CliIo } from "../cli-io.ts";
 import { type ConnectionOptions, callerClient, withCallerOptions } from "../connection.ts";

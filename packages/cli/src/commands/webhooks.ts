@@ -1,5 +1,14 @@
-import { SEVERITIES, SIGNATURE_SCHEMES, WEBHOOK_SOURCES } from "@pulsegate/contract/vocabulary";
-import type { FilterRule, Severity, SignatureScheme, UpdateWebhookInput, Webhook, WebhookSource } from "@pulsegate/sdk";
+import {
+  type FilterRule,
+  SEVERITIES,
+  type Severity,
+  SIGNATURE_SCHEMES,
+  type SignatureScheme,
+  type UpdateWebhookInput,
+  WEBHOOK_SOURCES,
+  type Webhook,
+  type WebhookSource,
+} from "@pulsegate/sdk";
 import { Command, Option } from "commander";
 import type { CliIo } from "../cli-io.ts";
 import { adminClient, type ConnectionOptions, withAdminOptions } from "../connection.ts";

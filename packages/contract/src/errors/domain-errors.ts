@@ -61,3 +61,14 @@ export class UnavailableError extends DomainError {
     if (options.cause !== undefined) this.cause = options.cause;
   }
 }
+
+/** A bound on what this caller may have in flight is reached: retry after `retryAfterSeconds` (HTTP 429). */
+export class TooManyError extends DomainError {
+  override name = "TooManyError";
+  readonly retryAfterSeconds: number;
+
+  constructor(code: string, message: string, retryAfterSeconds: number) {
+    super(code, message);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}

@@ -1,6 +1,7 @@
 import { InvalidError } from "@pulsegate/contract/errors";
 import { isWithinInstantLimits } from "@pulsegate/contract/limits";
 import { textFault } from "@pulsegate/contract/text";
+import { PAGE_LIMITS } from "@pulsegate/sdk";
 
 /*
  * The two cursor formats of the admin API, and the only code that reads them. A cursor is opaque:
@@ -43,11 +44,8 @@ export function decodeIdCursor(cursor: string): string | null {
   return cursor;
 }
 
-/**
- * Page sizes and the cursor length of every list of the admin API: the services page with them,
- * the gateway's list schemas read them.
- */
-export const PAGE_LIMITS = { default: 50, max: 200, cursorMaxLength: 1_000 } as const;
+/** Page sizes and the cursor length of every list of the admin API: the SDK's, which callers get too. */
+export { PAGE_LIMITS };
 
 /** 0 (unset) is the default page size; anything else is kept within 1..max. */
 export function pageSize(limit: number): number {

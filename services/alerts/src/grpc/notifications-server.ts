@@ -3,6 +3,7 @@ import type { UnaryHandlers } from "@pulsegate/grpc";
 import type { alerts } from "@pulsegate/proto";
 import type { AlertService } from "../alerts/alert-service.ts";
 import type { ChannelService } from "../notifications/channels/channel-service.ts";
+import type { ChannelTestLeases } from "../notifications/channels/channel-test-leases.ts";
 import { sendTestNotification } from "../notifications/channels/test-notification.ts";
 import type { DeliveryStore } from "../notifications/deliveries/delivery-store.ts";
 import type { Sendable, SendOutcome } from "../notifications/deliveries/dispatcher.ts";
@@ -20,6 +21,8 @@ export type NotificationDeps = {
   resealChannels: () => Promise<{ resealed: number; alreadyCurrent: number; kekId: string }>;
   /** Sends one message as the dispatcher sends a delivery (test messages). */
   send: (message: Sendable) => Promise<SendOutcome>;
+  /** The bound on test messages in flight (per channel, per team). */
+  channelTests: ChannelTestLeases;
 };
 
 type NotificationMethods = Pick<
@@ -102,7 +105,12 @@ export function notificationMethods(deps: NotificationDeps, alertService: AlertS
     },
     resealChannelCredentials: async () => deps.resealChannels(),
     testChannel: async (request) => {
-      const result = await sendTestNotification(deps.send, await channels.stored(request.id));
+      const channel = await channels.stored(request.id);
+      const lease = await deps.channelTests.take(channel);
+      const result = await sendTestNotification(deps.send, channel).finally(() =>
+        // A lease not given back (the database away) runs out by itself.
+        deps.channelTests.release(lease).catch(() => undefined),
+      );
       return {
         delivered: result.delivered,
         statusCode: result.statusCode ?? 0,

@@ -18,10 +18,27 @@ export type Peers = {
   alerts: DeadlineClient<alerts.AlertsServiceClient>;
   monitors: DeadlineClient<monitors.MonitorsServiceClient>;
   health: Record<PeerName, HealthChecker>;
+  /**
+   * The deadline of alerts' TestChannel, which waits for the channel's receiver: GRPC_TIMEOUT_MS
+   * after the longest test alerts may run (channelTestMs), so the gateway never gives up on a test
+   * alerts is still sending.
+   */
+  channelTestDeadlineMs: number;
   close: () => void;
 };
 
-export function connectPeers(addresses: PeerAddresses, deadlineMs: number): Peers {
+/**
+ * The longest channel test under alerts' NOTIFY_ATTEMPT_TIMEOUT_MS: an incident tool gets the test
+ * and then its resolve, and each send is signing then sending, each bounded by the attempt timeout.
+ * Alerts' lease on a test in flight lasts as long, plus a margin.
+ */
+export const channelTestMs = (attemptTimeoutMs: number): number => 4 * attemptTimeoutMs;
+
+export function connectPeers(
+  addresses: PeerAddresses,
+  deadlineMs: number,
+  options: { notifyAttemptTimeoutMs?: number } = {},
+): Peers {
   const clients = {
     auth: connectClient(auth.AuthServiceClient, addresses.auth, { deadlineMs }),
     alerts: connectClient(alerts.AlertsServiceClient, addresses.alerts, { deadlineMs }),
@@ -35,6 +52,7 @@ export function connectPeers(addresses: PeerAddresses, deadlineMs: number): Peer
   return {
     ...clients,
     health,
+    channelTestDeadlineMs: channelTestMs(options.notifyAttemptTimeoutMs ?? 5_000) + deadlineMs,
     close: () => {
       for (const client of Object.values(clients)) client.close();
       for (const checker of Object.values(health)) checker.close();

@@ -14,11 +14,11 @@ import { alertRoutes } from "./alert-routes.ts";
 import type { ApiKeyAuthenticator } from "./api-key-authenticator.ts";
 import { apiKeyRoutes } from "./api-key-routes.ts";
 import { auditLogRoutes } from "./audit-log-routes.ts";
+import { createActorAuthenticator } from "./authenticate-actor.ts";
 import { channelRoutes } from "./channel-routes.ts";
 import { kekRoutes } from "./kek-routes.ts";
 import { monitorRoutes } from "./monitor-routes.ts";
 import { createRecordAudit } from "./record-audit.ts";
-import { createActorResolver } from "./resolve-actor.ts";
 import type { ResourceOwners } from "./resource-owners.ts";
 import { silenceRoutes } from "./silence-routes.ts";
 import type { TeamPresence } from "./team-presence.ts";
@@ -55,7 +55,7 @@ export type AdminRoutesOptions = {
 
 /** The admin API (DESIGN §7), registered under /admin/v1. */
 export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOptions): Promise<void> {
-  const resolveActor = createActorResolver(options.adminToken, options.apiKeys, options.passes);
+  const authenticateActor = createActorAuthenticator(options.adminToken, options.apiKeys, options.passes);
   const failures = options.credentialFailures;
   const checkAccess = createAccessCheck(options.owners, options.presence);
   const announceLookups = options.announceLookups ?? (async () => undefined);
@@ -98,7 +98,7 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
     const blockedMs = await failures.blockedForMs(request.ip);
     if (blockedMs > 0) throw errors.tooManyFailures(secondsUntil(blockedMs));
     try {
-      setActor(request, await resolveActor(request.headers.authorization, request.method));
+      setActor(request, await authenticateActor(request.headers.authorization, request.method));
     } catch (error) {
       if (error instanceof HttpError && error.code === "unauthorized") await failures.recordFailure(request.ip);
       throw error;

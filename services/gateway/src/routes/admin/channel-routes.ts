@@ -3,7 +3,7 @@ import { callUnary } from "@pulsegate/grpc";
 import type { FastifyInstance } from "fastify";
 import { channelKindToProto, severityToProto, signatureSchemeToProto } from "../../json-vocabulary.ts";
 import { page, wrapped } from "../../openapi/admin-components.ts";
-import { conflictResponse, errorResponse } from "../../openapi/error-responses.ts";
+import { conflictResponse, errorResponse, retryAfterHeader } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { iso } from "./absent-as-null.ts";
 import { owned, TEAM } from "./access.ts";
@@ -167,9 +167,14 @@ export async function channelRoutes(
         summary: "Send a test notification through a channel now, and say how the receiver answered",
         operationId: "testChannel",
         description:
-          "A clearly marked test message (event type channel.test, title starting [TEST], severity sev4) goes through the channel's real sender at once: signed as deliveries are, to its URL or mail relay, under the same timeout and private-address guard. Nothing is stored and nothing is retried; a disabled channel is tested too. PagerDuty and Opsgenie get the test incident and, once they took it, its resolve. 200 whatever the receiver answered: `test.delivered` says.",
+          "A clearly marked test message (event type channel.test, title starting [TEST], severity sev4) goes through the channel's real sender at once: signed as deliveries are, to its URL or mail relay, under the same timeout and private-address guard. Nothing is stored and nothing is retried; a disabled channel is tested too. PagerDuty and Opsgenie get the test incident and, once they took it, its resolve. 200 whatever the receiver answered: `test.delivered` says. One test per channel at a time and at most 3 per team (across replicas): beyond, 429 `channel_test_in_progress` with Retry-After.",
         body: noBody,
         response: {
+          429: errorResponse(
+            "Too many failed credentials from this client address (`too_many_failures`), or a test of this channel is still being sent or the team has 3 in flight (`channel_test_in_progress`): retry after Retry-After.",
+            ["too_many_failures", "channel_test_in_progress"],
+            { ...retryAfterHeader },
+          ),
           200: {
             description: "How the receiver answered.",
             type: "object",
@@ -199,7 +204,12 @@ export async function channelRoutes(
       },
     },
     async (request) => {
-      const result = await callUnary(client, "testChannel", { id: request.params.id });
+      const result = await callUnary(
+        client,
+        "testChannel",
+        { id: request.params.id },
+        { deadlineMs: peers.channelTestDeadlineMs },
+      );
       await audit(request, {
         action: "channel.test",
         target: { kind: "channel", id: request.params.id },

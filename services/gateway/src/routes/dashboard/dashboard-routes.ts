@@ -8,7 +8,7 @@ import { secondsUntil } from "../../rate-limit/rate-limit-headers.ts";
 import { DASHBOARD_SECURITY_HEADERS } from "../../security-headers.ts";
 import { mayWrite, teamAccessOf } from "../admin/actor.ts";
 import type { ApiKeyAuthenticator } from "../admin/api-key-authenticator.ts";
-import { createActorResolver } from "../admin/resolve-actor.ts";
+import { createActorAuthenticator } from "../admin/authenticate-actor.ts";
 import type { UserPasses } from "../admin/user-passes.ts";
 import { type ApiError, SignedOut } from "./admin-client.ts";
 import { serveAssets } from "./assets.ts";
@@ -89,7 +89,7 @@ function errorPage(reply: FastifyReply, status: number, error: ApiError, request
 export async function dashboardRoutes(app: FastifyInstance, options: DashboardOptions): Promise<void> {
   const store = options.sessions;
   const failures = options.credentialFailures;
-  const resolveActor = createActorResolver(options.adminToken, options.apiKeys, options.passes);
+  const authenticateActor = createActorAuthenticator(options.adminToken, options.apiKeys, options.passes);
   const gateway = options.gateway;
   const sso = options.oidc?.label;
   const login = (error?: string) => loginPage(error, sso);
@@ -201,7 +201,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     }
     const form = request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
     const token = (form.get("token") ?? "").trim();
-    const actor = await resolveActor(`Bearer ${token}`, "GET").catch((error: unknown) => {
+    const actor = await authenticateActor(`Bearer ${token}`, "GET").catch((error: unknown) => {
       // Only a refused credential counts as a failure; auth being away is answered as what it is.
       if (error instanceof HttpError && error.code === "unauthorized") return undefined;
       throw toHttpError(error) ?? error;

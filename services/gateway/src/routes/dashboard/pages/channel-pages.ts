@@ -185,6 +185,11 @@ export function channelPages(app: FastifyInstance, { gateway }: DashboardDeps): 
       if (!channel) fail({ status: 404, error: "No channel has that id.", code: "channel_not_found" });
       type Test = { delivered: boolean; statusCode: number | null; error: string | null; durationMs: number };
       const answer = await ctx.api<{ test: Test }>("POST", `/channels/${encodeURIComponent(channelId)}/test`, {});
+      // Another test of this channel (or 3 of the team) in flight: its sentence, on the channels page.
+      if (!answer.ok && answer.error.code === "channel_test_in_progress") {
+        ctx.session.flash = { kind: "error", text: answer.error.error };
+        return seeOther(reply, teamPath(teamId, "/channels"));
+      }
       const { test } = must(answer);
       const status = test.statusCode === null ? "" : `HTTP ${test.statusCode}, `;
       ctx.session.flash = test.delivered

@@ -11,7 +11,7 @@ const READ_METHODS = new Set(["GET", "HEAD"]);
  * `Bearer <team API key>`, or a signed-in person's pass from the dashboard (user-passes.ts);
  * anything else is 401. A read key, or a team viewer, may only read (403 otherwise).
  */
-export function createActorResolver(
+export function createActorAuthenticator(
   adminToken: string,
   apiKeys: ApiKeyAuthenticator,
   passes: UserPasses,
