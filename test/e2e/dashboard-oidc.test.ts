@@ -216,6 +216,9 @@ describe("dashboard sign-in through an OpenID provider", () => {
     ).toString("base64url");
     const refused = await client.admin("GET", "/teams", undefined, `pgu.${madeUp}.not-a-signature`);
     expect(refused.status).toBe(401);
+    // The sign-in routes are the dashboard's, not the API's.
+    const openapi = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(openapi.paths).filter((path) => path.startsWith("/dashboard"))).toEqual([]);
   });
 
   it("signs bob out at his next request once the provider disables him", async () => {

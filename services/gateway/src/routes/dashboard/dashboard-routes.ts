@@ -99,6 +99,16 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     return seeOther(reply, "/dashboard/login");
   };
 
+  // Not part of the API: kept out of /openapi.json.
+  app.addHook("onRoute", (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
+  app.addContentTypeParser(
+    "application/x-www-form-urlencoded",
+    { parseAs: "string", bodyLimit: 256 * 1024 },
+    (_request, body, done) => done(null, new URLSearchParams(body as string)),
+  );
+  // Before the hooks below, which read the cookies; after the onRoute hook, so its routes are hidden too.
   await app.register(fastifyCookie);
   const oidc: OidcSignIn | undefined =
     options.oidc &&
@@ -109,16 +119,6 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
       publicBaseUrl: options.publicBaseUrl,
       log: app.log,
     });
-
-  // Not part of the API: kept out of /openapi.json.
-  app.addHook("onRoute", (route) => {
-    route.schema = { ...route.schema, hide: true };
-  });
-  app.addContentTypeParser(
-    "application/x-www-form-urlencoded",
-    { parseAs: "string", bodyLimit: 256 * 1024 },
-    (_request, body, done) => done(null, new URLSearchParams(body as string)),
-  );
 
   app.addHook("onRequest", async (request, reply) => {
     reply.headers(PAGE_HEADERS);
