@@ -76,6 +76,7 @@ describe("auth's audit log", () => {
     actorKind: auth.AuditActorKind.AUDIT_ACTOR_KIND_ADMIN,
     actorId: "",
     actorName: "",
+    actorEmail: "",
     action: "limits.test",
     targetKind: "team",
     targetId: teamId,

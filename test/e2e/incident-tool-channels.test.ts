@@ -82,6 +82,8 @@ describe("incident tool channels", () => {
     expect(create?.json).toMatchObject({ message: "Queue stuck", alias: alertId, priority: "P3", source: "Pulsegate" });
     expect(close?.path).toBe(`/og/${teamId}/v2/alerts/${alertId}/close?identifierType=alias`);
     expect(close?.headers.authorization).toBe("GenieKey genie-key-123");
+    // Resolved with the admin token: the close note says so.
+    expect(close?.json).toEqual({ source: "Pulsegate", note: "Resolved by admin token" });
   });
 
   it("a key is required for pagerduty and opsgenie and refused for the others; the URL passes the same checks", async () => {

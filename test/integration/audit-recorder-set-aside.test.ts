@@ -30,6 +30,7 @@ const entry = (teamId: string, action: string, targetId = "team_target"): Omit<a
   actorKind: 1,
   actorId: "",
   actorName: "",
+  actorEmail: "",
   action,
   targetKind: "team",
   targetId,

@@ -28,10 +28,12 @@ import { adminRoutes } from "./routes/admin/admin-routes.ts";
 import { createApiKeyAuthenticator } from "./routes/admin/api-key-authenticator.ts";
 import { createResourceOwners } from "./routes/admin/resource-owners.ts";
 import { createTeamPresence } from "./routes/admin/team-presence.ts";
+import { createUserPasses } from "./routes/admin/user-passes.ts";
 import { alertmanagerRoute } from "./routes/alertmanager/alertmanager-route.ts";
 import { badgeRoute, createBadgeLookup } from "./routes/badge/badge-route.ts";
 import { createSessionStore } from "./routes/dashboard/create-session-store.ts";
 import { dashboardRoutes } from "./routes/dashboard/dashboard-routes.ts";
+import type { OidcSettings } from "./routes/dashboard/oidc/oidc-settings.ts";
 import { rootRedirect } from "./routes/dashboard/root-redirect.ts";
 import { keyPrincipal } from "./routes/dashboard/session-store.ts";
 import { healthRoutes } from "./routes/health/health-routes.ts";
@@ -69,6 +71,8 @@ export type AppDeps = {
   redisKeyPrefix?: string | undefined;
   /** Failed credentials per client address a minute, and the block after (AUTH_FAILURE_*; default 20, 60 s). */
   credentialFailures?: { limit: number; blockSeconds: number } | undefined;
+  /** Dashboard sign-in through an OpenID Connect provider (OIDC_*); none: tokens only. */
+  oidc?: OidcSettings | undefined;
 };
 
 /**
@@ -231,6 +235,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     });
   });
   const auditRecorder = createAuditRecorder(deps.peers, deps.log);
+  const passes = createUserPasses();
   // Entries of actions already answered are sent before the gRPC clients close.
   app.addHook("onClose", () => auditRecorder.flush(5_000));
   app.register(adminRoutes, {
@@ -238,6 +243,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     peers: deps.peers,
     adminToken: deps.adminToken,
     apiKeys,
+    passes,
     auditRecorder,
     publicBaseUrl: deps.publicBaseUrl,
     monitorLookup,
@@ -258,6 +264,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     apiKeys,
     sessions,
     credentialFailures,
+    passes,
+    oidc: deps.oidc,
+    publicBaseUrl: deps.publicBaseUrl,
   });
   app.register(rootRedirect);
   return app;

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { env, loadConfig } from "@pulsegate/runtime/config";
+import { oidcSettingsOf } from "./routes/dashboard/oidc/oidc-settings.ts";
 
 export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
   // REDIS_URL="" (`npm start` in embedded mode or with no Redis reachable): no Redis at all,
@@ -45,6 +46,17 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
       AUTH_FAILURE_BLOCK_SECONDS: env.int(60, 1, 3_600),
       // Namespace of the gateway's dashboard sessions and failure counts in Redis: one per deployment sharing a Redis.
       REDIS_KEY_PREFIX: env.string("pulsegate"),
+      // Dashboard sign-in through an OpenID Connect provider (docs/sign-in.md); unset: tokens only.
+      OIDC_ISSUER: env.optionalString(),
+      OIDC_CLIENT_ID: env.optionalString(),
+      OIDC_CLIENT_SECRET: env.optionalString(),
+      // group=role,…: admin, member:<team> or viewer:<team>.
+      OIDC_GROUPS: env.optionalString(),
+      OIDC_GROUPS_CLAIM: env.string("groups"),
+      // offline_access: a refresh token, with which a signed-in person is checked again.
+      OIDC_SCOPES: env.string("openid profile email offline_access"),
+      OIDC_CHECK_SECONDS: env.int(300, 1, 86_400),
+      OIDC_NAME: env.string("Sign in with SSO"),
     },
     noRedis ? { ...source, REDIS_URL: undefined } : source,
   );
@@ -63,6 +75,7 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
   const adminToken = config.ADMIN_TOKEN ?? randomBytes(32).toString("base64url");
   const publicBaseUrl = config.PUBLIC_BASE_URL?.replace(/\/+$/, "");
   const trustProxy = parseTrustProxy(config.TRUST_PROXY);
+  const oidc = oidcSettingsOf(config);
   return {
     ...config,
     REDIS_URL: noRedis ? "" : config.REDIS_URL,
@@ -70,6 +83,7 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
     adminTokenGenerated,
     publicBaseUrl,
     trustProxy,
+    oidc,
   };
 }
 

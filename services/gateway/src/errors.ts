@@ -39,6 +39,7 @@ export const errors = {
   unauthorized: () =>
     new HttpError("unauthorized", undefined, { headers: { "www-authenticate": 'Bearer realm="admin"' } }),
   readOnlyKey: () => new HttpError("forbidden", "This API key is read-only: it may only use GET."),
+  readOnlySession: () => new HttpError("forbidden", "You may look but not change anything here (read-only)."),
   adminTokenOnly: (what: string) => new HttpError("forbidden", `Only the admin token can ${what}.`),
   subscriptionExpired: () => new HttpError("subscription_expired"),
   webhookNotFound: () => new HttpError("webhook_not_found"),

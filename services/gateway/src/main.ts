@@ -37,6 +37,7 @@ const app = buildApp({
   credentialFailures: { limit: config.AUTH_FAILURE_LIMIT, blockSeconds: config.AUTH_FAILURE_BLOCK_SECONDS },
   headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
   requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+  oidc: config.oidc,
 });
 const http = watchHttpServer(app.server);
 await app.listen({ port: config.PORT, host: await dualStackOrIpv4(config.HOST, log) });

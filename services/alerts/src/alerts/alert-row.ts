@@ -25,6 +25,9 @@ export type AlertView = {
   remindersSent?: number;
   /** The silence the alert was created or last reopened under (nobody was notified); null: none. */
   silencedBy?: string | null;
+  /** Who acknowledged and who resolved it, as people read it; null: not recorded. */
+  acknowledgedBy?: string | null;
+  resolvedBy?: string | null;
 };
 
 /** A raw `alerts` row as MikroORM's raw queries return it (timestamps may come back as text). */
@@ -49,6 +52,8 @@ export type AlertRow = {
   next_reminder_at?: Date | string | null;
   reminders_sent?: number;
   silenced_by?: string | null;
+  acknowledged_by?: string | null;
+  resolved_by?: string | null;
 };
 
 /** The columns an AlertRow holds, in table order. */
@@ -73,6 +78,8 @@ const ALERT_COLUMN_NAMES = [
   "next_reminder_at",
   "reminders_sent",
   "silenced_by",
+  "acknowledged_by",
+  "resolved_by",
 ] as const satisfies readonly (keyof AlertRow)[];
 
 // An AlertRow field missing from the list fails to compile here.
@@ -112,5 +119,7 @@ export function alertFromRow(row: AlertRow): AlertView {
     nextReminderAt: row.next_reminder_at ? rowDate(row.next_reminder_at) : null,
     remindersSent: row.reminders_sent ?? 0,
     silencedBy: row.silenced_by ?? null,
+    acknowledgedBy: row.acknowledged_by ?? null,
+    resolvedBy: row.resolved_by ?? null,
   };
 }

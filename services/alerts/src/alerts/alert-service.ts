@@ -66,22 +66,22 @@ export class AlertService {
   }
 
   /** open → acknowledged; acknowledging twice is harmless; a resolved alert refuses. */
-  async acknowledge(id: string): Promise<AlertView> {
+  async acknowledge(id: string, by: string | null = null): Promise<AlertView> {
     return this.#orm.em.fork().transactional(async (tx) => {
       const row = await selectAlert(tx, id, "lock");
       if (row.status === "resolved") throw alertsErrors.alertResolved();
       if (row.status === "acknowledged") return alertFromRow(row);
-      return alertFromRow(await updateAlertStatus(tx, id, "acknowledged", this.#now()));
+      return alertFromRow(await updateAlertStatus(tx, id, "acknowledged", this.#now(), by));
     });
   }
 
   /** open or acknowledged → resolved, with an outbox event; resolving twice is harmless. */
-  async resolve(id: string): Promise<AlertView> {
+  async resolve(id: string, by: string | null = null): Promise<AlertView> {
     const alert = await this.#orm.em.fork().transactional(async (em) => {
       const row = await selectAlert(em, id, "lock");
       if (row.status === "resolved") return alertFromRow(row);
       const now = this.#now();
-      const alert = alertFromRow(await updateAlertStatus(em, id, "resolved", now));
+      const alert = alertFromRow(await updateAlertStatus(em, id, "resolved", now, by));
       // An alert opened under a silence notified nobody; its resolve does not either.
       if (!alert.silencedBy) await writeOutboxEventsWith(em, [alertEvent("alert.resolved", alert, now)]);
       return alert;

@@ -274,6 +274,8 @@ function createdView(alert: NewAlert, metadata: unknown): AlertView {
     lastSeenAt: alert.firstSeenAt,
     acknowledgedAt: null,
     resolvedAt: null,
+    acknowledgedBy: null,
+    resolvedBy: null,
     createdAt: alert.firstSeenAt,
     repeatIntervalSeconds: alert.repeatIntervalSeconds,
     nextReminderAt: reminderAfter(alert.firstSeenAt, alert.repeatIntervalSeconds),

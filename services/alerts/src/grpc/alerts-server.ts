@@ -136,9 +136,11 @@ export function alertsServiceBinding(
       return { occurrences: page.occurrences.map(occurrenceToProto), nextCursor: page.nextCursor };
     },
     acknowledgeAlert: async (request) => ({
-      alert: alertToProto(await alertService.acknowledge(request.id)),
+      alert: alertToProto(await alertService.acknowledge(request.id, request.by || null)),
     }),
-    resolveAlert: async (request) => ({ alert: alertToProto(await alertService.resolve(request.id)) }),
+    resolveAlert: async (request) => ({
+      alert: alertToProto(await alertService.resolve(request.id, request.by || null)),
+    }),
     getAlertUsage: async (request) => readAlertUsage(pool, request.teamId),
     deleteWebhook: async (request) => ({ webhook: webhookToProto(await webhooks.delete(request.id)) }),
     deleteTeamData: async (request) => {

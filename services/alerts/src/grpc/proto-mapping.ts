@@ -91,6 +91,8 @@ export function alertToProto(alert: AlertView): alerts.Alert {
     nextReminderAt: alert.nextReminderAt ?? undefined,
     remindersSent: alert.remindersSent ?? 0,
     silencedBy: alert.silencedBy ?? "",
+    acknowledgedBy: alert.acknowledgedBy ?? "",
+    resolvedBy: alert.resolvedBy ?? "",
   };
 }
 

@@ -17,6 +17,7 @@ import { AlertmanagerWebhooks } from "./0016-alertmanager-webhooks.ts";
 import { SignatureSchemes } from "./0017-signature-schemes.ts";
 import { UniqueNamesAndTeamDeletions } from "./0018-unique-names-and-team-deletions.ts";
 import { ChannelTestLeases } from "./0019-channel-test-leases.ts";
+import { AlertActors } from "./0020-alert-actors.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
 export const migrations = [
@@ -39,4 +40,5 @@ export const migrations = [
   { name: "0017-signature-schemes", class: SignatureSchemes },
   { name: "0018-unique-names-and-team-deletions", class: UniqueNamesAndTeamDeletions },
   { name: "0019-channel-test-leases", class: ChannelTestLeases },
+  { name: "0020-alert-actors", class: AlertActors },
 ];

@@ -1,4 +1,5 @@
-export const AUDIT_ACTOR_KINDS = ["admin", "api_key"] as const;
+/** `user`: a person signed in to the dashboard through the identity provider (id: their subject). */
+export const AUDIT_ACTOR_KINDS = ["admin", "api_key", "user"] as const;
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
 
 /** One admin action: who did what to which resource, and a few non-secret details. */
@@ -6,7 +7,7 @@ export type AuditEntry = {
   id: string;
   teamId: string;
   at: Date;
-  actor: { kind: AuditActorKind; id: string | null; name: string | null };
+  actor: { kind: AuditActorKind; id: string | null; name: string | null; email: string | null };
   action: string;
   target: { kind: string; id: string };
   details: Record<string, unknown>;

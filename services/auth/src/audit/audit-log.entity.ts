@@ -12,6 +12,7 @@ export const AuditLogEntrySchema = defineEntity({
     actorKind: p.string().$type<AuditActorKind>(),
     actorId: p.string().nullable(),
     actorName: p.string().nullable(),
+    actorEmail: p.string().nullable(),
     action: p.string(),
     targetKind: p.string(),
     targetId: p.string(),

@@ -12,7 +12,7 @@ function entryOf(row: AuditLogEntry): AuditEntry {
     id: row.id,
     teamId: row.teamId,
     at: row.at,
-    actor: { kind: row.actorKind, id: row.actorId ?? null, name: row.actorName ?? null },
+    actor: { kind: row.actorKind, id: row.actorId ?? null, name: row.actorName ?? null, email: row.actorEmail ?? null },
     action: row.action,
     target: { kind: row.targetKind, id: row.targetId },
     details: row.details,

@@ -26,6 +26,7 @@ const SCOPES: Record<ApiKeyScope, auth.ApiKeyScope> = {
 const ACTOR_KINDS: Record<AuditActorKind, auth.AuditActorKind> = {
   admin: auth.AuditActorKind.AUDIT_ACTOR_KIND_ADMIN,
   api_key: auth.AuditActorKind.AUDIT_ACTOR_KIND_API_KEY,
+  user: auth.AuditActorKind.AUDIT_ACTOR_KIND_USER,
 };
 
 function scopeName(scope: auth.ApiKeyScope): string {
@@ -51,7 +52,7 @@ export function apiKeyToProto(key: ApiKeyView): auth.ApiKey {
 
 function auditEntryFromProto(entry: auth.AuditEntry): AuditEntry {
   const kind = actorKindName(entry.actorKind);
-  if (!kind) throw authErrors.invalidArgument("actorKind", "actorKind must be admin or api_key.");
+  if (!kind) throw authErrors.invalidArgument("actorKind", "actorKind must be admin, api_key or user.");
   let details: Record<string, unknown> = {};
   if (entry.detailsJson !== "") {
     let parsed: unknown;
@@ -69,7 +70,7 @@ function auditEntryFromProto(entry: auth.AuditEntry): AuditEntry {
     id: entry.id,
     teamId: entry.teamId,
     at: entry.at ?? new Date(),
-    actor: { kind, id: entry.actorId || null, name: entry.actorName || null },
+    actor: { kind, id: entry.actorId || null, name: entry.actorName || null, email: entry.actorEmail || null },
     action: entry.action,
     target: { kind: entry.targetKind, id: entry.targetId },
     details,
@@ -84,6 +85,7 @@ function auditEntryToProto(entry: AuditEntry): auth.AuditEntry {
     actorKind: ACTOR_KINDS[entry.actor.kind],
     actorId: entry.actor.id ?? "",
     actorName: entry.actor.name ?? "",
+    actorEmail: entry.actor.email ?? "",
     action: entry.action,
     targetKind: entry.target.kind,
     targetId: entry.target.id,

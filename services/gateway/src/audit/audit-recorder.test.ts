@@ -26,6 +26,7 @@ const entry = (action: string): Omit<auth.AuditEntry, "id"> => ({
   actorKind: 1,
   actorId: "",
   actorName: "",
+  actorEmail: "",
   action,
   targetKind: "team",
   targetId: "team_1",

@@ -145,6 +145,15 @@ export const adminComponents = [
       ...nullableString,
       description: "The silence it was created or last reopened under: recorded, nobody notified.",
     },
+    acknowledgedBy: {
+      ...nullableString,
+      description:
+        'Who acknowledged it: a person ("Alice <alice@example.com>"), "API key <name>" or "admin token"; null: not recorded.',
+    },
+    resolvedBy: {
+      ...nullableString,
+      description: "Who resolved it, as acknowledgedBy; null: not recorded or resolved by its source.",
+    },
   }),
   object("Silence", "A maintenance window or silence: matching alerts are recorded but notify nobody.", {
     id: string,
@@ -296,9 +305,16 @@ export const adminComponents = [
       type: "object",
       required: ["kind", "id", "name"],
       properties: {
-        kind: { type: "string", enum: ["admin", "api_key"] },
-        id: { ...nullableString, description: "The API key's id; null for the admin token." },
-        name: { ...nullableString, description: "The API key's name; null for the admin token." },
+        kind: { type: "string", enum: ["admin", "api_key", "user"] },
+        id: {
+          ...nullableString,
+          description: "The API key's id, or the person's subject at the identity provider; null for the admin token.",
+        },
+        name: { ...nullableString, description: "The API key's name, or the person's name; null for the admin token." },
+        email: {
+          ...nullableString,
+          description: "The person's email (kind user only; null when the provider gave none).",
+        },
       },
     },
     action: {

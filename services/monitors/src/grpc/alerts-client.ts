@@ -36,7 +36,8 @@ export function alertsOverGrpc(client: DeadlineClient<alerts.AlertsServiceClient
 
     async resolve(alertId: string): Promise<"resolved" | Refused> {
       try {
-        await callUnary(client, "resolveAlert", { id: alertId });
+        // Resolved by the monitor itself (a successful run), not by anyone.
+        await callUnary(client, "resolveAlert", { id: alertId, by: "" });
       } catch (error) {
         const reason = refusalOf(error);
         if (reason !== undefined) return { kind: "refused", reason };

@@ -71,6 +71,7 @@ export function emailContent(event: { type: string; occurredAt: string; alert: R
     `Severity: ${severity}`,
     `Event: ${event.type}`,
     `Status: ${text(alert.status)}`,
+    ...(event.type === "alert.resolved" && text(alert.resolvedBy) ? [`Resolved by: ${text(alert.resolvedBy)}`] : []),
     `Occurrences: ${String(alert.occurrenceCount ?? "")}`,
     `Group key: ${text(alert.groupKey) || "(none)"}`,
     `Source: ${text(alert.source)} ${text(alert.sourceId)}`,

@@ -76,7 +76,8 @@ export function opsgenieRequest(
   const headers = { authorization: `GenieKey ${apiKey}` };
   if (event.type === "alert.resolved") {
     const closeUrl = `${url.replace(/\/+$/, "")}/${encodeURIComponent(alias)}/close?identifierType=alias`;
-    return { url: closeUrl, headers, body: Buffer.from(JSON.stringify({ source: "Pulsegate", note: "Resolved" })) };
+    const note = text(alert.resolvedBy) ? clip(`Resolved by ${text(alert.resolvedBy)}`, 25_000) : "Resolved";
+    return { url: closeUrl, headers, body: Buffer.from(JSON.stringify({ source: "Pulsegate", note })) };
   }
   const details: Record<string, string> = { event: event.type, occurrenceCount: String(alert.occurrenceCount ?? "") };
   if (text(alert.groupKey)) details.groupKey = text(alert.groupKey);

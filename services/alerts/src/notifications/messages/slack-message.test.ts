@@ -58,6 +58,15 @@ describe("slackMessage", () => {
     expect(JSON.stringify(message.blocks[0])).toContain(":white_check_mark: SEV1 · Alert resolved");
   });
 
+  it("says who resolved it, escaped, when that was recorded", () => {
+    const fieldsOf = (message: ReturnType<typeof slackMessage>) =>
+      (message.blocks[2] as { fields: { text: string }[] }).fields.map((field) => field.text);
+    const by = slackMessage(event({ status: "resolved", resolvedBy: "Alice <alice@example.com>" }, "alert.resolved"));
+    expect(fieldsOf(by)).toContain("*Resolved by*\nAlice &lt;alice@example.com&gt;");
+    const bySource = slackMessage(event({ status: "resolved" }, "alert.resolved"));
+    expect(fieldsOf(bySource).filter((field) => field.startsWith("*Resolved by*"))).toEqual([]);
+  });
+
   it("lets no caller text become a mention or a link", () => {
     const message = slackMessage(
       event({

@@ -33,6 +33,7 @@ export function slackMessage(event: NotificationEvent) {
     `*Event*\n${escapeMrkdwn(event.type)}`,
     `*Status*\n${escapeMrkdwn(text(alert.status) || "open")}`,
   ];
+  if (resolved && text(alert.resolvedBy)) fields.push(`*Resolved by*\n${escapeMrkdwn(text(alert.resolvedBy))}`);
   if (text(alert.source)) fields.push(`*Source*\n${escapeMrkdwn(text(alert.source))}`);
   if (text(alert.groupKey)) fields.push(`*Group key*\n${code(text(alert.groupKey), 200)}`);
   const metadata = metadataSummary(alert.metadata);

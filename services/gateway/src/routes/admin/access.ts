@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { errors } from "../../errors.ts";
-import { actorOf, setTargetTeam } from "./actor.ts";
+import { type Actor, actorOf, reachesEveryTeam, setTargetTeam, teamAccessOf } from "./actor.ts";
 import { notFound, type OwnedResource, type ResourceOwners } from "./resource-owners.ts";
 import type { TeamPresence } from "./team-presence.ts";
 
@@ -23,6 +23,12 @@ export const ADMIN_ONLY = { access: "admin" } as const satisfies { access: Acces
 export const TEAM = { access: "team" } as const satisfies { access: AccessRule };
 export const owned = (kind: OwnedResource): { access: AccessRule } => ({ access: { owned: kind } });
 
+/** A team key (or a person with a team role) reaches its own team only. */
+function reaches(actor: Actor, teamId: string): boolean {
+  const access = teamAccessOf(actor);
+  return access === undefined || access.teamId === teamId;
+}
+
 /**
  * Checks the caller may act on the route's team, and records that team for the audit log. The
  * admin token reaches everything. An owned resource's team is looked up (kept for long: owners
@@ -35,18 +41,18 @@ export function createAccessCheck(owners: ResourceOwners, presence: TeamPresence
     const actor = actorOf(request);
     if (rule === undefined) throw new Error(`admin route ${request.routeOptions.url} declares no access rule`);
     if (rule === "admin") {
-      if (actor.kind !== "admin") throw errors.adminTokenOnly("create or list teams");
+      if (!reachesEveryTeam(actor)) throw errors.adminTokenOnly("create or list teams");
       return;
     }
     const params = request.params as Record<string, string>;
     if (rule === "team") {
       const teamId = params.teamId ?? "";
-      if (actor.kind === "api_key" && actor.teamId !== teamId) throw notFound("team");
+      if (!reaches(actor, teamId)) throw notFound("team");
       setTargetTeam(request, teamId);
       return;
     }
     const teamId = await owners.teamOf(rule.owned, params.id ?? "");
-    if (actor.kind === "api_key" && actor.teamId !== teamId) throw notFound(rule.owned);
+    if (!reaches(actor, teamId)) throw notFound(rule.owned);
     if (!(await presence.exists(teamId))) throw notFound(rule.owned);
     setTargetTeam(request, teamId);
   };

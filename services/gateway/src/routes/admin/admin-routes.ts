@@ -24,6 +24,7 @@ import { silenceRoutes } from "./silence-routes.ts";
 import type { TeamPresence } from "./team-presence.ts";
 import { teamRoutes } from "./team-routes.ts";
 import { usageRoutes } from "./usage-routes.ts";
+import type { UserPasses } from "./user-passes.ts";
 import { webhookRoutes } from "./webhook-routes.ts";
 
 export type AdminRoutesOptions = {
@@ -38,6 +39,8 @@ export type AdminRoutesOptions = {
   monitorLookup?: MonitorLookup | undefined;
   /** Called after a team's settings or secret changed here (cached verifications are forgotten, on every replica). */
   onTeamChanged?: ((teamId: string) => Promise<void>) | undefined;
+  /** The passes of people signed in to the dashboard (user-passes.ts). */
+  passes: UserPasses;
   /** Failed bearer tokens, counted per client address with failed dashboard sign-ins. */
   credentialFailures: CredentialFailureThrottle;
   /** Called once a key was revoked here, or deleted with its team (its dashboard sessions end). */
@@ -52,7 +55,7 @@ export type AdminRoutesOptions = {
 
 /** The admin API (DESIGN §7), registered under /admin/v1. */
 export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOptions): Promise<void> {
-  const authenticateActor = createActorAuthenticator(options.adminToken, options.apiKeys);
+  const authenticateActor = createActorAuthenticator(options.adminToken, options.apiKeys, options.passes);
   const failures = options.credentialFailures;
   const checkAccess = createAccessCheck(options.owners, options.presence);
   const announceLookups = options.announceLookups ?? (async () => undefined);

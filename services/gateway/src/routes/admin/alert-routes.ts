@@ -6,6 +6,7 @@ import { page, wrapped } from "../../openapi/admin-components.ts";
 import { conflictResponse } from "../../openapi/error-responses.ts";
 import type { Peers } from "../../peers/connect-peers.ts";
 import { owned, TEAM } from "./access.ts";
+import { actorDisplayName, actorOf } from "./actor.ts";
 import { type OwnedCollection, ownedGetRoute, ownedPageRoute } from "./collection-routes.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { requirePresent } from "./require-present.ts";
@@ -86,7 +87,10 @@ export async function alertRoutes(
       },
       async (request) => {
         const call = verb === "acknowledge" ? "acknowledgeAlert" : "resolveAlert";
-        const response = await callUnary(client, call, { id: request.params.id });
+        const response = await callUnary(client, call, {
+          id: request.params.id,
+          by: actorDisplayName(actorOf(request)),
+        });
         const alert = requirePresent(response.alert, "alert");
         await audit(request, { action: `alert.${verb}`, target: { kind: "alert", id: alert.id } });
         return { alert: alertJson(alert) };

@@ -8,8 +8,18 @@ import { TEAM } from "./access.ts";
 import { type PageQuery, pageOnlyQuery, pageRequest } from "./schemas.ts";
 import { cursorJson } from "./to-json.ts";
 
+/** Who did it: the admin token (no id or name), a team API key, or a person (their subject, name and email). */
+function actorJson(entry: auth.AuditEntry) {
+  if (entry.actorKind === auth.AuditActorKind.AUDIT_ACTOR_KIND_API_KEY) {
+    return { kind: "api_key", id: entry.actorId, name: entry.actorName };
+  }
+  if (entry.actorKind === auth.AuditActorKind.AUDIT_ACTOR_KIND_USER) {
+    return { kind: "user", id: entry.actorId, name: entry.actorName, email: entry.actorEmail || null };
+  }
+  return { kind: "admin", id: null, name: null };
+}
+
 function auditEntryJson(entry: auth.AuditEntry) {
-  const isKey = entry.actorKind === auth.AuditActorKind.AUDIT_ACTOR_KIND_API_KEY;
   let details: unknown = {};
   try {
     details = entry.detailsJson === "" ? {} : JSON.parse(entry.detailsJson);
@@ -19,11 +29,7 @@ function auditEntryJson(entry: auth.AuditEntry) {
   return {
     id: entry.id,
     at: iso(entry.at),
-    actor: {
-      kind: isKey ? "api_key" : "admin",
-      id: isKey ? entry.actorId : null,
-      name: isKey ? entry.actorName : null,
-    },
+    actor: actorJson(entry),
     action: entry.action,
     target: { kind: entry.targetKind, id: entry.targetId },
     details,

@@ -7,7 +7,7 @@ import type { Peers } from "../../peers/connect-peers.ts";
 import type { LookupNotice } from "../../pipeline/lookup-notices.ts";
 import { iso } from "./absent-as-null.ts";
 import { ADMIN_ONLY, TEAM } from "./access.ts";
-import { actorOf } from "./actor.ts";
+import { actorOf, reachesEveryTeam } from "./actor.ts";
 import { createdEvent } from "./audit-events.ts";
 import type { RecordAudit } from "./record-audit.ts";
 import { requirePresent } from "./require-present.ts";
@@ -149,7 +149,7 @@ export async function teamRoutes(
     async (request) => {
       const body = request.body;
       const changed = Object.keys(body).filter((field) => body[field as keyof UpdateTeamBody] !== undefined);
-      if (actorOf(request).kind === "api_key" && OPERATOR_FIELDS.some((field) => changed.includes(field))) {
+      if (!reachesEveryTeam(actorOf(request)) && OPERATOR_FIELDS.some((field) => changed.includes(field))) {
         throw errors.adminTokenOnly("change a team's subscription or quotas");
       }
       const expiresAt = body.subscriptionExpiresAt;
@@ -186,7 +186,7 @@ export async function teamRoutes(
       },
     },
     async (request, reply) => {
-      if (actorOf(request).kind === "api_key") throw errors.adminTokenOnly("delete a team");
+      if (!reachesEveryTeam(actorOf(request))) throw errors.adminTokenOnly("delete a team");
       const { teamId } = request.params;
       await requireTeam(peers, teamId);
       // alerts and monitors first: if auth then fails, the team still exists and the DELETE can be sent again.

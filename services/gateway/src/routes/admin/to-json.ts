@@ -93,6 +93,8 @@ export function alertJson(alert: alerts.Alert) {
     nextReminderAt: iso(alert.nextReminderAt),
     remindersSent: alert.remindersSent,
     silencedBy: orNull(alert.silencedBy),
+    acknowledgedBy: orNull(alert.acknowledgedBy),
+    resolvedBy: orNull(alert.resolvedBy),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { mayWrite } from "../admin/actor.ts";
 import { type AdminCall, createAdminCall } from "./admin-client.ts";
 import type { Session } from "./session-store.ts";
 
@@ -10,7 +11,7 @@ export type PageContext = {
   reply: FastifyReply;
   /** The submitted form (empty for a GET). */
   form: URLSearchParams;
-  /** Whether the user may change things (the admin token or a write key). */
+  /** Whether the user may change things (the admin token, a write key, an admin or team member). */
   canWrite: boolean;
 };
 
@@ -37,14 +38,13 @@ export function changedSessionOf(request: FastifyRequest): Session | undefined {
 export function contextOf(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): PageContext {
   const session = sessionOf(request);
   if (!session) throw new Error("dashboard page without a session");
-  const actor = session.actor;
   return {
     session,
     api: createAdminCall(app, request, session),
     request,
     reply,
     form: request.body instanceof URLSearchParams ? request.body : new URLSearchParams(),
-    canWrite: actor.kind === "admin" || actor.scope === "write",
+    canWrite: mayWrite(session.actor),
   };
 }
 

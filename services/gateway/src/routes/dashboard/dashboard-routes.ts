@@ -1,17 +1,23 @@
 import { timingSafeEqual } from "node:crypto";
+import fastifyCookie from "@fastify/cookie";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { toHttpError } from "../../error-handler.ts";
-import { HttpError } from "../../errors.ts";
+import { errors, HttpError } from "../../errors.ts";
 import type { CredentialFailureThrottle } from "../../rate-limit/credential-failure-throttle.ts";
 import { secondsUntil } from "../../rate-limit/rate-limit-headers.ts";
 import { DASHBOARD_SECURITY_HEADERS } from "../../security-headers.ts";
+import { mayWrite, teamAccessOf } from "../admin/actor.ts";
 import type { ApiKeyAuthenticator } from "../admin/api-key-authenticator.ts";
 import { createActorAuthenticator } from "../admin/authenticate-actor.ts";
+import type { UserPasses } from "../admin/user-passes.ts";
 import { type ApiError, SignedOut } from "./admin-client.ts";
 import { serveAssets } from "./assets.ts";
 import { changedSessionOf, seeOther, sendPage, sessionOf, setSession } from "./context.ts";
 import { html, renderDocument } from "./html.ts";
 import { errorBlock, layout } from "./layout.ts";
+import { OIDC_PUBLIC_PATHS, type OidcSignIn, oidcRoutes } from "./oidc/oidc-routes.ts";
+import type { OidcSettings } from "./oidc/oidc-settings.ts";
+import { teamFinder } from "./oidc/role-from-groups.ts";
 import { accessPages } from "./pages/access-pages.ts";
 import { alertPages } from "./pages/alert-pages.ts";
 import { channelPages } from "./pages/channel-pages.ts";
@@ -32,10 +38,17 @@ export type DashboardOptions = {
   sessions: SessionStore;
   /** Failed sign-ins count with the admin API's failed bearer tokens, per client address. */
   credentialFailures: CredentialFailureThrottle;
+  /** How a person signed in through the identity provider calls the admin API in process. */
+  passes: UserPasses;
+  /** Sign-in through an OpenID Connect provider (OIDC_*), when configured. */
+  oidc?: OidcSettings | undefined;
+  /** PUBLIC_BASE_URL: the redirect URI the provider knows is under it. */
+  publicBaseUrl?: string | undefined;
 };
 
-/** Pages anyone may load: the sign-in form and the static files. */
-const isPublic = (url: string) => url === "/dashboard/login" || url.startsWith("/dashboard/assets/");
+/** Pages anyone may load: the sign-in form, the identity provider's way in and back, and the static files. */
+const isPublic = (url: string) =>
+  url === "/dashboard/login" || OIDC_PUBLIC_PATHS.includes(url) || url.startsWith("/dashboard/assets/");
 
 // Pages show secrets once and carry CSRF tokens: never kept by a cache.
 const PAGE_HEADERS = { "cache-control": "no-store", ...DASHBOARD_SECURITY_HEADERS };
@@ -76,8 +89,15 @@ function errorPage(reply: FastifyReply, status: number, error: ApiError, request
 export async function dashboardRoutes(app: FastifyInstance, options: DashboardOptions): Promise<void> {
   const store = options.sessions;
   const failures = options.credentialFailures;
-  const authenticateActor = createActorAuthenticator(options.adminToken, options.apiKeys);
+  const authenticateActor = createActorAuthenticator(options.adminToken, options.apiKeys, options.passes);
   const gateway = options.gateway;
+  const sso = options.oidc?.label;
+  const login = (error?: string) => loginPage(error, sso);
+  const toSignIn = (request: FastifyRequest, reply: FastifyReply) => {
+    // htmx follows HX-Redirect instead of swapping the sign-in page into a live region.
+    if (request.headers["hx-request"]) return reply.header("hx-redirect", "/dashboard/login").code(200).send();
+    return seeOther(reply, "/dashboard/login");
+  };
 
   // Not part of the API: kept out of /openapi.json.
   app.addHook("onRoute", (route) => {
@@ -88,17 +108,33 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     { parseAs: "string", bodyLimit: 256 * 1024 },
     (_request, body, done) => done(null, new URLSearchParams(body as string)),
   );
+  // Before the hooks below, which read the cookies; after the onRoute hook, so its routes are hidden too.
+  await app.register(fastifyCookie);
+  const oidc: OidcSignIn | undefined =
+    options.oidc &&
+    oidcRoutes(app, {
+      settings: options.oidc,
+      store,
+      findTeam: teamFinder(gateway, options.adminToken),
+      publicBaseUrl: options.publicBaseUrl,
+      log: app.log,
+    });
 
   app.addHook("onRequest", async (request, reply) => {
     reply.headers(PAGE_HEADERS);
     if (isPublic(request.url.split("?", 1)[0] ?? "")) return;
-    const session = await store.get(sessionIdOf(request));
+    const stored = await store.get(sessionIdOf(request));
+    // A person is asked of the identity provider again now and then: refused, they are signed out.
+    const session = stored && oidc ? await oidc.recheck(stored) : stored;
     if (!session) {
-      // htmx follows HX-Redirect instead of swapping the sign-in page into a live region.
-      if (request.headers["hx-request"]) return reply.header("hx-redirect", "/dashboard/login").code(200).send();
-      return seeOther(reply, "/dashboard/login");
+      clearSessionCookie(request, reply);
+      return toSignIn(request, reply);
     }
-    setSession(request, session);
+    // A person has no token: each request acts through the admin API with a pass naming them.
+    setSession(
+      request,
+      session.actor.kind === "user" ? { ...session, token: options.passes.issue(session.actor) } : session,
+    );
   });
   app.addHook("preHandler", async (request) => {
     if (request.method !== "POST") return;
@@ -109,12 +145,16 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     if (!session || !tokensMatch(session.csrfToken, form?.get("_csrf") ?? null)) {
       throw new HttpError("csrf");
     }
+    // A read key or a team viewer is offered no action but signing out; a POST it was not offered is
+    // refused here, as the admin API would refuse the call behind it.
+    if (!mayWrite(session.actor) && request.url !== "/dashboard/logout") throw errors.readOnlySession();
   });
 
   // A page that set or showed the one-time message: the session keeps that, on every replica.
   app.addHook("onSend", async (request, _reply, payload) => {
     const changed = changedSessionOf(request);
-    if (changed) await store.save(changed);
+    // A person's pass is of this request only: never kept.
+    if (changed) await store.save(changed.actor.kind === "user" ? { ...changed, token: "" } : changed);
     return payload;
   });
 
@@ -122,8 +162,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     if (error instanceof SignedOut) {
       await store.destroy(sessionIdOf(request));
       clearSessionCookie(request, reply);
-      if (request.headers["hx-request"]) return reply.header("hx-redirect", "/dashboard/login").code(200).send();
-      return seeOther(reply, "/dashboard/login");
+      return toSignIn(request, reply);
     }
     const apiError = (error as { dashboardError?: ApiError }).dashboardError;
     if (apiError) return errorPage(reply, apiError.status, apiError, request);
@@ -142,14 +181,14 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
 
   app.get("/dashboard", async (request, reply) => {
     const actor = sessionOf(request)?.actor;
-    if (actor?.kind === "api_key")
-      return seeOther(reply, `/dashboard/teams/${encodeURIComponent(actor.teamId)}/alerts`);
+    const team = actor && teamAccessOf(actor);
+    if (team) return seeOther(reply, `/dashboard/teams/${encodeURIComponent(team.teamId)}/alerts`);
     return seeOther(reply, "/dashboard/teams");
   });
 
   app.get("/dashboard/login", async (request, reply) => {
     if (await store.get(sessionIdOf(request))) return seeOther(reply, "/dashboard");
-    return sendPage(reply, loginPage());
+    return sendPage(reply, login());
   });
 
   app.post("/dashboard/login", async (request, reply) => {
@@ -158,7 +197,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     if (blockedMs > 0) {
       const seconds = secondsUntil(blockedMs);
       reply.header("retry-after", String(seconds));
-      return sendPage(reply, loginPage(`Too many failed sign-ins from this address: try again in ${seconds} s.`), 429);
+      return sendPage(reply, login(`Too many failed sign-ins from this address: try again in ${seconds} s.`), 429);
     }
     const form = request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
     const token = (form.get("token") ?? "").trim();
@@ -167,15 +206,16 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
       if (error instanceof HttpError && error.code === "unauthorized") return undefined;
       throw toHttpError(error) ?? error;
     });
-    if (!actor || token === "") {
+    // A pass is the dashboard's own, never typed in.
+    if (!actor || token === "" || actor.kind === "user") {
       await failures.recordFailure(request.ip);
-      return sendPage(reply, loginPage("That is not a valid admin token or team API key."), 401);
+      return sendPage(reply, login("That is not a valid admin token or team API key."), 401);
     }
     if (secureFor(request) && request.protocol !== "https") {
       // The browser would drop the Secure cookie and loop back here: say why instead.
       return sendPage(
         reply,
-        loginPage(
+        login(
           "Sign-in needs HTTPS away from localhost: serve the gateway behind TLS (with TRUST_PROXY), or open it as http://127.0.0.1 (an SSH tunnel will do).",
         ),
         400,
@@ -189,7 +229,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     if (!session) {
       return sendPage(
         reply,
-        loginPage(
+        login(
           "This gateway holds as many dashboard sessions as it may (it has no Redis): sign out elsewhere, or try again once idle sessions have ended.",
         ),
         503,

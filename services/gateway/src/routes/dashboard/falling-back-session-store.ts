@@ -38,10 +38,10 @@ export function createFallingBackSessionStore(options: {
   };
 
   return {
-    create: (token, actor) =>
+    create: (token, actor, grant) =>
       onRedis(
-        () => shared.create(token, actor),
-        () => local.create(token, actor),
+        () => shared.create(token, actor, grant),
+        () => local.create(token, actor, grant),
       ),
     get: async (id) =>
       (await onRedis(

@@ -1,3 +1,4 @@
+import { type Actor, reachesEveryTeam, teamAccessOf } from "../admin/actor.ts";
 import type { ApiError } from "./admin-client.ts";
 import { FAVICON_PATH } from "./assets.ts";
 import { type Children, type Html, html } from "./html.ts";
@@ -12,6 +13,8 @@ export type LayoutOptions = {
   team?: { id: string; name: string } | undefined;
   tab?: TeamTab | undefined;
   flash?: Flash | undefined;
+  /** More for the document's head (the refresh after signing in through the identity provider). */
+  head?: Children;
   children: Children;
 };
 
@@ -80,15 +83,24 @@ export function errorBlock(error: ApiError | undefined): Html {
   </div>`;
 }
 
+/** Who is signed in, as the account bar says it. */
+function whoIs(actor: Actor): string {
+  if (actor.kind === "admin") return "Admin";
+  if (actor.kind === "api_key") return `Key ${actor.name}`;
+  const access = teamAccessOf(actor);
+  return `${actor.name} (${access === undefined ? "admin" : access.scope === "write" ? "member" : "viewer"})`;
+}
+
 export function layout(options: LayoutOptions): Html {
   const { session, team, tab } = options;
-  const admin = session?.actor.kind === "admin";
+  const admin = session !== undefined && reachesEveryTeam(session.actor);
   return html`<html lang="en">
     <head>
       <meta charset="utf-8" />
       <meta name="viewport" content="width=device-width, initial-scale=1" />
       <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"historyEnabled":false,"historyCacheSize":0}' />
       <title>${options.title} · Pulsegate</title>
+      ${options.head}
       <link rel="icon" type="image/svg+xml" href=${FAVICON_PATH} />
       <link rel="stylesheet" href="/dashboard/assets/dashboard.css" />
       <script src="/dashboard/assets/htmx.min.js" defer></script>
@@ -102,7 +114,7 @@ export function layout(options: LayoutOptions): Html {
           session
             ? html`<nav aria-label="Account" class="account">
                 ${admin ? html`<a href="/dashboard/teams">All teams</a>` : null}
-                <span class="muted">${admin ? "Admin" : `Key ${session.actor.kind === "api_key" ? session.actor.name : ""}`}</span>
+                <span class="muted">${whoIs(session.actor)}</span>
                 <form method="post" action="/dashboard/logout" class="inline">
                   ${csrfField(session)}<button type="submit" class="link">Sign out</button>
                 </form>

@@ -21,9 +21,9 @@ const DEFAULT_LIMITS: MemorySessionLimits = {
 /**
  * Sessions in this process (no Redis, or Redis unreachable), with the bounds the Redis store has:
  * per principal and per team, each dropping only the least recently used of whoever went over.
- * Memory needs a bound on the whole as well; a full store refuses a team key that has no session
- * to give up instead of evicting anyone, and the admin token's sessions are not counted in it, so
- * the admin can always sign in. A restart signs everyone out.
+ * Memory needs a bound on the whole as well; a full store refuses a team key (or a person) that
+ * has no session to give up instead of evicting anyone, and the admin token's sessions are not
+ * counted in it, so the admin can always sign in. A restart signs everyone out.
  */
 export function createMemorySessionStore(options: { idleMs: number; limits?: MemorySessionLimits }): SessionStore {
   const { idleMs, limits = DEFAULT_LIMITS } = options;
@@ -70,18 +70,18 @@ export function createMemorySessionStore(options: { idleMs: number; limits?: Mem
   };
 
   return {
-    create: async (token, actor) => {
+    create: async (token, actor, grant) => {
       dropExpired();
       const principal = `principal:${principalOf(actor)}`;
       const teamId = teamOf(actor);
       const team = teamId === undefined ? undefined : `team:${teamId}`;
-      const isKey = actor.kind === "api_key";
+      const isKey = actor.kind !== "admin";
       if (isKey && keySessions >= limits.max) {
         const own = oldestOf(principal);
         if (own === undefined) throw new SessionLimitReached("this gateway holds as many dashboard sessions as it may");
         remove(own);
       }
-      const session = newSession(token, actor);
+      const session = newSession(token, actor, grant);
       const entryGroups = team === undefined ? [principal] : [principal, team];
       entries.set(session.id, { session, lastUsedAt: Date.now(), groups: entryGroups, isKey });
       if (isKey) keySessions++;
@@ -111,7 +111,7 @@ export function createMemorySessionStore(options: { idleMs: number; limits?: Mem
     },
     save: async (session) => {
       const entry = entries.get(session.id);
-      if (entry) entry.session = { ...entry.session, flash: session.flash };
+      if (entry) entry.session = { ...entry.session, flash: session.flash, grant: session.grant };
     },
     destroy: async (id) => {
       if (id !== undefined) remove(id);

@@ -96,8 +96,8 @@ export function createRedisSessionStore(options: {
   };
 
   return {
-    create: async (token, actor) => {
-      const session = newSession(token, actor);
+    create: async (token, actor, grant) => {
+      const session = newSession(token, actor, grant);
       const member = sessionLookup(session.id);
       const sets = setsOf(session);
       await redis.pulsegateSessionCreate(

@@ -5,14 +5,20 @@
 import { createHash, createSecretKey } from "node:crypto";
 import { type Keyring, openValue, SealedValueError, sealValue } from "@pulsegate/sealing";
 import type { Actor } from "../admin/actor.ts";
-import type { Flash, Session } from "./session-store.ts";
+import type { Flash, ProviderGrant, Session } from "./session-store.ts";
 
 /** 32 random bytes, base64url: what newSession makes. Anything else is no session, without asking Redis. */
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
 const PURPOSE = "dashboard-session";
 const LOOKUP_LABEL = "pulsegate/dashboard-session/lookup\0";
 
-type SealedRecord = { token: string; actor: Actor; csrfToken: string; flash?: Flash | undefined };
+type SealedRecord = {
+  token: string;
+  actor: Actor;
+  csrfToken: string;
+  flash?: Flash | undefined;
+  grant?: ProviderGrant | undefined;
+};
 
 /** Whether `id` has the shape of a session id. */
 export function isSessionId(id: string): boolean {
@@ -36,6 +42,7 @@ export function sealSession(session: Session): Buffer {
     actor: session.actor,
     csrfToken: session.csrfToken,
     flash: session.flash,
+    grant: session.grant,
   };
   return sealValue(Buffer.from(JSON.stringify(record)), keyringOf(session.id), PURPOSE, sessionLookup(session.id));
 }
@@ -51,7 +58,8 @@ export function openSession(id: string, sealed: Buffer): Session | undefined {
   }
   try {
     const record = JSON.parse(plain.toString("utf8")) as SealedRecord;
-    return { id, token: record.token, actor: record.actor, csrfToken: record.csrfToken, flash: record.flash };
+    const { token, actor, csrfToken, flash, grant } = record;
+    return { id, token, actor, csrfToken, flash, ...(grant ? { grant } : {}) };
   } finally {
     plain.fill(0);
   }

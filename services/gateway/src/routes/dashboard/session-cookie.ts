@@ -1,15 +1,12 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 
+// Read and written through @fastify/cookie, registered by the dashboard's routes.
 export const SESSION_COOKIE = "pulsegate_session";
 const PATH = "/dashboard";
 
 /** The session id the browser sent, if any. */
 export function sessionIdOf(request: FastifyRequest): string | undefined {
-  for (const part of (request.headers.cookie ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim();
-  }
-  return undefined;
+  return request.cookies[SESSION_COOKIE];
 }
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -21,11 +18,9 @@ export function secureFor(request: FastifyRequest): boolean {
 
 /** HttpOnly (no script reads it), SameSite=Strict (no other site sends it), scoped to the dashboard. */
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, id: string): void {
-  const secure = secureFor(request) ? "; Secure" : "";
-  reply.header("set-cookie", `${SESSION_COOKIE}=${id}; Path=${PATH}; HttpOnly; SameSite=Strict${secure}`);
+  reply.setCookie(SESSION_COOKIE, id, { path: PATH, httpOnly: true, sameSite: "strict", secure: secureFor(request) });
 }
 
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
-  const secure = secureFor(request) ? "; Secure" : "";
-  reply.header("set-cookie", `${SESSION_COOKIE}=; Path=${PATH}; HttpOnly; SameSite=Strict; Max-Age=0${secure}`);
+  reply.clearCookie(SESSION_COOKIE, { path: PATH, httpOnly: true, sameSite: "strict", secure: secureFor(request) });
 }

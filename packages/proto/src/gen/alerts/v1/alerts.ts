@@ -959,6 +959,12 @@ export interface Alert {
   silencedBy: string;
   /** Named "state" as in AIP-216 (the name "status" belonged to the old string field). */
   state: AlertStatus;
+  /**
+   * Who acknowledged and who resolved it, as people read it ("Alice <alice@example.com>",
+   * "API key ci", "admin token"); empty: not recorded (before it was, or resolved by its source).
+   */
+  acknowledgedBy: string;
+  resolvedBy: string;
 }
 
 export interface Occurrence {
@@ -1007,6 +1013,8 @@ export interface ListOccurrencesResponse {
 
 export interface AcknowledgeAlertRequest {
   id: string;
+  /** Who acknowledges it, as people read it (Alert.acknowledged_by); empty: not recorded. */
+  by: string;
 }
 
 export interface AcknowledgeAlertResponse {
@@ -1015,6 +1023,8 @@ export interface AcknowledgeAlertResponse {
 
 export interface ResolveAlertRequest {
   id: string;
+  /** Who resolves it, as people read it (Alert.resolved_by); empty: not recorded. */
+  by: string;
 }
 
 export interface ResolveAlertResponse {
@@ -4249,6 +4259,8 @@ function createBaseAlert(): Alert {
     remindersSent: 0,
     silencedBy: "",
     state: 0,
+    acknowledgedBy: "",
+    resolvedBy: "",
   };
 }
 
@@ -4310,6 +4322,12 @@ export const Alert: MessageFns<Alert> = {
     }
     if (message.state !== 0) {
       writer.uint32(160).int32(message.state);
+    }
+    if (message.acknowledgedBy !== "") {
+      writer.uint32(170).string(message.acknowledgedBy);
+    }
+    if (message.resolvedBy !== "") {
+      writer.uint32(178).string(message.resolvedBy);
     }
     return writer;
   },
@@ -4479,6 +4497,22 @@ export const Alert: MessageFns<Alert> = {
             message.state = reader.int32() as any;
             continue;
           }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.acknowledgedBy = reader.string();
+            continue;
+          }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.resolvedBy = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4564,6 +4598,16 @@ export const Alert: MessageFns<Alert> = {
         ? globalThis.String(object.silenced_by)
         : "",
       state: isSet(object.state) ? alertStatusFromJSON(object.state) : 0,
+      acknowledgedBy: isSet(object.acknowledgedBy)
+        ? globalThis.String(object.acknowledgedBy)
+        : isSet(object.acknowledged_by)
+        ? globalThis.String(object.acknowledged_by)
+        : "",
+      resolvedBy: isSet(object.resolvedBy)
+        ? globalThis.String(object.resolvedBy)
+        : isSet(object.resolved_by)
+        ? globalThis.String(object.resolved_by)
+        : "",
     };
   },
 
@@ -4626,6 +4670,12 @@ export const Alert: MessageFns<Alert> = {
     if (message.state !== 0) {
       obj.state = alertStatusToJSON(message.state);
     }
+    if (message.acknowledgedBy !== "") {
+      obj.acknowledgedBy = message.acknowledgedBy;
+    }
+    if (message.resolvedBy !== "") {
+      obj.resolvedBy = message.resolvedBy;
+    }
     return obj;
   },
 
@@ -4653,6 +4703,8 @@ export const Alert: MessageFns<Alert> = {
     message.remindersSent = object.remindersSent ?? 0;
     message.silencedBy = object.silencedBy ?? "";
     message.state = object.state ?? 0;
+    message.acknowledgedBy = object.acknowledgedBy ?? "";
+    message.resolvedBy = object.resolvedBy ?? "";
     return message;
   },
 };
@@ -5421,13 +5473,16 @@ export const ListOccurrencesResponse: MessageFns<ListOccurrencesResponse> = {
 };
 
 function createBaseAcknowledgeAlertRequest(): AcknowledgeAlertRequest {
-  return { id: "" };
+  return { id: "", by: "" };
 }
 
 export const AcknowledgeAlertRequest: MessageFns<AcknowledgeAlertRequest> = {
   encode(message: AcknowledgeAlertRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== "") {
       writer.uint32(10).string(message.id);
+    }
+    if (message.by !== "") {
+      writer.uint32(18).string(message.by);
     }
     return writer;
   },
@@ -5453,6 +5508,14 @@ export const AcknowledgeAlertRequest: MessageFns<AcknowledgeAlertRequest> = {
             message.id = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.by = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5466,13 +5529,19 @@ export const AcknowledgeAlertRequest: MessageFns<AcknowledgeAlertRequest> = {
   },
 
   fromJSON(object: any): AcknowledgeAlertRequest {
-    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      by: isSet(object.by) ? globalThis.String(object.by) : "",
+    };
   },
 
   toJSON(message: AcknowledgeAlertRequest): unknown {
     const obj: any = {};
     if (message.id !== "") {
       obj.id = message.id;
+    }
+    if (message.by !== "") {
+      obj.by = message.by;
     }
     return obj;
   },
@@ -5483,6 +5552,7 @@ export const AcknowledgeAlertRequest: MessageFns<AcknowledgeAlertRequest> = {
   fromPartial<I extends Exact<DeepPartial<AcknowledgeAlertRequest>, I>>(object: I): AcknowledgeAlertRequest {
     const message = createBaseAcknowledgeAlertRequest();
     message.id = object.id ?? "";
+    message.by = object.by ?? "";
     return message;
   },
 };
@@ -5555,13 +5625,16 @@ export const AcknowledgeAlertResponse: MessageFns<AcknowledgeAlertResponse> = {
 };
 
 function createBaseResolveAlertRequest(): ResolveAlertRequest {
-  return { id: "" };
+  return { id: "", by: "" };
 }
 
 export const ResolveAlertRequest: MessageFns<ResolveAlertRequest> = {
   encode(message: ResolveAlertRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== "") {
       writer.uint32(10).string(message.id);
+    }
+    if (message.by !== "") {
+      writer.uint32(18).string(message.by);
     }
     return writer;
   },
@@ -5587,6 +5660,14 @@ export const ResolveAlertRequest: MessageFns<ResolveAlertRequest> = {
             message.id = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.by = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5600,13 +5681,19 @@ export const ResolveAlertRequest: MessageFns<ResolveAlertRequest> = {
   },
 
   fromJSON(object: any): ResolveAlertRequest {
-    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      by: isSet(object.by) ? globalThis.String(object.by) : "",
+    };
   },
 
   toJSON(message: ResolveAlertRequest): unknown {
     const obj: any = {};
     if (message.id !== "") {
       obj.id = message.id;
+    }
+    if (message.by !== "") {
+      obj.by = message.by;
     }
     return obj;
   },
@@ -5617,6 +5704,7 @@ export const ResolveAlertRequest: MessageFns<ResolveAlertRequest> = {
   fromPartial<I extends Exact<DeepPartial<ResolveAlertRequest>, I>>(object: I): ResolveAlertRequest {
     const message = createBaseResolveAlertRequest();
     message.id = object.id ?? "";
+    message.by = object.by ?? "";
     return message;
   },
 };

@@ -197,6 +197,11 @@ export const AuditActorKind = {
   AUDIT_ACTOR_KIND_ADMIN: 1,
   /** AUDIT_ACTOR_KIND_API_KEY - A team API key (id and name set). */
   AUDIT_ACTOR_KIND_API_KEY: 2,
+  /**
+   * AUDIT_ACTOR_KIND_USER - A person signed in to the dashboard through the identity provider (id: their subject; name
+   * and email set).
+   */
+  AUDIT_ACTOR_KIND_USER: 3,
   UNRECOGNIZED: -1,
 } as const;
 
@@ -206,6 +211,7 @@ export namespace AuditActorKind {
   export type AUDIT_ACTOR_KIND_UNSPECIFIED = typeof AuditActorKind.AUDIT_ACTOR_KIND_UNSPECIFIED;
   export type AUDIT_ACTOR_KIND_ADMIN = typeof AuditActorKind.AUDIT_ACTOR_KIND_ADMIN;
   export type AUDIT_ACTOR_KIND_API_KEY = typeof AuditActorKind.AUDIT_ACTOR_KIND_API_KEY;
+  export type AUDIT_ACTOR_KIND_USER = typeof AuditActorKind.AUDIT_ACTOR_KIND_USER;
   export type UNRECOGNIZED = typeof AuditActorKind.UNRECOGNIZED;
 }
 
@@ -220,6 +226,9 @@ export function auditActorKindFromJSON(object: any): AuditActorKind {
     case 2:
     case "AUDIT_ACTOR_KIND_API_KEY":
       return AuditActorKind.AUDIT_ACTOR_KIND_API_KEY;
+    case 3:
+    case "AUDIT_ACTOR_KIND_USER":
+      return AuditActorKind.AUDIT_ACTOR_KIND_USER;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -235,6 +244,8 @@ export function auditActorKindToJSON(object: AuditActorKind): string {
       return "AUDIT_ACTOR_KIND_ADMIN";
     case AuditActorKind.AUDIT_ACTOR_KIND_API_KEY:
       return "AUDIT_ACTOR_KIND_API_KEY";
+    case AuditActorKind.AUDIT_ACTOR_KIND_USER:
+      return "AUDIT_ACTOR_KIND_USER";
     case AuditActorKind.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -480,6 +491,8 @@ export interface AuditEntry {
   targetId: string;
   /** A JSON object of a few non-secret details; empty: none. */
   detailsJson: string;
+  /** A person's email (AUDIT_ACTOR_KIND_USER); empty: none. */
+  actorEmail: string;
 }
 
 export interface RecordAuditEntriesRequest {
@@ -3691,6 +3704,7 @@ function createBaseAuditEntry(): AuditEntry {
     targetKind: "",
     targetId: "",
     detailsJson: "",
+    actorEmail: "",
   };
 }
 
@@ -3725,6 +3739,9 @@ export const AuditEntry: MessageFns<AuditEntry> = {
     }
     if (message.detailsJson !== "") {
       writer.uint32(82).string(message.detailsJson);
+    }
+    if (message.actorEmail !== "") {
+      writer.uint32(90).string(message.actorEmail);
     }
     return writer;
   },
@@ -3822,6 +3839,14 @@ export const AuditEntry: MessageFns<AuditEntry> = {
             message.detailsJson = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.actorEmail = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3874,6 +3899,11 @@ export const AuditEntry: MessageFns<AuditEntry> = {
         : isSet(object.details_json)
         ? globalThis.String(object.details_json)
         : "",
+      actorEmail: isSet(object.actorEmail)
+        ? globalThis.String(object.actorEmail)
+        : isSet(object.actor_email)
+        ? globalThis.String(object.actor_email)
+        : "",
     };
   },
 
@@ -3909,6 +3939,9 @@ export const AuditEntry: MessageFns<AuditEntry> = {
     if (message.detailsJson !== "") {
       obj.detailsJson = message.detailsJson;
     }
+    if (message.actorEmail !== "") {
+      obj.actorEmail = message.actorEmail;
+    }
     return obj;
   },
 
@@ -3927,6 +3960,7 @@ export const AuditEntry: MessageFns<AuditEntry> = {
     message.targetKind = object.targetKind ?? "";
     message.targetId = object.targetId ?? "";
     message.detailsJson = object.detailsJson ?? "";
+    message.actorEmail = object.actorEmail ?? "";
     return message;
   },
 };

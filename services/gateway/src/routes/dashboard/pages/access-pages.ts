@@ -23,7 +23,7 @@ type ApiKey = {
 type AuditEntry = {
   id: string;
   at: string | null;
-  actor: { kind: string; name: string | null };
+  actor: { kind: string; name: string | null; email?: string | null };
   action: string;
   target: { kind: string; id: string };
   details: unknown;
@@ -63,6 +63,13 @@ function keyTable(ctx: PageContext, team: Team, keys: ApiKey[]) {
   </table></div>`;
 }
 
+/** Who did it, as the audit table says: the admin token, a key, or a person by name (and email). */
+function actorText(actor: AuditEntry["actor"]): string {
+  if (actor.kind === "admin") return "admin token";
+  if (actor.kind === "api_key") return `key ${actor.name ?? ""}`;
+  return actor.email ? `${actor.name ?? ""} <${actor.email}>` : (actor.name ?? "");
+}
+
 function auditTable(entries: AuditEntry[]) {
   if (entries.length === 0) return html`<p class="empty">Nothing changed yet.</p>`;
   return html`<div class="table-wrap"><table>
@@ -72,7 +79,7 @@ function auditTable(entries: AuditEntry[]) {
       ${entries.map(
         (entry) => html`<tr>
           <td>${time(entry.at)}</td>
-          <td>${entry.actor.kind === "admin" ? "admin token" : `key ${entry.actor.name ?? ""}`}</td>
+          <td>${actorText(entry.actor)}</td>
           <td><code>${entry.action}</code></td>
           <td>${entry.target.kind} <code>${entry.target.id}</code></td>
           <td><code>${JSON.stringify(entry.details)}</code></td>

@@ -168,8 +168,8 @@ export function alertPages(app: FastifyInstance, { gateway }: DashboardDeps): vo
               <dt>Group key</dt><dd>${alert.groupKey ? html`<code>${alert.groupKey}</code>` : html`<span class="muted">none</span>`}</dd>
               <dt>First seen</dt><dd>${time(alert.firstSeenAt)}</dd>
               <dt>Last seen</dt><dd>${time(alert.lastSeenAt)}</dd>
-              <dt>Acknowledged</dt><dd>${time(alert.acknowledgedAt, "not yet")}</dd>
-              <dt>Resolved</dt><dd>${time(alert.resolvedAt, "not yet")}</dd>
+              <dt>Acknowledged</dt><dd>${time(alert.acknowledgedAt, "not yet")}${alert.acknowledgedBy ? ` by ${alert.acknowledgedBy}` : null}</dd>
+              <dt>Resolved</dt><dd>${time(alert.resolvedAt, "not yet")}${alert.resolvedBy ? ` by ${alert.resolvedBy}` : null}</dd>
             </dl>
             <h2>Notifications</h2>
             ${deliveryTable(ctx, alert, must(deliveries).deliveries)}

@@ -1,5 +1,6 @@
 import { TEAM_LIMITS } from "@pulsegate/contract/limits";
 import type { FastifyInstance } from "fastify";
+import { reachesEveryTeam, teamAccessOf } from "../../admin/actor.ts";
 import { type ApiError, must } from "../admin-client.ts";
 import { sendConfirmPage } from "../confirm-page.ts";
 import { contextOf, type PageContext, seeOther, sendPage } from "../context.ts";
@@ -95,7 +96,7 @@ function usageOf(label: string, quotaValue: number, counter: Counter | undefined
 }
 
 function settingsPage(ctx: PageContext, team: Team, usage: Usage | undefined, error?: ApiError) {
-  const admin = ctx.session.actor.kind === "admin";
+  const admin = reachesEveryTeam(ctx.session.actor);
   const rotateAction = teamPath(team.id, "/settings/rotate");
   return html`<h1>Settings</h1>
     ${errorBlock(error)}
@@ -188,8 +189,8 @@ async function confirmDeleteTeam(ctx: PageContext, teamId: string, error?: ApiEr
 export function teamPages(app: FastifyInstance, { gateway }: DashboardDeps): void {
   app.get<{ Querystring: { cursor?: string } }>("/dashboard/teams", async (request, reply) => {
     const ctx = contextOf(gateway, request, reply);
-    const actor = ctx.session.actor;
-    if (actor.kind === "api_key") return seeOther(reply, teamPath(actor.teamId, "/alerts"));
+    const team = teamAccessOf(ctx.session.actor);
+    if (team) return seeOther(reply, teamPath(team.teamId, "/alerts"));
     const cursor = request.query.cursor ? `?cursor=${encodeURIComponent(request.query.cursor)}` : "";
     const page = must(await ctx.api<{ teams: Team[]; nextCursor: string | null }>("GET", `/teams${cursor}`));
     return sendPage(reply, teamsPage(ctx, page.teams, page.nextCursor));
@@ -235,15 +236,14 @@ export function teamPages(app: FastifyInstance, { gateway }: DashboardDeps): voi
     const ctx = contextOf(gateway, request, reply);
     const { teamId } = request.params;
     const form = ctx.form;
-    const body =
-      ctx.session.actor.kind === "admin"
-        ? defined({
-            name: textField(form, "name") ?? "",
-            alertQuotaMonthly: integerField(form, "alertQuotaMonthly"),
-            heartbeatQuotaMonthly: integerField(form, "heartbeatQuotaMonthly"),
-            subscriptionExpiresAt: endOfDayField(form, "subscriptionExpiresAt"),
-          })
-        : { name: textField(form, "name") ?? "" };
+    const body = reachesEveryTeam(ctx.session.actor)
+      ? defined({
+          name: textField(form, "name") ?? "",
+          alertQuotaMonthly: integerField(form, "alertQuotaMonthly"),
+          heartbeatQuotaMonthly: integerField(form, "heartbeatQuotaMonthly"),
+          subscriptionExpiresAt: endOfDayField(form, "subscriptionExpiresAt"),
+        })
+      : { name: textField(form, "name") ?? "" };
     const answer = await ctx.api<{ team: Team }>("PATCH", `/teams/${encodeURIComponent(teamId)}`, body);
     if (!answer.ok) return sendSettingsPage(ctx, teamId, answer.error);
     ctx.session.flash = { kind: "notice", text: "Settings saved." };
