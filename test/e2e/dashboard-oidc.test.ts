@@ -91,7 +91,7 @@ afterAll(async () => {
 });
 
 describe("dashboard sign-in through an OpenID provider", () => {
-  it("signs alice (group platform) in as an admin: every team, and she acknowledges; the audit log names her", async () => {
+  it("signs alice (group platform) in as an admin: every team, and she acknowledges; the audit log and the notification name her", async () => {
     const { context, page } = await personPage();
     await signInThroughProvider(page, "alice");
     expect(new URL(page.url()).pathname).toBe("/dashboard/teams");
@@ -110,6 +110,13 @@ describe("dashboard sign-in through an OpenID provider", () => {
     await page.getByText("by Alice Admin <alice@example.com>").waitFor();
     const acknowledged = (await client.admin("GET", `/alerts/${alert.id}`)).body.alert;
     expect(acknowledged).toMatchObject({ status: "acknowledged", acknowledgedBy: "Alice Admin <alice@example.com>" });
+    // The team's channel hears of it, and from whom.
+    const requests = await receiver.waitFor(
+      (received) => received.some((request) => request.json.type === "alert.acknowledged"),
+      "the alert.acknowledged notification",
+    );
+    const notice = requests.find((request) => request.json.type === "alert.acknowledged");
+    expect(notice?.json.alert).toMatchObject({ id: alert.id, acknowledgedBy: "Alice Admin <alice@example.com>" });
 
     const entry = await eventually(async () => {
       const log = await client.admin("GET", `/teams/${teams.payments}/audit-log`);

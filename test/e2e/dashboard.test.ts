@@ -219,9 +219,11 @@ describe("dashboard", () => {
     await deliveryRow.waitFor({ timeout: 20_000 });
     await deliveryRow.getByRole("button", { name: "Retry" }).click();
     await page.getByText("Delivery queued again").waitFor();
+    // The alert.created delivery; the acknowledgement's, behind it in order, is delivered after it.
     await page
       .getByRole("row")
       .filter({ hasText: "On-call hook" })
+      .filter({ hasText: "alert.created" })
       .filter({ hasText: "delivered" })
       .waitFor({ timeout: 15_000 });
 

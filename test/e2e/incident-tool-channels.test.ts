@@ -63,20 +63,23 @@ describe("incident tool channels", () => {
     });
   });
 
-  it("opsgenie: create with the alias and GenieKey, close by alias on resolve", async () => {
+  it("opsgenie: create with the alias and GenieKey, acknowledge and close by alias, saying who", async () => {
     const { teamId, secret, webhookUrl } = await client.setup();
     const base = receiver.url(`/og/${teamId}/v2/alerts`);
     expect((await channel(teamId, { kind: "opsgenie", url: base, key: "genie-key-123" })).status).toBe(201);
     const trigger = await client.trigger(webhookUrl, { title: "Queue stuck", severity: "sev2" }, { secret });
     const alertId = trigger.body.alertId as string;
+    await client.admin("POST", `/alerts/${alertId}/acknowledge`);
     await client.admin("POST", `/alerts/${alertId}/resolve`);
     await waitForDeliveries(
       client,
       alertId,
-      (list) => list.length === 2 && list.every((delivery) => delivery.status === "delivered"),
-      "create and close delivered",
+      (list) => list.length === 3 && list.every((delivery) => delivery.status === "delivered"),
+      "create, acknowledge and close delivered",
     );
-    const [create, close] = to(`/og/${teamId}`);
+    const [create, acknowledge, close] = to(`/og/${teamId}`);
+    expect(acknowledge?.path).toBe(`/og/${teamId}/v2/alerts/${alertId}/acknowledge?identifierType=alias`);
+    expect(acknowledge?.json).toEqual({ source: "Pulsegate", note: "Acknowledged by admin token" });
     expect(create?.path).toBe(`/og/${teamId}/v2/alerts`);
     expect(create?.headers.authorization).toBe("GenieKey genie-key-123");
     expect(create?.json).toMatchObject({ message: "Queue stuck", alias: alertId, priority: "P3", source: "Pulsegate" });

@@ -38,6 +38,7 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export const DELIVERY_EVENTS = [
   "alert.created",
   "alert.reopened",
+  "alert.acknowledged",
   "alert.resolved",
   "alert.reminder",
   "channel.disabled",

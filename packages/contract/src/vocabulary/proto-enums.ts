@@ -89,6 +89,7 @@ const DELIVERY_STATUS = {
 const DELIVERY_EVENT = {
   "alert.created": alerts.DeliveryEvent.DELIVERY_EVENT_ALERT_CREATED,
   "alert.reopened": alerts.DeliveryEvent.DELIVERY_EVENT_ALERT_REOPENED,
+  "alert.acknowledged": alerts.DeliveryEvent.DELIVERY_EVENT_ALERT_ACKNOWLEDGED,
   "alert.resolved": alerts.DeliveryEvent.DELIVERY_EVENT_ALERT_RESOLVED,
   "alert.reminder": alerts.DeliveryEvent.DELIVERY_EVENT_ALERT_REMINDER,
   "channel.disabled": alerts.DeliveryEvent.DELIVERY_EVENT_CHANNEL_DISABLED,

@@ -65,14 +65,27 @@ export class AlertService {
     };
   }
 
-  /** open → acknowledged; acknowledging twice is harmless; a resolved alert refuses. */
+  /**
+   * open → acknowledged, with an outbox event (its channels learn who took it); acknowledging
+   * twice is harmless and tells nobody again; a resolved alert refuses.
+   */
   async acknowledge(id: string, by: string | null = null): Promise<AlertView> {
-    return this.#orm.em.fork().transactional(async (tx) => {
+    let written = false;
+    const alert = await this.#orm.em.fork().transactional(async (tx) => {
       const row = await selectAlert(tx, id, "lock");
       if (row.status === "resolved") throw alertsErrors.alertResolved();
       if (row.status === "acknowledged") return alertFromRow(row);
-      return alertFromRow(await updateAlertStatus(tx, id, "acknowledged", this.#now(), by));
+      const now = this.#now();
+      const alert = alertFromRow(await updateAlertStatus(tx, id, "acknowledged", now, by));
+      // An alert opened under a silence notified nobody; its acknowledgement does not either.
+      if (!alert.silencedBy) {
+        await writeOutboxEventsWith(tx, [alertEvent("alert.acknowledged", alert, now)]);
+        written = true;
+      }
+      return alert;
     });
+    if (written) this.#onOutboxWritten();
+    return alert;
   }
 
   /** open or acknowledged → resolved, with an outbox event; resolving twice is harmless. */

@@ -18,6 +18,7 @@ import { SignatureSchemes } from "./0017-signature-schemes.ts";
 import { UniqueNamesAndTeamDeletions } from "./0018-unique-names-and-team-deletions.ts";
 import { ChannelTestLeases } from "./0019-channel-test-leases.ts";
 import { AlertActors } from "./0020-alert-actors.ts";
+import { AcknowledgedEvents } from "./0021-acknowledged-events.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
 export const migrations = [
@@ -41,4 +42,5 @@ export const migrations = [
   { name: "0018-unique-names-and-team-deletions", class: UniqueNamesAndTeamDeletions },
   { name: "0019-channel-test-leases", class: ChannelTestLeases },
   { name: "0020-alert-actors", class: AlertActors },
+  { name: "0021-acknowledged-events", class: AcknowledgedEvents },
 ];

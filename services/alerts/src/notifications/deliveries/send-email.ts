@@ -72,6 +72,9 @@ export function emailContent(event: { type: string; occurredAt: string; alert: R
     `Event: ${event.type}`,
     `Status: ${text(alert.status)}`,
     ...(event.type === "alert.resolved" && text(alert.resolvedBy) ? [`Resolved by: ${text(alert.resolvedBy)}`] : []),
+    ...(event.type === "alert.acknowledged" && text(alert.acknowledgedBy)
+      ? [`Acknowledged by: ${text(alert.acknowledgedBy)}`]
+      : []),
     `Occurrences: ${String(alert.occurrenceCount ?? "")}`,
     `Group key: ${text(alert.groupKey) || "(none)"}`,
     `Source: ${text(alert.source)} ${text(alert.sourceId)}`,

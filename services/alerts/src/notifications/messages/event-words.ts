@@ -4,6 +4,7 @@ import type { AlertEventType } from "../../outbox/write-outbox-events.ts";
 export const EVENT_WORDS: Readonly<Record<string, string>> = {
   "alert.created": "Alert created",
   "alert.reopened": "Alert reopened",
+  "alert.acknowledged": "Alert acknowledged",
   "alert.resolved": "Alert resolved",
   "alert.reminder": "Still open (reminder)",
 } satisfies Record<AlertEventType, string>;

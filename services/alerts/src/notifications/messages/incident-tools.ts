@@ -5,7 +5,8 @@ import type { NotificationEvent } from "./notification-event.ts";
  * Bodies for the incident tools a channel may point at: PagerDuty's
  * Events API v2 and Opsgenie's Alert API. An alert maps to one incident there,
  * keyed by the alert id (PagerDuty's dedup_key, Opsgenie's alias), so a
- * reopen or reminder updates the same incident and a resolve closes it.
+ * reopen or reminder updates the same incident, an acknowledgement
+ * acknowledges it there and a resolve closes it.
  */
 
 const text = (value: unknown): string => (typeof value === "string" ? value : "");
@@ -23,12 +24,16 @@ const PAGERDUTY_SEVERITY: Record<string, string> = {
   sev4: "info",
 } satisfies Record<Severity, string>;
 
-/** A PagerDuty Events API v2 event: trigger (created, reopened, reminder) or resolve. */
+/**
+ * A PagerDuty Events API v2 event: trigger (created, reopened, reminder), acknowledge or resolve.
+ * Acknowledge and resolve events carry no payload in that API, so not who did it either.
+ */
 export function pagerDutyBody(event: NotificationEvent, routingKey: string): Buffer {
   const alert = event.alert;
   const dedupKey = text(alert.id);
-  if (event.type === "alert.resolved") {
-    return Buffer.from(JSON.stringify({ routing_key: routingKey, event_action: "resolve", dedup_key: dedupKey }));
+  if (event.type === "alert.resolved" || event.type === "alert.acknowledged") {
+    const action = event.type === "alert.resolved" ? "resolve" : "acknowledge";
+    return Buffer.from(JSON.stringify({ routing_key: routingKey, event_action: action, dedup_key: dedupKey }));
   }
   return Buffer.from(
     JSON.stringify({
@@ -63,8 +68,10 @@ const OPSGENIE_PRIORITY: Record<string, string> = {
 
 /**
  * An Opsgenie Alert API request: create (created, reopened, reminder; Opsgenie
- * de-duplicates on the alias) to the channel's URL, or close to
- * `<url>/<alias>/close?identifierType=alias`. `Authorization: GenieKey <key>`.
+ * de-duplicates on the alias) to the channel's URL, acknowledge to
+ * `<url>/<alias>/acknowledge?identifierType=alias`, or close to
+ * `<url>/<alias>/close?identifierType=alias`, the last two with a note saying
+ * who. `Authorization: GenieKey <key>`.
  */
 export function opsgenieRequest(
   event: NotificationEvent,
@@ -74,10 +81,14 @@ export function opsgenieRequest(
   const alert = event.alert;
   const alias = text(alert.id);
   const headers = { authorization: `GenieKey ${apiKey}` };
-  if (event.type === "alert.resolved") {
-    const closeUrl = `${url.replace(/\/+$/, "")}/${encodeURIComponent(alias)}/close?identifierType=alias`;
-    const note = text(alert.resolvedBy) ? clip(`Resolved by ${text(alert.resolvedBy)}`, 25_000) : "Resolved";
-    return { url: closeUrl, headers, body: Buffer.from(JSON.stringify({ source: "Pulsegate", note })) };
+  if (event.type === "alert.resolved" || event.type === "alert.acknowledged") {
+    const resolved = event.type === "alert.resolved";
+    const action = resolved ? "close" : "acknowledge";
+    const actionUrl = `${url.replace(/\/+$/, "")}/${encodeURIComponent(alias)}/${action}?identifierType=alias`;
+    const done = resolved ? "Resolved" : "Acknowledged";
+    const by = text(resolved ? alert.resolvedBy : alert.acknowledgedBy);
+    const note = by ? clip(`${done} by ${by}`, 25_000) : done;
+    return { url: actionUrl, headers, body: Buffer.from(JSON.stringify({ source: "Pulsegate", note })) };
   }
   const details: Record<string, string> = { event: event.type, occurrenceCount: String(alert.occurrenceCount ?? "") };
   if (text(alert.groupKey)) details.groupKey = text(alert.groupKey);

@@ -67,6 +67,16 @@ describe("slackMessage", () => {
     expect(fieldsOf(bySource).filter((field) => field.startsWith("*Resolved by*"))).toEqual([]);
   });
 
+  it("says who acknowledged it, on an acknowledgement", () => {
+    const message = slackMessage(
+      event({ status: "acknowledged", acknowledgedBy: "Bob <bob@example.com>" }, "alert.acknowledged"),
+    );
+    expect(message.text).toBe("[SEV1] Alert acknowledged: Disk full on db-1");
+    expect(JSON.stringify(message.blocks[0])).toContain(":eyes: SEV1 · Alert acknowledged");
+    const fields = (message.blocks[2] as { fields: { text: string }[] }).fields.map((field) => field.text);
+    expect(fields).toContain("*Acknowledged by*\nBob &lt;bob@example.com&gt;");
+  });
+
   it("lets no caller text become a mention or a link", () => {
     const message = slackMessage(
       event({

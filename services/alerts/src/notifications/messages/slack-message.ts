@@ -25,7 +25,8 @@ export function slackMessage(event: NotificationEvent) {
   const title = text(alert.title) || "(untitled alert)";
   const description = text(alert.description);
   const resolved = event.type === "alert.resolved";
-  const emoji = resolved ? ":white_check_mark:" : (SEVERITY_EMOJI[severity] ?? ":warning:");
+  const acknowledged = event.type === "alert.acknowledged";
+  const emoji = resolved ? ":white_check_mark:" : acknowledged ? ":eyes:" : (SEVERITY_EMOJI[severity] ?? ":warning:");
   const what = EVENT_WORDS[event.type] ?? event.type;
   const fields = [
     `*Severity*\n${severity.toUpperCase()}`,
@@ -34,6 +35,9 @@ export function slackMessage(event: NotificationEvent) {
     `*Status*\n${escapeMrkdwn(text(alert.status) || "open")}`,
   ];
   if (resolved && text(alert.resolvedBy)) fields.push(`*Resolved by*\n${escapeMrkdwn(text(alert.resolvedBy))}`);
+  if (acknowledged && text(alert.acknowledgedBy)) {
+    fields.push(`*Acknowledged by*\n${escapeMrkdwn(text(alert.acknowledgedBy))}`);
+  }
   if (text(alert.source)) fields.push(`*Source*\n${escapeMrkdwn(text(alert.source))}`);
   if (text(alert.groupKey)) fields.push(`*Group key*\n${code(text(alert.groupKey), 200)}`);
   const metadata = metadataSummary(alert.metadata);

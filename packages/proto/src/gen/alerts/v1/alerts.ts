@@ -555,6 +555,8 @@ export const DeliveryEvent = {
   DELIVERY_EVENT_ALERT_REMINDER: 4,
   /** DELIVERY_EVENT_CHANNEL_DISABLED - The delivery policy disabled one of the team's channels (the notice belongs to no alert). */
   DELIVERY_EVENT_CHANNEL_DISABLED: 5,
+  /** DELIVERY_EVENT_ALERT_ACKNOWLEDGED - Someone acknowledged the alert (who: the alert's acknowledged_by). */
+  DELIVERY_EVENT_ALERT_ACKNOWLEDGED: 6,
   UNRECOGNIZED: -1,
 } as const;
 
@@ -567,6 +569,7 @@ export namespace DeliveryEvent {
   export type DELIVERY_EVENT_ALERT_RESOLVED = typeof DeliveryEvent.DELIVERY_EVENT_ALERT_RESOLVED;
   export type DELIVERY_EVENT_ALERT_REMINDER = typeof DeliveryEvent.DELIVERY_EVENT_ALERT_REMINDER;
   export type DELIVERY_EVENT_CHANNEL_DISABLED = typeof DeliveryEvent.DELIVERY_EVENT_CHANNEL_DISABLED;
+  export type DELIVERY_EVENT_ALERT_ACKNOWLEDGED = typeof DeliveryEvent.DELIVERY_EVENT_ALERT_ACKNOWLEDGED;
   export type UNRECOGNIZED = typeof DeliveryEvent.UNRECOGNIZED;
 }
 
@@ -590,6 +593,9 @@ export function deliveryEventFromJSON(object: any): DeliveryEvent {
     case 5:
     case "DELIVERY_EVENT_CHANNEL_DISABLED":
       return DeliveryEvent.DELIVERY_EVENT_CHANNEL_DISABLED;
+    case 6:
+    case "DELIVERY_EVENT_ALERT_ACKNOWLEDGED":
+      return DeliveryEvent.DELIVERY_EVENT_ALERT_ACKNOWLEDGED;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -611,6 +617,8 @@ export function deliveryEventToJSON(object: DeliveryEvent): string {
       return "DELIVERY_EVENT_ALERT_REMINDER";
     case DeliveryEvent.DELIVERY_EVENT_CHANNEL_DISABLED:
       return "DELIVERY_EVENT_CHANNEL_DISABLED";
+    case DeliveryEvent.DELIVERY_EVENT_ALERT_ACKNOWLEDGED:
+      return "DELIVERY_EVENT_ALERT_ACKNOWLEDGED";
     case DeliveryEvent.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
