@@ -51,6 +51,23 @@ describe("resolveEnv", () => {
     expect(() => resolveEnv(other, configMaps, {}, pod2)).toThrow(/reads Secret other/);
     expect(() => resolveEnv(container, new Map(), { ADMIN_TOKEN: "t" }, pod2)).toThrow(/no ConfigMap shared/);
   });
+
+  it("leaves a variable unset when its optional Secret key is absent, as the kubelet does", () => {
+    const pod2 = { podName: "p", namespace: "n" };
+    const optional = {
+      ...container,
+      env: [
+        {
+          name: "OIDC_CLIENT_SECRET",
+          valueFrom: { secretKeyRef: { name: "pulsegate-secrets", key: "OIDC_CLIENT_SECRET", optional: true } },
+        },
+      ],
+    };
+    expect(resolveEnv(optional, configMaps, {}, pod2).env).not.toHaveProperty("OIDC_CLIENT_SECRET");
+    expect(resolveEnv(optional, configMaps, { OIDC_CLIENT_SECRET: "s" }, pod2).env).toMatchObject({
+      OIDC_CLIENT_SECRET: "s",
+    });
+  });
 });
 
 describe("podmanRunArgs", () => {

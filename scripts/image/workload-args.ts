@@ -6,7 +6,7 @@ export type EnvVar = {
   name: string;
   value?: string;
   valueFrom?: {
-    secretKeyRef?: { name: string; key: string };
+    secretKeyRef?: { name: string; key: string; optional?: boolean };
     configMapKeyRef?: { name: string; key: string };
     fieldRef?: { fieldPath: string };
   };
@@ -67,7 +67,9 @@ export function resolveEnv(
     Object.assign(env, data);
   }
   for (const variable of container.env ?? []) {
-    env[variable.name] = variableValue(variable, env, configMaps, secrets, pod, container.name);
+    const value = variableValue(variable, env, configMaps, secrets, pod, container.name);
+    // An optional Secret key that is absent leaves the variable unset, as the kubelet does.
+    if (value !== undefined) env[variable.name] = value;
   }
   for (const [name, value] of Object.entries(env)) {
     if (/[\n\r]/.test(value)) throw new Error(`${container.name}: ${name} holds a line break`);
@@ -87,7 +89,7 @@ function variableValue(
   secrets: Record<string, string>,
   pod: { podName: string; namespace: string },
   container: string,
-): string {
+): string | undefined {
   if (variable.value !== undefined) {
     // $(NAME) of a variable defined earlier; $$ is a literal $ (the kubelet's rules).
     return variable.value.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (match, name?: string) =>
@@ -100,7 +102,9 @@ function variableValue(
     if (name !== SECRET_NAME)
       throw new Error(`${container}: ${variable.name} reads Secret ${name}, not ${SECRET_NAME}`);
     const value = secrets[key];
-    if (value === undefined) throw new Error(`${container}: ${variable.name} reads key ${key}, which the Secret lacks`);
+    if (value === undefined && !from.secretKeyRef.optional) {
+      throw new Error(`${container}: ${variable.name} reads key ${key}, which the Secret lacks`);
+    }
     return value;
   }
   if (from?.configMapKeyRef) {
