@@ -405,7 +405,7 @@ describe("trigger batches through triggerAlerts", () => {
     const alertId = created && "alertId" in created ? created.alertId : "";
     const afterCreate = await alerts.get(alertId);
     // Acknowledged and resolved: the reopen (fold-rule.ts) forgets both and reminds afresh.
-    await alerts.acknowledge(alertId);
+    const acknowledged = await alerts.acknowledge(alertId);
     await alerts.resolve(alertId);
     const [reopened] = await triggerAlerts(pool, webhooks, [
       item(teamId, hook.id, {
@@ -437,13 +437,23 @@ describe("trigger batches through triggerAlerts", () => {
       "SELECT event_type, payload, created_at FROM alerts.outbox WHERE alert_id = $1 ORDER BY id",
       [alertId],
     );
-    expect(events.map((event) => event.event_type)).toEqual(["alert.created", "alert.resolved", "alert.reopened"]);
+    expect(events.map((event) => event.event_type)).toEqual([
+      "alert.created",
+      "alert.acknowledged",
+      "alert.resolved",
+      "alert.reopened",
+    ]);
     expect(events[0]?.payload).toEqual({
       type: "alert.created",
       occurredAt: afterCreate.createdAt.toISOString(),
       alert: JSON.parse(JSON.stringify(afterCreate)),
     });
-    expect(events[2]?.payload).toEqual({
+    expect(events[1]?.payload).toEqual({
+      type: "alert.acknowledged",
+      occurredAt: (acknowledged.acknowledgedAt as Date).toISOString(),
+      alert: JSON.parse(JSON.stringify(acknowledged)),
+    });
+    expect(events[3]?.payload).toEqual({
       type: "alert.reopened",
       occurredAt: afterReopen.lastSeenAt.toISOString(),
       alert: JSON.parse(JSON.stringify(afterReopen)),

@@ -63,6 +63,7 @@ describe("JSON to proto and back", () => {
     expect(DELIVERY_EVENTS).toEqual([
       "alert.created",
       "alert.reopened",
+      "alert.acknowledged",
       "alert.resolved",
       "alert.reminder",
       "channel.disabled",
