@@ -5,6 +5,7 @@ import { createLogger } from "@pulsegate/runtime/logger";
 import pg from "pg";
 import { openMonitorsDatabase } from "../services/monitors/src/app.ts";
 import { loadMonitorsConfig } from "../services/monitors/src/config.ts";
+import { SELECT_DUE_MONITORS } from "../services/monitors/src/sweeper/mark-due-monitors-down.ts";
 import { sweepMissedHeartbeats } from "../services/monitors/src/sweeper/sweep-missed-heartbeats.ts";
 import { dropDatabase, recreateDatabase, TEST_DATABASE_SERVER } from "../test/support/database.ts";
 
@@ -26,7 +27,7 @@ export async function sweeperAtScale(sizes: number[] = [1_000, 100_000]): Promis
   try {
     let inserted = 0;
     for (const healthy of sizes) {
-      // Healthy monitors: up, next due in an hour (the partial index holds them, the sweep must not read them).
+      // Healthy monitors: up, next due in an hour (their checks are queued an hour on, the sweep must not read them).
       await db.query(
         `INSERT INTO monitors.monitors (id, team_id, ping_url, name, status, monitoring_active, interval_seconds,
                                         grace_seconds, severity, reopen_window_seconds, last_ping_at, next_due_at,
@@ -37,11 +38,9 @@ export async function sweeperAtScale(sizes: number[] = [1_000, 100_000]): Promis
         [inserted, healthy],
       );
       inserted = healthy;
-      await db.query("VACUUM ANALYZE monitors.monitors");
-      const plan = await db.query<{ "QUERY PLAN": string }>(
-        "EXPLAIN SELECT id FROM monitors.monitors WHERE next_due_at <= now() ORDER BY next_due_at LIMIT 200 FOR UPDATE SKIP LOCKED",
-      );
-      const usesDueIndex = plan.rows.some((row) => row["QUERY PLAN"].includes("monitors_due_idx"));
+      await db.query("VACUUM ANALYZE monitors.monitors, monitors.due_checks");
+      const plan = await db.query<{ "QUERY PLAN": string }>(`EXPLAIN ${SELECT_DUE_MONITORS.replace("?", "200")}`);
+      const usesDueIndex = plan.rows.some((row) => row["QUERY PLAN"].includes("due_checks_check_at_idx"));
       let elapsed = 0;
       for (let sweep = 0; sweep < SWEEPS; sweep++) {
         // The same overdue monitors each time: due a minute ago.

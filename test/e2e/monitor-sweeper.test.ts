@@ -169,7 +169,49 @@ describe("missed-heartbeat sweeper with two replicas", () => {
     expect(await monitorAlerts(teamId)).toEqual([]);
   });
 
-  it("the sweep reads due monitors through the partial index on next_due_at", async () => {
+  it("a check that comes early is queued again at the due time: pings kept the monitor up", async () => {
+    const { secret, pingUrl, monitorId } = await client.setupMonitor({}, { intervalSeconds: 2, graceSeconds: 1 });
+    const checkOf = async () =>
+      (
+        await db.query<{ check_at: Date; next_due_at: Date | null }>(
+          `SELECT q.check_at, m.next_due_at FROM monitors.monitors m
+             LEFT JOIN monitors.due_checks q ON q.monitor_id = m.id WHERE m.id = $1`,
+          [monitorId],
+        )
+      ).rows[0];
+    expect((await client.ping(pingUrl, undefined, { secret })).status).toBe(200);
+    const first = await checkOf();
+    expect(first?.check_at).toEqual(first?.next_due_at);
+    // Pinged every half second past the first check (3 s after the first ping): each ping moved the due
+    // time on and left the check where it was, so the check came early and was queued again.
+    const until = Date.now() + 4_500;
+    while (Date.now() < until) {
+      expect((await client.ping(pingUrl, undefined, { secret })).status).toBe(200);
+      await new Promise((done) => setTimeout(done, 500));
+    }
+    expect((await client.getMonitor(monitorId)).status).toBe("up");
+    const requeued = await checkOf();
+    expect(requeued?.check_at.getTime()).toBeGreaterThan(first?.check_at.getTime() ?? Infinity);
+    expect(requeued?.check_at.getTime()).toBeLessThanOrEqual(requeued?.next_due_at?.getTime() ?? 0);
+    expect(await raiseActions(monitorId)).toBe(0);
+    // Then no more pings: down once the due time passes, not before, with one incident.
+    const lastDue = (await checkOf())?.next_due_at?.getTime() ?? 0;
+    await eventually(async () => ((await client.getMonitor(monitorId)).status === "down" ? true : undefined));
+    expect(Date.now()).toBeGreaterThanOrEqual(lastDue);
+    expect(await raiseActions(monitorId)).toBe(1);
+    expect(await checkOf()).toMatchObject({ check_at: null, next_due_at: null });
+  });
+
+  it("a due time written by code that does not know the queue (the previous release) is queued by the trigger", async () => {
+    const { secret, pingUrl, monitorId } = await client.setupMonitor({}, { intervalSeconds: 3600, graceSeconds: 60 });
+    expect((await client.ping(pingUrl, undefined, { secret })).status).toBe(200);
+    // As release 0009's ping batch or settings update writes it: the monitor row alone.
+    await db.query("UPDATE monitors.monitors SET next_due_at = now() - interval '1 second' WHERE id = $1", [monitorId]);
+    await eventually(async () => ((await client.getMonitor(monitorId)).status === "down" ? true : undefined));
+    expect(await raiseActions(monitorId)).toBe(1);
+  });
+
+  it("the sweep reads due checks through the index on check_at", async () => {
     const connection = await db.connect();
     try {
       await connection.query("BEGIN");
@@ -178,7 +220,7 @@ describe("missed-heartbeat sweeper with two replicas", () => {
       const { rows } = await connection.query<{ "QUERY PLAN": string }>(
         `EXPLAIN ${SELECT_DUE_MONITORS.replace("?", "200")}`,
       );
-      expect(rows.map((row) => row["QUERY PLAN"]).join("\n")).toMatch(/monitors_due_idx/);
+      expect(rows.map((row) => row["QUERY PLAN"]).join("\n")).toMatch(/due_checks_check_at_idx/);
     } finally {
       await connection.query("ROLLBACK");
       connection.release();

@@ -7,6 +7,7 @@ import { ReplayProtection } from "./0006-replay-protection.ts";
 import { IdempotencyKeys } from "./0007-idempotency-keys.ts";
 import { SignatureSchemes } from "./0008-signature-schemes.ts";
 import { DeletesAndUniqueNames } from "./0009-deletes-and-unique-names.ts";
+import { DueChecks } from "./0010-due-checks.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   { name: "0007-idempotency-keys", class: IdempotencyKeys },
   { name: "0008-signature-schemes", class: SignatureSchemes },
   { name: "0009-deletes-and-unique-names", class: DeletesAndUniqueNames },
+  { name: "0010-due-checks", class: DueChecks },
 ];

@@ -11,21 +11,23 @@ export const SWEEP_BATCH = 200;
  * One sweep batch (DESIGN §5 "missed heartbeat"): every monitor whose
  * next_due_at has passed goes down with reason `missed heartbeat` (or, when a
  * start ping opened a run that has not finished, `run did not finish`), and its
- * incident is raised through the outbox, in one transaction. next_due_at is
- * set only while a monitored monitor is up, so the partial index on it holds
- * the due monitors alone and healthy ones cost nothing. SKIP LOCKED lets
- * replicas sweep side by side without taking a monitor twice; clearing
- * next_due_at in the same statement keeps a later sweep from taking it again.
- * Returns how many monitors went down and whether the batch was full.
+ * incident is raised through the outbox, in one transaction. Due monitors are
+ * found through the queue of due checks (migration 0010), which holds a check
+ * only while a monitor has a due time, so healthy ones cost nothing until
+ * their check comes; one that came early (pings moved the due time on) is
+ * queued again at the due time. SKIP LOCKED lets replicas sweep side by side
+ * without taking a monitor twice; clearing next_due_at in the same statement
+ * keeps a later sweep from taking it again. Returns the monitors that went
+ * down and whether the batch was full (more checks may be due).
  */
 export async function sweepMissedHeartbeats(orm: Orm, now: () => Date = () => new Date()) {
   return orm.em.fork().transactional(async (tx) => {
-    const rows = await markDueMonitorsDown(tx, {
+    const { missed, checksTaken } = await markDueMonitorsDown(tx, {
       limit: SWEEP_BATCH,
       reasonRunOpen: RUN_DID_NOT_FINISH,
       reason: MISSED_HEARTBEAT,
     });
-    const swept = rows.filter((row) => row.swept).map(monitorFromRow);
+    const swept = missed.filter((row) => row.swept).map(monitorFromRow);
     const at = now();
     const actions = swept.map((monitor) =>
       incidentActionRow(
@@ -37,6 +39,6 @@ export async function sweepMissedHeartbeats(orm: Orm, now: () => Date = () => ne
     );
     // Every raise of the batch in one statement.
     if (actions.length > 0) await insertIncidentActions(tx, actions);
-    return { down: swept, full: rows.length === SWEEP_BATCH };
+    return { down: swept, full: checksTaken === SWEEP_BATCH };
   });
 }
