@@ -8,6 +8,7 @@ import { IdempotencyKeys } from "./0007-idempotency-keys.ts";
 import { SignatureSchemes } from "./0008-signature-schemes.ts";
 import { DeletesAndUniqueNames } from "./0009-deletes-and-unique-names.ts";
 import { DueChecks } from "./0010-due-checks.ts";
+import { HotPingUpdates } from "./0011-hot-ping-updates.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   { name: "0008-signature-schemes", class: SignatureSchemes },
   { name: "0009-deletes-and-unique-names", class: DeletesAndUniqueNames },
   { name: "0010-due-checks", class: DueChecks },
+  { name: "0011-hot-ping-updates", class: HotPingUpdates },
 ];
