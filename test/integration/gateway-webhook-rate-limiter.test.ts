@@ -52,6 +52,21 @@ describe("rate limiter on the real Redis", () => {
     expect(await redis.get(`${prefix}:webhook:concurrent`)).toBe("7");
   });
 
+  it("keeps the counters of the previous release's limiter (rate-limiter-flexible), so gateways agree during a roll", async () => {
+    // As RateLimiterRedis left it: `<prefix>:<key>`, the count, expiring with the window.
+    await redis.set(`${prefix}:webhook:rolled`, "3", "EX", 60);
+    const limiter = createRateLimiter({ redis, log: recordingLog().log, keyPrefix: prefix });
+    const decisions = [];
+    for (let i = 0; i < 3; i++) decisions.push(await limiter.consume("webhook:rolled", 5));
+    expect(decisions.map((decision) => [decision.allowed, decision.remaining])).toEqual([
+      [true, 1],
+      [true, 0],
+      [false, 0],
+    ]);
+    expect(await redis.get(`${prefix}:webhook:rolled`)).toBe("5");
+    expect(await redis.pttl(`${prefix}:webhook:rolled`)).toBeGreaterThan(50_000);
+  });
+
   it("counts each key separately", async () => {
     const limiter = createRateLimiter({ redis, log: recordingLog().log, keyPrefix: prefix });
     expect((await limiter.consume("webhook:a", 1)).allowed).toBe(true);
