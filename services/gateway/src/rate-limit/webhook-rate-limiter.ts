@@ -1,43 +1,27 @@
 import type { Logger } from "@pulsegate/runtime/logger";
 import type { Redis } from "ioredis";
-import { type IRateLimiterOptions, RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
-import { batchPerTurn } from "../peers/batch-per-turn.ts";
+import { type IRateLimiterOptions, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import type { RateDecision } from "./rate-limit-headers.ts";
 
 /**
- * Fixed windows, for every request of a batch in one round trip (one Redis command per batch, not
- * per request: a fold or a new alert used to cost a command of its own): per key, the counter is
- * created for the window when missing, and a request that would go over the limit is refused
- * WITHOUT being counted, so the counter never exceeds the limit. Two requests of one key in a batch
- * are taken in order. The keys and counters are those rate-limiter-flexible's RateLimiterRedis kept
- * (`<prefix>:<key>`, the count as a string, expiring with the window), so gateways of the previous
- * release share them during a roll. KEYS the keys; ARGV per key: limit, window seconds.
- * Returns per key {count including this request, ms left in the window}.
+ * Fixed window, one round trip: the library's script with one change — a
+ * request that would go over the limit is refused WITHOUT being counted, so
+ * the counter never exceeds the limit. KEYS[1] key; ARGV points, window
+ * seconds, limit. Returns {count including this request, ms left}.
  */
 const CONSUME_UNLESS_OVER_LIMIT = `
-local out = {}
-for i, key in ipairs(KEYS) do
-  local limit = tonumber(ARGV[2 * i - 1])
-  local window = ARGV[2 * i]
-  redis.call('set', key, 0, 'EX', window, 'NX')
-  local consumed = tonumber(redis.call('get', key)) + 1
-  if consumed <= limit then
-    redis.call('incr', key)
-  end
-  local ttl = redis.call('pttl', key)
-  if ttl == -1 then
-    redis.call('expire', key, window)
-    ttl = 1000 * tonumber(window)
-  end
-  out[#out + 1] = consumed
-  out[#out + 1] = ttl
+redis.call('set', KEYS[1], 0, 'EX', ARGV[2], 'NX')
+local consumed = tonumber(redis.call('get', KEYS[1])) + tonumber(ARGV[1])
+if consumed <= tonumber(ARGV[3]) then
+  redis.call('incrby', KEYS[1], ARGV[1])
 end
-return out
+local ttl = redis.call('pttl', KEYS[1])
+if ttl == -1 then
+  redis.call('expire', KEYS[1], ARGV[2])
+  ttl = 1000 * ARGV[2]
+end
+return {consumed, ttl}
 `;
-
-type WithCommand = Redis & {
-  pulsegateFixedWindows: (keyCount: number, ...keysAndArgs: (string | number)[]) => Promise<number[]>;
-};
 
 /** In-process limits used while Redis is unreachable; a refused request is not counted either. */
 class InProcessFallback extends RateLimiterMemory {
@@ -82,54 +66,35 @@ export function createRateLimiter(options: {
     log.info("Redis is reachable again: rate limits are shared across replicas");
   });
 
-  // One in-process limiter per distinct limit value; limits are few (set per webhook by admins).
-  const inProcess = new Map<number, InProcessFallback>();
-  const inProcessFor = (limit: number) => {
-    let limiter = inProcess.get(limit);
+  // One limiter per distinct limit value; limits are few (set per webhook by admins).
+  const limiters = new Map<number, RateLimiterRedis | InProcessFallback>();
+  const limiterFor = (limit: number) => {
+    let limiter = limiters.get(limit);
     if (!limiter) {
-      limiter = new InProcessFallback(
-        { points: limit, duration: windowSeconds, keyPrefix },
-        redis ? onFallback : () => undefined,
-      );
-      inProcess.set(limit, limiter);
+      const shape = { points: limit, duration: windowSeconds, keyPrefix };
+      const inProcess = new InProcessFallback(shape, redis ? onFallback : () => undefined);
+      limiter = redis
+        ? new RateLimiterRedis({
+            ...shape,
+            storeClient: redis,
+            rejectIfRedisNotReady: true,
+            customIncrTtlLuaScript: CONSUME_UNLESS_OVER_LIMIT,
+            insuranceLimiter: inProcess,
+          })
+        : inProcess;
+      limiters.set(limit, limiter);
     }
     return limiter;
   };
-  const consumeInProcess = async (key: string, limit: number): Promise<RateDecision> => {
-    try {
-      const result = await inProcessFor(limit).consume(key);
-      return { allowed: true, limit, remaining: result.remainingPoints, resetMs: result.msBeforeNext };
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      return { allowed: false, limit, remaining: 0, resetMs: rejection.msBeforeNext };
-    }
-  };
-  if (!redis) return { consume: consumeInProcess };
-
-  redis.defineCommand("pulsegateFixedWindows", { lua: CONSUME_UNLESS_OVER_LIMIT });
-  const windows = batchPerTurn(
-    async (asks: { key: string; limit: number }[]) => {
-      const flat = await (redis as WithCommand).pulsegateFixedWindows(
-        asks.length,
-        ...asks.map((ask) => ask.key),
-        ...asks.flatMap((ask) => [ask.limit, windowSeconds]),
-      );
-      return asks.map((_, index) => [Number(flat[2 * index]), Number(flat[2 * index + 1])] as const);
-    },
-    { name: "webhook rate limits", maxBatch: 500 },
-  );
 
   return {
     consume: async (key, limit) => {
-      // Not connected: no wait for a reconnection, the in-process counters answer at once.
-      if (redis.status !== "ready") return consumeInProcess(key, limit);
       try {
-        const [consumed, resetMs] = await windows({ key: `${keyPrefix}:${key}`, limit });
-        return consumed <= limit
-          ? { allowed: true, limit, remaining: limit - consumed, resetMs }
-          : { allowed: false, limit, remaining: 0, resetMs };
-      } catch {
-        return consumeInProcess(key, limit);
+        const result = await limiterFor(limit).consume(key);
+        return { allowed: true, limit, remaining: result.remainingPoints, resetMs: result.msBeforeNext };
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        return { allowed: false, limit, remaining: 0, resetMs: rejection.msBeforeNext };
       }
     },
   };
