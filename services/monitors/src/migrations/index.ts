@@ -9,6 +9,7 @@ import { SignatureSchemes } from "./0008-signature-schemes.ts";
 import { DeletesAndUniqueNames } from "./0009-deletes-and-unique-names.ts";
 import { DueChecks } from "./0010-due-checks.ts";
 import { HotPingUpdates } from "./0011-hot-ping-updates.ts";
+import { PingsWithoutForeignKey } from "./0012-pings-without-foreign-key.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   { name: "0009-deletes-and-unique-names", class: DeletesAndUniqueNames },
   { name: "0010-due-checks", class: DueChecks },
   { name: "0011-hot-ping-updates", class: HotPingUpdates },
+  { name: "0012-pings-without-foreign-key", class: PingsWithoutForeignKey },
 ];
