@@ -32,7 +32,7 @@ export async function sweeperAtScale(sizes: number[] = [1_000, 100_000]): Promis
         `INSERT INTO monitors.monitors (id, team_id, ping_url, name, status, monitoring_active, interval_seconds,
                                         grace_seconds, severity, reopen_window_seconds, last_ping_at, next_due_at,
                                         created_at, updated_at)
-         SELECT 'mon_healthy_' || n, 'team_bench', 'healthy_' || n, 'healthy', 'up', true, 3600, 60, 'sev2', 3600,
+         SELECT 'mon_healthy_' || n, 'team_bench', 'healthy_' || n, 'healthy ' || n, 'up', true, 3600, 60, 'sev2', 3600,
                 now(), now() + interval '1 hour', now(), now()
            FROM generate_series($1::int + 1, $2::int) AS n`,
         [inserted, healthy],
@@ -48,7 +48,7 @@ export async function sweeperAtScale(sizes: number[] = [1_000, 100_000]): Promis
           `INSERT INTO monitors.monitors (id, team_id, ping_url, name, status, monitoring_active, interval_seconds,
                                           grace_seconds, severity, reopen_window_seconds, last_ping_at, next_due_at,
                                           created_at, updated_at)
-           SELECT 'mon_late_' || $1::int || '_' || n, 'team_bench', 'late_' || $1::int || '_' || n, 'late', 'up', true,
+           SELECT 'mon_late_' || $1::int || '_' || n, 'team_bench', 'late_' || $1::int || '_' || n, 'late ' || $1::int || '_' || n, 'up', true,
                   60, 0, 'sev2', 3600, now() - interval '2 minutes', now() - interval '1 minute', now(), now()
              FROM generate_series(1, $2::int) AS n`,
           [healthy * 100 + sweep, OVERDUE],

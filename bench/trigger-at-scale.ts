@@ -72,8 +72,9 @@ export async function triggerAtScale(options: TriggerAtScaleOptions): Promise<Tr
       await db.query(
         `INSERT INTO alerts.webhooks (id, team_id, webhook_url, name, default_severity, enabled, filter_rules,
                                       rate_limit_per_minute, reopen_window_seconds, created_at, updated_at)
-         VALUES ($1, $2, $3, 'trigger at scale', 'sev2', true, '[]', 100000, 3600, now(), now())`,
-        [`wh_scale_${url.slice(0, 12)}`, teamId, url],
+         VALUES ($1, $2, $3, $4, 'sev2', true, '[]', 100000, 3600, now(), now())`,
+        // Names are unique within a team (docs/decisions.md, "Names"): one per phase.
+        [`wh_scale_${url.slice(0, 12)}`, teamId, url, `trigger at scale ${url.slice(0, 12)}`],
       );
       return url;
     };
