@@ -24,7 +24,7 @@ const database = useTestDatabase(databaseName, () => openMonitorsDatabase(config
 
 beforeEach(async () => {
   await database.db.query(
-    "TRUNCATE monitors.pings, monitors.incident_actions, monitors.monitors, monitors.idempotency_keys RESTART IDENTITY",
+    "TRUNCATE monitors.pings, monitors.incident_actions, monitors.due_checks, monitors.monitors, monitors.idempotency_keys RESTART IDENTITY",
   );
 });
 
