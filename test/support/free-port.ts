@@ -1,30 +1,43 @@
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 
-/** A port of `host` that was free a moment ago (bind to 0, read, close). */
-export function freePort(host = "127.0.0.1"): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Where outgoing connections take their local ports (Linux's ip_local_port_range, 32768–60999 by
+ * default). A port handed out there and closed again can be taken by any client socket of the
+ * machine (a test's database or gRPC connection) before the service it was meant for binds it
+ * (EADDRINUSE at start), so ports for services are chosen below that range.
+ */
+const EPHEMERAL_FROM = (() => {
+  try {
+    return Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]) || 32_768;
+  } catch {
+    return 32_768;
+  }
+})();
+const LOWEST = 10_000;
+
+/** Whether `port` of `host` can be bound now. */
+function isFree(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once("error", reject);
-    server.listen(0, host, () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
+    server.once("error", () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
   });
+}
+
+/** A port of `host`, below the ephemeral range, that was free a moment ago. */
+export async function freePort(host = "127.0.0.1"): Promise<number> {
+  for (;;) {
+    const port = LOWEST + Math.floor(Math.random() * (EPHEMERAL_FROM - LOWEST));
+    if (await isFree(port, host)) return port;
+  }
 }
 
 /** N such that N..N+count-1 were all free a moment ago (for a block of ports counted from one). */
 export async function freePortRange(count: number, host = "127.0.0.1"): Promise<number> {
-  const free = (port: number) =>
-    new Promise<boolean>((resolve) => {
-      const server = createServer();
-      server.once("error", () => resolve(false));
-      server.listen(port, host, () => server.close(() => resolve(true)));
-    });
   for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
-    const all = await Promise.all(Array.from({ length: count }, (_, offset) => free(base + offset)));
+    const base = LOWEST + Math.floor(Math.random() * (EPHEMERAL_FROM - LOWEST - count));
+    const all = await Promise.all(Array.from({ length: count }, (_, offset) => isFree(base + offset, host)));
     if (all.every(Boolean)) return base;
   }
 }
