@@ -50,11 +50,13 @@ type Result = {
   errors: number;
   /** CPU µs each process spent per answered request during the scenario. */
   cpu: Record<string, number>;
+  /** Bytes of write-ahead log PostgreSQL wrote per answered request (what a replica or archive receives). */
+  walBytes: number;
   /** Mean items per coalesced call and mean ms per call, by RPC (telemetry on only). */
   batches: Record<string, number>;
 };
 type Request = { path: string; body: string; headers: Record<string, string> };
-type Measured = Omit<Result, "stored" | "cpu" | "batches">;
+type Measured = Omit<Result, "stored" | "cpu" | "walBytes" | "batches">;
 
 /** Loads `url`, or with `next` a new request each time (own path, body and signature). */
 async function load(
@@ -161,6 +163,14 @@ async function suite(options: {
   });
   const db = new pg.Pool({ connectionString: stack.info.databaseUrl, max: 2 });
   const count = async (sql: string) => Number((await db.query<{ n: string }>(sql)).rows[0]?.n ?? 0);
+  // The cluster's write-ahead log: nothing else writes to this PostgreSQL while a scenario runs.
+  const walPosition = async () =>
+    (await db.query<{ lsn: string }>("SELECT pg_current_wal_lsn()::text AS lsn")).rows[0]?.lsn;
+  const walSince = async (lsn: string | undefined) =>
+    Number(
+      (await db.query<{ n: string }>("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1)::text AS n", [lsn])).rows[0]
+        ?.n ?? 0,
+    );
   const results: Result[] = [];
   let atScale: TriggerAtScaleResult | null = null;
   try {
@@ -170,10 +180,12 @@ async function suite(options: {
       // Autovacuum is off on these machines: each scenario starts from vacuumed tables, so runs do not drift.
       await db.query("VACUUM ANALYZE");
       const storedBefore = stored ? await stored() : 0;
+      const walBefore = await walPosition();
       const cpuBefore = cpuByRole();
       const histogramsBefore = await batchHistograms(metricsPort);
       const measured = await scenario();
       const cpu = cpuPerRequest(cpuBefore, cpuByRole(), measured.acknowledged);
+      const walWritten = await walSince(walBefore);
       const batches: Record<string, number> = {};
       for (const [rpc, after] of await batchHistograms(metricsPort)) {
         const earlier = histogramsBefore.get(rpc) ?? { sum: 0, count: 0 };
@@ -185,6 +197,7 @@ async function suite(options: {
         ...measured,
         name: `${measured.name}${options.label}`,
         cpu,
+        walBytes: measured.acknowledged > 0 ? Math.round(walWritten / measured.acknowledged) : 0,
         batches,
         stored: stored ? (await stored()) - storedBefore : null,
       });
@@ -303,10 +316,16 @@ try {
 
 console.log(`(each scenario ran ${DURATION} s, ${CONNECTIONS} connections, after VACUUM ANALYZE)`);
 console.table(
-  results.map(({ cpu: _cpu, batches: _batches, ...r }) => ({ ...r, rps: Math.round(r.rps), stored: r.stored ?? "—" })),
+  results.map(({ cpu: _cpu, batches: _batches, walBytes: _walBytes, ...r }) => ({
+    ...r,
+    rps: Math.round(r.rps),
+    stored: r.stored ?? "—",
+  })),
 );
-console.log("CPU µs per answered request, by process (the bare route's server is not counted):");
-console.table(Object.fromEntries(results.map((r) => [r.name, r.cpu])));
+console.log(
+  "CPU µs per answered request, by process (the bare route's server is not counted), and PostgreSQL's WAL bytes per answered request:",
+);
+console.table(Object.fromEntries(results.map((r) => [r.name, { ...r.cpu, "WAL bytes": r.walBytes }])));
 console.log("Coalesced calls: mean items per call and mean ms per call (the gateway's batch histograms):");
 console.table(
   Object.fromEntries(results.filter((r) => Object.keys(r.batches).length > 0).map((r) => [r.name, r.batches])),
