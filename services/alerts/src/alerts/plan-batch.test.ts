@@ -1,7 +1,7 @@
 import { quotaKey, quotaMonth } from "@pulsegate/contract/quota";
 import { describe, expect, it } from "vitest";
 import type { AlertView } from "./alert-row.ts";
-import { type FoldInput, type KeyState, keyOf, planBatch, resolveResults } from "./plan-batch.ts";
+import { type FoldInput, type KeyState, keyOf, newAlertId, planBatch, resolveResults } from "./plan-batch.ts";
 
 const at = new Date("2026-11-23T10:00:00.000Z");
 const month = quotaMonth(at);
@@ -270,5 +270,18 @@ describe("planBatch", () => {
     expect(plan.creates.map((alert) => alert.silencedBy)).toEqual(["sil_1"]);
     expect(plan.bumps.map((bump) => bump.silencedBy)).toEqual(["sil_1"]);
     expect(plan.occurrences.map((row) => row.outcome)).toEqual(["created", "reopened"]);
+  });
+});
+
+describe("newAlertId", () => {
+  it("keeps the id's shape and sorts ids by when they were made (indexes take new ones at their right edge)", async () => {
+    const first = newAlertId();
+    await new Promise((done) => setTimeout(done, 2));
+    const second = newAlertId();
+    expect(first).toMatch(/^alert_[0-9a-f]{32}$/);
+    expect(second).toMatch(/^alert_[0-9a-f]{32}$/);
+    expect(first < second).toBe(true);
+    // The first 12 hex digits are the milliseconds since the epoch.
+    expect(Math.abs(Number.parseInt(second.slice(6, 18), 16) - Date.now())).toBeLessThan(1_000);
   });
 });

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUUIDv7 } from "node:crypto";
 import { checkStoredText, type TextProblem } from "@pulsegate/contract/text";
 import type { PgPool } from "@pulsegate/db";
 import type { Logger } from "@pulsegate/runtime/logger";
@@ -90,9 +90,12 @@ export class PingRecorder {
     return true;
   }
 
-  /** Results in the order of `inputs`; pings of one monitor are applied in that order. */
+  /**
+   * Results in the order of `inputs`; pings of one monitor are applied in that order. A ping's key is
+   * time-ordered (UUIDv7), so the unique index on the keys takes each new one at its right edge.
+   */
   record(inputs: RecordInput[]): Promise<RecordResult[]> {
-    return this.#answerStorable(inputs, randomUUID, (items) => this.#write(items));
+    return this.#answerStorable(inputs, randomUUIDv7, (items) => this.#write(items));
   }
 
   /**
