@@ -117,6 +117,53 @@ describe("outbox expansion", () => {
   });
 });
 
+describe("the expansion's queue (alerts.outbox_pending)", () => {
+  it("follows the outbox row for every writer: the previous release's events, its marks, an operator's retry", async () => {
+    await channels.create(teamId, { kind: "webhook", name: "q", url: "http://127.0.0.1:9/q", enabled: true });
+    const alertId = await trigger("Queued");
+    const expandAll = async () => {
+      while ((await expandOutbox(database.orm, { batchSize: 100, maxAttempts: 3, log })) > 0) {}
+    };
+    await expandAll();
+    const ids = async (sql: string) => (await database.db.query<{ id: string }>(sql, [alertId])).rows.map((r) => r.id);
+    const queued = () =>
+      ids(
+        "SELECT q.outbox_id::text AS id FROM alerts.outbox_pending q JOIN alerts.outbox o ON o.id = q.outbox_id WHERE o.alert_id = $1 ORDER BY 1",
+      );
+    const delivered = () =>
+      ids("SELECT outbox_id::text AS id FROM alerts.deliveries WHERE alert_id = $1 ORDER BY outbox_id");
+    const [created] = await delivered();
+    expect(created).toBeDefined();
+    expect(await queued()).toEqual([]);
+
+    // Written by code that knows nothing of the queue (the previous release): a plain INSERT.
+    const copy = async () =>
+      (
+        await ids(`INSERT INTO alerts.outbox (team_id, alert_id, event_type, payload, created_at)
+                   SELECT team_id, alert_id, event_type, payload, now() FROM alerts.outbox WHERE alert_id = $1
+                    ORDER BY id LIMIT 1 RETURNING id::text AS id`)
+      )[0] as string;
+    const unaware = await copy();
+    // Expanded by the previous release, which marks the row: it leaves the queue.
+    const markedElsewhere = await copy();
+    await database.db.query("UPDATE alerts.outbox SET expanded_at = now() WHERE id = $1", [markedElsewhere]);
+    expect(await queued()).toEqual([unaware]);
+
+    await expandAll();
+    expect(await delivered()).toEqual([created, unaware]);
+    expect(await queued()).toEqual([]);
+
+    // An operator's retry of an event set aside (docs/operations.md) queues it again.
+    await database.db.query(
+      "UPDATE alerts.outbox SET expanded_at = NULL, set_aside_at = NULL, set_aside_reason = NULL WHERE id = $1",
+      [markedElsewhere],
+    );
+    expect(await queued()).toEqual([markedElsewhere]);
+    await expandAll();
+    expect(await delivered()).toEqual([created, unaware, markedElsewhere]);
+  });
+});
+
 describe("deliveries", () => {
   it("fails a delivery whose outcome PostgreSQL refuses, counts it, and sends the alert's later events", async () => {
     // The poison: the first event of an alert, which its receiver refuses (418) and whose failure

@@ -17,7 +17,7 @@ const database = useTestDatabase(databaseName, () => openAlertsDatabase(config, 
 
 beforeEach(async () => {
   await database.db.query(
-    "TRUNCATE alerts.deliveries, alerts.outbox, alerts.occurrences, alerts.alerts, alerts.channels, alerts.idempotency_keys RESTART IDENTITY",
+    "TRUNCATE alerts.deliveries, alerts.outbox_pending, alerts.outbox, alerts.occurrences, alerts.alerts, alerts.channels, alerts.idempotency_keys RESTART IDENTITY",
   );
   await database.db.query(
     `INSERT INTO alerts.alerts (id, team_id, status, title, severity, occurrence_count, source, source_id,

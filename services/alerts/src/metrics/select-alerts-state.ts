@@ -6,14 +6,15 @@ export type AlertsStateRow = { kind: string; label: string; count: number; oldes
 /**
  * One statement: open and acknowledged alerts (through the partial index of alerts not resolved),
  * and the notification backlog in its two stages, outbox events not yet expanded into deliveries
- * and deliveries still pending, with the age of the oldest of each.
+ * (queued; the oldest is the lowest id) and deliveries still pending, with the age of the oldest of each.
  */
 export const SELECT_ALERTS_STATE = `
   SELECT 'alerts' AS kind, status AS label, count(*)::int AS count, NULL::float8 AS oldest_age_seconds
     FROM alerts.alerts WHERE status <> 'resolved' GROUP BY status
   UNION ALL
-  SELECT 'backlog', 'unexpanded', count(*)::int, extract(epoch FROM now() - min(created_at))::float8
-    FROM alerts.outbox WHERE expanded_at IS NULL
+  SELECT 'backlog', 'unexpanded', count(*)::int,
+         extract(epoch FROM now() - (SELECT o.created_at FROM alerts.outbox o WHERE o.id = min(q.outbox_id)))::float8
+    FROM alerts.outbox_pending q
   UNION ALL
   SELECT 'backlog', 'pending_delivery', count(*)::int, extract(epoch FROM now() - min(created_at))::float8
     FROM alerts.deliveries WHERE status = 'pending'`;

@@ -19,6 +19,7 @@ import { UniqueNamesAndTeamDeletions } from "./0018-unique-names-and-team-deleti
 import { ChannelTestLeases } from "./0019-channel-test-leases.ts";
 import { AlertActors } from "./0020-alert-actors.ts";
 import { AcknowledgedEvents } from "./0021-acknowledged-events.ts";
+import { OutboxPending } from "./0022-outbox-pending.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
 export const migrations = [
@@ -43,4 +44,5 @@ export const migrations = [
   { name: "0019-channel-test-leases", class: ChannelTestLeases },
   { name: "0020-alert-actors", class: AlertActors },
   { name: "0021-acknowledged-events", class: AcknowledgedEvents },
+  { name: "0022-outbox-pending", class: OutboxPending },
 ];

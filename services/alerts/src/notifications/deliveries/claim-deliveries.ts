@@ -18,8 +18,8 @@ const CLAIM_DELIVERIES = `
              AND NOT EXISTS (SELECT 1 FROM alerts.deliveries e
                               WHERE e.alert_id = x.alert_id AND e.channel_id = x.channel_id
                                 AND e.outbox_id < x.outbox_id AND e.status = 'pending')
-             AND NOT EXISTS (SELECT 1 FROM alerts.outbox p
-                              WHERE p.alert_id = x.alert_id AND p.id < x.outbox_id AND p.expanded_at IS NULL)
+             AND NOT EXISTS (SELECT 1 FROM alerts.outbox p JOIN alerts.outbox_pending q ON q.outbox_id = p.id
+                              WHERE p.alert_id = x.alert_id AND p.id < x.outbox_id)
            ORDER BY x.next_attempt_at, x.outbox_id
            LIMIT ? FOR UPDATE OF x SKIP LOCKED) due,
          alerts.channels c, alerts.outbox o
