@@ -31,16 +31,21 @@ beforeEach(async () => {
   );
 });
 
-/** An outbox event created `ageDays` ago, expanded then (or `expandedDaysAgo`, or never with null). */
-async function outboxEvent(ageDays: number, expandedDaysAgo: number | null = ageDays): Promise<string> {
+/**
+ * An outbox event created `ageDays` ago: expanded as this release leaves one (out of the queue, its row
+ * as written), as the release before 0023 left one (`expanded_at` marked), or awaiting expansion.
+ */
+async function outboxEvent(ageDays: number, state: "expanded" | "marked" | "unexpanded" = "expanded"): Promise<string> {
   const { rows } = await database.db.query<{ id: string }>(
     `INSERT INTO alerts.outbox (team_id, alert_id, event_type, payload, created_at, expanded_at)
      VALUES ('team_1', 'al_1', 'alert.created', '{}', now() - make_interval(days => $1::int),
-             now() - make_interval(days => $2::int))
+             CASE WHEN $2 THEN now() END)
      RETURNING id::text AS id`,
-    [ageDays, expandedDaysAgo],
+    [ageDays, state === "marked"],
   );
-  return rows[0]?.id ?? "";
+  const id = rows[0]?.id ?? "";
+  if (state === "expanded") await database.db.query("DELETE FROM alerts.outbox_pending WHERE outbox_id = $1", [id]);
+  return id;
 }
 
 let deliveryCount = 0;
@@ -103,11 +108,12 @@ describe("notification retention", () => {
     const leasedEvent = await outboxEvent(OLD);
     const leasedPending = await delivery(leasedEvent, "pending", { ageDays: OLD, leasedForSeconds: 300 });
     const leasedCancelled = await delivery(leasedEvent, "cancelled", { ageDays: OLD, leasedForSeconds: 300 });
-    // Events without deliveries: routed nowhere (old: goes), awaiting expansion, recent, expanded recently.
+    // Events without deliveries: routed nowhere (old: goes, as does one the previous release marked
+    // expanded), awaiting expansion (kept), recent (kept).
     const routedNowhere = await outboxEvent(OLD);
-    const unexpanded = await outboxEvent(OLD, null);
+    const unexpanded = await outboxEvent(OLD, "unexpanded");
     const recent = await outboxEvent(RECENT);
-    const expandedRecently = await outboxEvent(OLD, RECENT);
+    const markedByPreviousRelease = await outboxEvent(OLD, "marked");
     const recentEvent = await outboxEvent(RECENT);
     const recentDelivered = await delivery(recentEvent, "delivered", { ageDays: RECENT });
     // Idempotency keys are kept a day, whatever the notifications' horizon.
@@ -118,17 +124,18 @@ describe("notification retention", () => {
 
     const result = await pruneNotifications(database.orm, { retentionDays: RETENTION_DAYS });
 
-    expect(result).toEqual({ skipped: false, deliveries: 3, outbox: 2, idempotencyKeys: 1, more: false });
+    expect(result).toEqual({ skipped: false, deliveries: 3, outbox: 3, idempotencyKeys: 1, more: false });
     const { rows: keys } = await database.db.query<{ key: string }>("SELECT key FROM alerts.idempotency_keys");
     expect(keys).toEqual([{ key: "young" }]);
     expect(await ids("alerts.deliveries")).toEqual(
       [pending, lateFailure, leasedPending, leasedCancelled, recentDelivered].sort(),
     );
     expect(await ids("alerts.outbox")).toEqual(
-      [waiting, lateEvent, leasedEvent, unexpanded, recent, expandedRecently, recentEvent].sort(),
+      [waiting, lateEvent, leasedEvent, unexpanded, recent, recentEvent].sort(),
     );
     for (const id of [delivered, failed, cancelled]) expect(await ids("alerts.deliveries")).not.toContain(id);
-    for (const id of [spent, routedNowhere]) expect(await ids("alerts.outbox")).not.toContain(id);
+    for (const id of [spent, routedNowhere, markedByPreviousRelease])
+      expect(await ids("alerts.outbox")).not.toContain(id);
     // The product's history is never pruned.
     expect(await count("alerts.alerts")).toBe(1);
     expect(await count("alerts.occurrences")).toBe(1);

@@ -20,6 +20,7 @@ import { ChannelTestLeases } from "./0019-channel-test-leases.ts";
 import { AlertActors } from "./0020-alert-actors.ts";
 import { AcknowledgedEvents } from "./0021-acknowledged-events.ts";
 import { OutboxPending } from "./0022-outbox-pending.ts";
+import { OutboxPendingOnly } from "./0023-outbox-pending-only.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
 export const migrations = [
@@ -45,4 +46,5 @@ export const migrations = [
   { name: "0020-alert-actors", class: AlertActors },
   { name: "0021-acknowledged-events", class: AcknowledgedEvents },
   { name: "0022-outbox-pending", class: OutboxPending },
+  { name: "0023-outbox-pending-only", class: OutboxPendingOnly },
 ];

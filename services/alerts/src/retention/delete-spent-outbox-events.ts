@@ -1,16 +1,15 @@
 import type { EntityManager } from "@pulsegate/db";
 
 /**
- * One batch of outbox events expanded more than `retentionDays` ago that no delivery refers to
- * any more: either they were routed nowhere, or all their deliveries ended and were pruned. An
- * event awaiting expansion, or with a delivery left (pending, or final but recent), stays.
- * `?`: retention days (twice), batch size.
+ * One batch of outbox events written more than `retentionDays` ago, expanded, that no delivery
+ * refers to any more: either they were routed nowhere, or all their deliveries ended and were
+ * pruned. An event awaiting expansion (queued in alerts.outbox_pending), or with a delivery left
+ * (pending, or final but recent), stays. `?`: retention days, batch size.
  */
 export const DELETE_SPENT_OUTBOX_EVENTS = `DELETE FROM alerts.outbox WHERE id IN (
        SELECT o.id FROM alerts.outbox o
-        WHERE o.expanded_at IS NOT NULL
-          AND o.expanded_at < now() - make_interval(days => ?)
-          AND o.created_at < now() - make_interval(days => ?)
+        WHERE o.created_at < now() - make_interval(days => ?)
+          AND NOT EXISTS (SELECT 1 FROM alerts.outbox_pending q WHERE q.outbox_id = o.id)
           AND NOT EXISTS (SELECT 1 FROM alerts.deliveries d WHERE d.outbox_id = o.id)
         ORDER BY o.id LIMIT ? FOR UPDATE SKIP LOCKED)`;
 
@@ -21,7 +20,7 @@ export async function deleteSpentOutboxEvents(
 ): Promise<number> {
   const result = await tx.execute<{ affectedRows: number }>(
     DELETE_SPENT_OUTBOX_EVENTS,
-    [retentionDays, retentionDays, batchSize],
+    [retentionDays, batchSize],
     "run",
   );
   return result.affectedRows;

@@ -3,10 +3,11 @@ import type { EntityManager } from "@pulsegate/db";
 /**
  * The expansion's queue: `alerts.outbox_pending`, one narrow row per event awaiting expansion, oldest
  * first (migration 0022; docs/decisions.md, "The outbox's queue beside it"). Events are claimed in
- * the expanding transaction, their queue rows and outbox rows locked (SKIP LOCKED: replicas take
- * disjoint events; a queue row another replica deleted meanwhile is skipped), then marked expanded,
- * or set aside when one cannot be expanded on its own. Marking still writes `expanded_at`, which the
- * previous release reads; the trigger on it takes the event out of the queue.
+ * the expanding transaction, their queue rows locked (SKIP LOCKED: replicas take disjoint events; a
+ * queue row another replica deleted meanwhile is skipped), then taken out of the queue,
+ * or set aside when one cannot be expanded on its own. An event expanded leaves the queue and its
+ * outbox row stays as written (0023); one set aside is marked there (`expanded_at`, `set_aside_at`),
+ * and the trigger on `expanded_at` takes it out of the queue.
  */
 
 /** An outbox event as the expansion routes it. */
@@ -19,26 +20,24 @@ export type OutboxEventRow = {
 };
 
 /**
- * Locks the oldest queued events, or only the one given, then their outbox rows by id (the queue
- * first, so no plan walks the outbox in id order to meet it). The outbox row is locked and
- * `expanded_at IS NULL` checked on it as well: the previous release claims and marks events there.
- * `?`: the event id or null (twice), batch size.
+ * Locks the oldest queued events, or only the one given, then reads their outbox rows by id (the
+ * queue first, so no plan walks the outbox in id order to meet it). `?`: the event id or null
+ * (twice), batch size.
  */
 export const CLAIM_OUTBOX_EVENTS = `WITH claimed AS (
          SELECT outbox_id FROM alerts.outbox_pending WHERE ?::bigint IS NULL OR outbox_id = ?::bigint
           ORDER BY outbox_id LIMIT ? FOR UPDATE SKIP LOCKED)
        SELECT o.id::text AS id, o.team_id, o.alert_id, o.event_type, o.payload->'alert'->>'severity' AS severity
          FROM claimed c JOIN alerts.outbox o ON o.id = c.outbox_id
-        WHERE o.expanded_at IS NULL
-        ORDER BY o.id FOR UPDATE OF o SKIP LOCKED`;
+        ORDER BY o.id`;
 
 /** The oldest unexpanded events' ids, unlocked (to retry them one at a time). `?`: batch size. */
 export const SELECT_UNEXPANDED_OUTBOX_IDS =
   "SELECT outbox_id::text AS id FROM alerts.outbox_pending ORDER BY outbox_id LIMIT ?";
 
-/** `?`: the events' ids as a JSON array. */
+/** Out of the queue: a narrow row deleted, the event's row left as written. `?`: the events' ids as a JSON array. */
 export const MARK_OUTBOX_EXPANDED =
-  "UPDATE alerts.outbox SET expanded_at = now() WHERE id IN (SELECT jsonb_array_elements_text(?::jsonb)::bigint)";
+  "DELETE FROM alerts.outbox_pending WHERE outbox_id IN (SELECT jsonb_array_elements_text(?::jsonb)::bigint)";
 
 /**
  * Expanded into nothing, with the reason it could not be expanded (once: only while queued; the
