@@ -6,25 +6,28 @@ export const PINGS_KEPT_PER_MONITOR = 100;
 /**
  * One batch: pings older than the horizon that are not among their monitor's
  * newest `keep` (newest by id, the order the admin API lists them in), taken
- * monitor by monitor from `?` on. Per monitor, the boundary is the id of its
- * `keep`-th newest ping (pings_monitor_idx) and the old pings come from
- * pings_monitor_received_idx, so recent pings are never read; monitors
- * without an old ping cost one index probe. New pings arriving meanwhile only
- * move the boundary up, so a boundary read earlier never spares too little.
+ * monitor by monitor from `?` on, all through pings_monitor_idx (monitor_id, id):
+ * per monitor, the boundary is the id of its `keep`-th newest ping, and the
+ * candidates are its oldest pings below it, of which the old ones go. Ids follow
+ * arrival, so a monitor's oldest pings are its old ones; a monitor whose oldest
+ * ping is recent costs one index probe. A ping whose received time is older than
+ * its id says (a spooled ping, written late) goes once the pings before it have.
+ * New pings arriving meanwhile only move the boundary up, so a boundary read
+ * earlier never spares too little.
  */
-const DELETE_OLD_PINGS = `
+export const DELETE_OLD_PINGS = `
   WITH doomed AS (
-    SELECT old.id
+    SELECT oldest.id
       FROM monitors.monitors m
      CROSS JOIN LATERAL (SELECT k.id FROM monitors.pings k WHERE k.monitor_id = m.id
                           ORDER BY k.id DESC OFFSET ? LIMIT 1) boundary
-     CROSS JOIN LATERAL (SELECT p.id FROM monitors.pings p
-                          WHERE p.monitor_id = m.id AND p.received_at < now() - make_interval(days => ?)
-                            AND p.id < boundary.id
-                          LIMIT ?) old
+     CROSS JOIN LATERAL (SELECT p.id, p.received_at FROM monitors.pings p
+                          WHERE p.monitor_id = m.id AND p.id < boundary.id
+                          ORDER BY p.id LIMIT ?) oldest
      WHERE m.id >= ?
-       AND EXISTS (SELECT 1 FROM monitors.pings o
-                    WHERE o.monitor_id = m.id AND o.received_at < now() - make_interval(days => ?))
+       AND (SELECT f.received_at FROM monitors.pings f WHERE f.monitor_id = m.id ORDER BY f.id LIMIT 1)
+           < now() - make_interval(days => ?)
+       AND oldest.received_at < now() - make_interval(days => ?)
      ORDER BY m.id
      LIMIT ?
   ), deleted AS (
@@ -46,9 +49,9 @@ export function oldPingBatches(
   return async (tx, batchSize) => {
     const [row] = await tx.execute<{ deleted: number; last_monitor: string | null }[]>(DELETE_OLD_PINGS, [
       keep - 1,
-      retentionDays,
       batchSize,
       fromMonitor,
+      retentionDays,
       retentionDays,
       batchSize,
     ]);
