@@ -10,6 +10,7 @@ import { DeletesAndUniqueNames } from "./0009-deletes-and-unique-names.ts";
 import { DueChecks } from "./0010-due-checks.ts";
 import { HotPingUpdates } from "./0011-hot-ping-updates.ts";
 import { PingsWithoutForeignKey } from "./0012-pings-without-foreign-key.ts";
+import { PingsOneMonitorIndex } from "./0013-pings-one-monitor-index.ts";
 
 /** Committed migrations, in order. Names are stable: never rename one that shipped. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   { name: "0010-due-checks", class: DueChecks },
   { name: "0011-hot-ping-updates", class: HotPingUpdates },
   { name: "0012-pings-without-foreign-key", class: PingsWithoutForeignKey },
+  { name: "0013-pings-one-monitor-index", class: PingsOneMonitorIndex },
 ];
