@@ -41,10 +41,14 @@ export const MARK_OUTBOX_EXPANDED =
 
 /**
  * Expanded into nothing, with the reason it could not be expanded (once: only while queued; the
- * trigger on `expanded_at` takes it out of the queue).
+ * trigger on `expanded_at` takes it out of the queue). The queue row is locked first, as the claim
+ * locks it: a replica expanding the event meanwhile is waited for, and the event it took out of the
+ * queue is not marked. `?`: the event id, the reason.
  */
-export const SET_ASIDE_OUTBOX_EVENT = `UPDATE alerts.outbox SET expanded_at = now(), set_aside_at = now(), set_aside_reason = ?
-          WHERE id = ?::bigint AND id IN (SELECT outbox_id FROM alerts.outbox_pending)`;
+export const SET_ASIDE_OUTBOX_EVENT = `WITH queued AS (
+         SELECT outbox_id FROM alerts.outbox_pending WHERE outbox_id = ?::bigint FOR UPDATE)
+       UPDATE alerts.outbox SET expanded_at = now(), set_aside_at = now(), set_aside_reason = ?
+        WHERE id IN (SELECT outbox_id FROM queued)`;
 
 export function claimOutboxEvents(
   em: EntityManager,
@@ -63,5 +67,5 @@ export async function markOutboxExpanded(em: EntityManager, ids: string[]): Prom
 }
 
 export async function setAsideOutboxEvent(em: EntityManager, id: string, reason: string): Promise<void> {
-  await em.execute(SET_ASIDE_OUTBOX_EVENT, [reason, id]);
+  await em.execute(SET_ASIDE_OUTBOX_EVENT, [id, reason]);
 }
