@@ -10,7 +10,9 @@
 // BENCH_SCALE_ALERTS changes the million), and the missed-heartbeat sweep at 1,000 and 100,000 healthy monitors.
 //
 // BENCH_ONLY=bare,ping limits the run to the scenarios named, BENCH_TELEMETRY=0 skips the second stack;
-// BENCH_PROFILE=<dir> makes every service write a CPU profile there when it stops (node --cpu-prof).
+// BENCH_PROFILE=<dir> makes every service write a CPU profile there when it stops (node --cpu-prof);
+// BENCH_NODE_OPTIONS gives the services Node flags of its own (--perf-basic-prof for Linux `perf`, which
+// samples CPU time only: on two shared cores --cpu-prof's samples pile up where a process was preempted).
 import { spawn } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
 import { resolve } from "node:path";
@@ -27,6 +29,13 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ONLY = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(",") : null;
 const wanted = (name: string) => !ONLY || ONLY.some((word) => name.includes(word));
+
+/** The services' NODE_OPTIONS: BENCH_NODE_OPTIONS, and the profiler's flags under BENCH_PROFILE. */
+function serviceNodeOptions(): string {
+  const profile = process.env.BENCH_PROFILE ? `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` : "";
+  return [process.env.BENCH_NODE_OPTIONS ?? "", profile].filter(Boolean).join(" ");
+}
+
 // Pings: 10 a minute per ping URL (spec), so the load rotates over enough monitors that none sees more than a
 // few a minute: a warm-up round pings each once (as in steady state, the gateway then knows every active
 // monitor), then the measured load at 5,000/s reaches each at most twice more.
@@ -157,7 +166,7 @@ async function suite(options: {
       NOTIFY_POLL_MS: "1000",
       LOG_LEVEL: "warn",
       ...(process.env.DB_POOL_MAX ? { DB_POOL_MAX: process.env.DB_POOL_MAX } : {}),
-      ...(process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` } : {}),
+      ...(serviceNodeOptions() ? { NODE_OPTIONS: serviceNodeOptions() } : {}),
     },
     serviceEnv: (name) => (name === "gateway" && options.telemetry ? { METRICS_PORT: String(metricsPort) } : {}),
   });

@@ -168,9 +168,18 @@ async function applyClaimed(
   });
 }
 
-/** The rows of WRITE_PING_BATCH, gathered item by item, sent as one JSON document. */
+/** A timestamp as the document carries it (see BatchWrite). */
+const iso = (date: Date | null): string | null => (date === null ? null : date.toISOString());
+
+/**
+ * The rows of WRITE_PING_BATCH, gathered item by item, sent as one JSON document. Timestamps go in
+ * as ISO text, not as Dates: JSON.stringify leaves its fast path for every object with a toJSON, and
+ * a 25-ping document cost twice as much to build and write with Dates in it (docs/performance.md,
+ * "Issue 25, third session").
+ */
 class BatchWrite {
   readonly #options: { spooled: boolean; now: Date };
+  readonly #now: string;
   readonly #pings: object[] = [];
   readonly #monitors = new Map<string, MonitorView>();
   readonly #actions: object[] = [];
@@ -178,6 +187,7 @@ class BatchWrite {
 
   constructor(options: { spooled: boolean; now: Date }) {
     this.#options = options;
+    this.#now = options.now.toISOString();
   }
 
   get empty(): boolean {
@@ -195,8 +205,8 @@ class BatchWrite {
       // Embedded as a JSON object in the document (jsonb_to_recordset reads it into the jsonb column).
       metadata: item.metadataJson === null ? null : (JSON.parse(item.metadataJson) as unknown),
       method: item.method,
-      received_at: item.receivedAt,
-      recorded_at: this.#options.now,
+      received_at: item.receivedAt.toISOString(),
+      recorded_at: this.#now,
       spooled: this.#options.spooled,
       duration_ms: durationMs,
     });
@@ -221,7 +231,7 @@ class BatchWrite {
       reopen_window_seconds: row.reopenWindowSeconds,
       repeat_interval_seconds: row.repeatIntervalSeconds,
       alert_quota_monthly: row.alertQuotaMonthly,
-      created_at: row.createdAt,
+      created_at: iso(row.createdAt),
     });
     return this.#actions.length - 1;
   }
@@ -234,15 +244,15 @@ class BatchWrite {
     const monitors = [...this.#monitors.values()].map((m) => ({
       id: m.id,
       status: m.status,
-      last_ping_at: m.lastPingAt,
+      last_ping_at: iso(m.lastPingAt),
       last_ping_status: m.lastPingStatus,
       last_reason: m.lastReason,
-      next_due_at: m.nextDueAt,
+      next_due_at: iso(m.nextDueAt),
       incident_open: m.incidentOpen,
       alert_quota_monthly: m.alertQuotaMonthly,
-      run_started_at: m.runStartedAt,
+      run_started_at: iso(m.runStartedAt),
       last_duration_ms: m.lastDurationMs,
-      updated_at: this.#options.now,
+      updated_at: this.#now,
     }));
     const document = JSON.stringify({ pings: this.#pings, monitors, actions: this.#actions, usage: this.#usage });
     const [row] = await run<{ action_ids: string[] }>(client, WRITE_PING_BATCH, [document]);
