@@ -14,8 +14,10 @@ import { ChannelService } from "../../services/alerts/src/notifications/channels
 import { DeliveryStore } from "../../services/alerts/src/notifications/deliveries/delivery-store.ts";
 import { Dispatcher } from "../../services/alerts/src/notifications/deliveries/dispatcher.ts";
 import { expandOutbox } from "../../services/alerts/src/notifications/deliveries/expand-outbox.ts";
+import { setAsideOutboxEvent } from "../../services/alerts/src/notifications/deliveries/outbox-expansion-queue.ts";
 import { createHttpSender } from "../../services/alerts/src/notifications/deliveries/send-http.ts";
 import { sendDueReminders } from "../../services/alerts/src/reminders/send-reminders.ts";
+import { setAsideReminder } from "../../services/alerts/src/reminders/take-due-reminders.ts";
 import { TEST_DATABASE_SERVER, useTestDatabase } from "../support/database.ts";
 import { inProcessCounter } from "../support/in-process-metrics.ts";
 import { receiversClosedAfterEach } from "../support/receiver.ts";
@@ -280,5 +282,31 @@ describe("reminders", () => {
     expect(setAsideLines()).toEqual([
       expect.objectContaining({ level: 40, queue: "reminders", alertId: poisoned, reason: "SQLSTATE 23514" }),
     ]);
+  });
+});
+
+describe("setting aside once", () => {
+  it("marks an outbox event or a reminder only while it is still pending: one another replica finished is not counted again", async () => {
+    const alertId = await trigger("Set aside once");
+    const { rows } = await database.db.query<{ id: string }>(
+      "SELECT id::text AS id FROM alerts.outbox WHERE alert_id = $1",
+      [alertId],
+    );
+    const eventId = (rows[0] as { id: string }).id;
+    expect(await setAsideOutboxEvent(database.orm.em.fork(), eventId, "TypeError")).toBe(true);
+    // Set aside (or expanded) already, by this replica or another: nothing to mark, nothing to report.
+    expect(await setAsideOutboxEvent(database.orm.em.fork(), eventId, "RangeError")).toBe(false);
+    const { rows: marked } = await database.db.query(
+      "SELECT set_aside_reason FROM alerts.outbox WHERE id = $1 AND expanded_at IS NOT NULL",
+      [eventId],
+    );
+    expect(marked).toEqual([{ set_aside_reason: "TypeError" }]);
+
+    await database.db.query(
+      "UPDATE alerts.alerts SET repeat_interval_seconds = 600, next_reminder_at = now() WHERE id = $1",
+      [alertId],
+    );
+    expect(await setAsideReminder(pool, alertId, "SQLSTATE 23514")).toBe(true);
+    expect(await setAsideReminder(pool, alertId, "SQLSTATE 23514")).toBe(false);
   });
 });

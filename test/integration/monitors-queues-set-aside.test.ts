@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "v
 import { openMonitorsDatabase } from "../../services/monitors/src/app.ts";
 import { loadMonitorsConfig } from "../../services/monitors/src/config.ts";
 import { alertsOverGrpc } from "../../services/monitors/src/grpc/alerts-client.ts";
+import { setAsideIncidentAction } from "../../services/monitors/src/incidents/incident-action-queue.ts";
 import type { IncidentActionRow } from "../../services/monitors/src/incidents/incident-action-row.ts";
 import { IncidentWorker } from "../../services/monitors/src/incidents/incident-worker.ts";
 import { insertIncidentActions } from "../../services/monitors/src/incidents/insert-incident-actions.ts";
@@ -113,6 +114,21 @@ describe("incident actions", () => {
         reason: "TRIGGER_OUTCOME_INVALID",
       }),
     ]);
+  });
+});
+
+describe("setting an incident action aside once", () => {
+  it("marks it only while it is not done: one another replica finished is not counted again", async () => {
+    const teamId = `team_${randomUUID()}`;
+    const monitor = await aMonitor(teamId);
+    await insertIncidentActions(database.orm.em.fork(), [action(monitor.id, teamId, "raise", null)]);
+    const { rows } = await database.db.query<{ id: string }>(
+      "SELECT id::text AS id FROM monitors.incident_actions WHERE monitor_id = $1",
+      [monitor.id],
+    );
+    const actionId = (rows[0] as { id: string }).id;
+    expect(await setAsideIncidentAction(database.orm.em.fork(), actionId, "TRIGGER_OUTCOME_INVALID")).toBe(true);
+    expect(await setAsideIncidentAction(database.orm.em.fork(), actionId, "TRIGGER_OUTCOME_INVALID")).toBe(false);
   });
 });
 

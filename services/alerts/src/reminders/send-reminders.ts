@@ -41,8 +41,8 @@ async function sendOneByOne(pool: PgPool, now: Date, log: Pick<Logger, "warn">):
     } catch (error) {
       if (isTransientError(error)) throw error;
       const reason = setAsideReason(error);
-      await setAsideReminder(pool, alertId, reason);
-      reportSetAside(log, "reminders", { alertId }, reason);
+      // Counted and logged once: not when the alert left the reminder list meanwhile.
+      if (await setAsideReminder(pool, alertId, reason)) reportSetAside(log, "reminders", { alertId }, reason);
     }
   }
   return { sent, full: due.length === REMINDER_BATCH };

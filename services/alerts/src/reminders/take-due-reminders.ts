@@ -39,7 +39,8 @@ export const SELECT_DUE_REMINDER_IDS = statement(
 export const SET_ASIDE_REMINDER = statement(
   "alerts-set-aside-reminder",
   `UPDATE alerts.alerts SET next_reminder_at = NULL, reminder_set_aside_at = now(), reminder_set_aside_reason = $2
-    WHERE id = $1 AND next_reminder_at IS NOT NULL`,
+    WHERE id = $1 AND next_reminder_at IS NOT NULL
+    RETURNING id`,
 );
 
 /** Every alert taken, as changed (those no longer open were only taken off the reminder list). */
@@ -54,6 +55,7 @@ export async function selectDueReminderIds(pool: PgPool, now: Date, limit: numbe
   return (await run<{ id: string }>(pool, SELECT_DUE_REMINDER_IDS, [now, limit])).map((row) => row.id);
 }
 
-export async function setAsideReminder(pool: PgPool, alertId: string, reason: string): Promise<void> {
-  await run(pool, SET_ASIDE_REMINDER, [alertId, reason]);
+/** True when this call took the alert off the reminder list; false when it was off it already. */
+export async function setAsideReminder(pool: PgPool, alertId: string, reason: string): Promise<boolean> {
+  return (await run<{ id: string }>(pool, SET_ASIDE_REMINDER, [alertId, reason])).length > 0;
 }

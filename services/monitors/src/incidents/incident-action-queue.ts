@@ -86,8 +86,10 @@ export async function retryIncidentAction(
 }
 
 /** Sets an action alerts refused aside: done, outcome `invalid`, the reason kept as its last error. */
-export async function setAsideIncidentAction(em: EntityManager, actionId: string, reason: string): Promise<void> {
-  await em.execute(SET_ASIDE_INCIDENT_ACTION, [reason, actionId]);
+/** True when this call set the action aside; false when it was done already (another replica's lease). */
+export async function setAsideIncidentAction(em: EntityManager, actionId: string, reason: string): Promise<boolean> {
+  const result = await em.execute<{ affectedRows: number }>(SET_ASIDE_INCIDENT_ACTION, [reason, actionId], "run");
+  return result.affectedRows > 0;
 }
 
 /** Marks the action done with its outcome and alerts, and updates its monitor's open alerts, in one transaction. */

@@ -149,7 +149,8 @@ export class IncidentWorker {
    */
   async #setAside(action: ClaimedIncidentAction, reason: string): Promise<void> {
     try {
-      await setAsideIncidentAction(this.#em(), action.id, reason);
+      // Counted and logged once: not when another replica finished it meanwhile.
+      if (!(await setAsideIncidentAction(this.#em(), action.id, reason))) return;
     } catch {
       return; // The lease runs out and it is sent, and refused, again.
     }

@@ -49,8 +49,10 @@ async function expandOneByOne(orm: Orm, options: ExpandOptions): Promise<number>
     } catch (error) {
       if (isTransientError(error)) throw error;
       const reason = setAsideReason(error);
-      await setAsideOutboxEvent(em(orm), id, reason);
-      reportSetAside(options.log, "outbox_expansion", { outboxId: id }, reason);
+      // Counted and logged once: not when another replica expanded or set it aside meanwhile.
+      if (await setAsideOutboxEvent(em(orm), id, reason)) {
+        reportSetAside(options.log, "outbox_expansion", { outboxId: id }, reason);
+      }
       done++;
     }
   }

@@ -66,6 +66,8 @@ export async function markOutboxExpanded(em: EntityManager, ids: string[]): Prom
   await em.execute(MARK_OUTBOX_EXPANDED, [JSON.stringify(ids)]);
 }
 
-export async function setAsideOutboxEvent(em: EntityManager, id: string, reason: string): Promise<void> {
-  await em.execute(SET_ASIDE_OUTBOX_EVENT, [id, reason]);
+/** True when this call set the event aside; false when it was no longer queued (expanded or set aside meanwhile). */
+export async function setAsideOutboxEvent(em: EntityManager, id: string, reason: string): Promise<boolean> {
+  const result = await em.execute<{ affectedRows: number }>(SET_ASIDE_OUTBOX_EVENT, [id, reason], "run");
+  return result.affectedRows > 0;
 }
