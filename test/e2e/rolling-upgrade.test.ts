@@ -35,6 +35,17 @@ const HOLD_MS = 3_000;
 const SWAP_5XX_BOUND = 10;
 /** A replaced process's callers reconnect within their back-off: its window lasts this much longer. */
 const SWAP_TAIL_MS = 1_500;
+/**
+ * How long the first replica's successor serves beside the other replica before that one is replaced
+ * too, for a first replica that was away `awayMs`: every caller must have connected to the successor
+ * by then, or it has no replica left while the second is replaced. gRPC clients retry a lost
+ * connection with exponential back-off (grpc-js: 1 s, ×1.6 each time, ±20 %; this tree's clients cap
+ * it, packages/grpc's RECONNECT_BACKOFF_MAX_MS, the previous release's do not), so a caller refused
+ * for D may try again up to about 0.75 D after the successor is up: 12 s on a slow machine, where a
+ * replica takes 15 s to start. (On Kubernetes the rollout's maxSurge 1 and maxUnavailable 0 keep a
+ * ready replica throughout.)
+ */
+const sideBySideMs = (awayMs: number) => Math.max(HOLD_MS, Math.ceil(awayMs * 0.75) + SWAP_TAIL_MS);
 
 const release = previousRelease();
 let checkout: CheckedOutRelease | undefined;
@@ -144,7 +155,9 @@ describe("rolling upgrade from the previous release", () => {
         expect(await stack.stop(`${service}-${slot}`)).toBe(0);
         await stack.startService(service, "current", slot);
         swaps.push({ what: `${service}-${slot} replaced`, from, to: Date.now() + SWAP_TAIL_MS });
-        if (slot === "a") await hold(`${service}: old and new side by side`, ["current", "previous"]);
+        if (slot === "a") {
+          await hold(`${service}: old and new side by side`, ["current", "previous"], sideBySideMs(Date.now() - from));
+        }
       }
     }
 

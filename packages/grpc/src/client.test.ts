@@ -1,3 +1,4 @@
+import { createServer, type Server as TcpServer } from "node:net";
 import {
   makeGenericClientConstructor,
   Server,
@@ -7,7 +8,7 @@ import {
   status,
 } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callUnary, connectClient, type UnaryMethod } from "./client.ts";
+import { callUnary, connectClient, RECONNECT_BACKOFF_MAX_MS, type UnaryMethod } from "./client.ts";
 import { jsonMethod } from "./testing/json-method.ts";
 
 // A one-method service answering after `ms`, over JSON: enough to watch deadlines at work.
@@ -65,4 +66,32 @@ describe("connectClient and callUnary", () => {
     expect(error.code).toBe(status.DEADLINE_EXCEEDED);
     client.close();
   });
+});
+
+describe("reconnecting to a peer that is away", () => {
+  it("tries its address again at least every RECONNECT_BACKOFF_MAX_MS (±20 %), not after ever longer waits", async () => {
+    // A peer that takes each connection and drops it at once: every attempt fails, and is counted.
+    const attempts: number[] = [];
+    const peer: TcpServer = createServer((socket) => {
+      attempts.push(Date.now());
+      socket.destroy();
+    });
+    const port = await new Promise<number>((resolve) =>
+      peer.listen(0, "127.0.0.1", () => resolve((peer.address() as { port: number }).port)),
+    );
+    const client = connectClient(SlowClientCtor, `127.0.0.1:${port}`, { deadlineMs: 500 });
+    try {
+      const started = Date.now();
+      await callUnary(client, "wait", { ms: 1 }).catch(() => undefined);
+      // grpc-js's own back-off waits 1, 1.6, 2.56, then 4.1 s (±20 % each): by 14 s a gap of at
+      // least 3.3 s has passed. Capped, no gap exceeds the cap and its jitter.
+      await new Promise((resolve) => setTimeout(resolve, 14_000 - (Date.now() - started)));
+      const gaps = attempts.slice(1).map((at, index) => at - (attempts[index] as number));
+      expect(attempts.length).toBeGreaterThanOrEqual(6);
+      expect(Math.max(...gaps)).toBeLessThanOrEqual(RECONNECT_BACKOFF_MAX_MS * 1.2 + 300);
+    } finally {
+      client.close();
+      peer.close();
+    }
+  }, 25_000);
 });

@@ -34,6 +34,16 @@ export type DeadlineClient<C extends Client = Client> = C & {
 const SERVICE_CONFIG = JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }], ...retryConfig() });
 
 /**
+ * The longest wait between two attempts to reconnect to a peer's address. grpc-js backs off 1 s, then
+ * 1.6 times longer each time up to two minutes: a replica back after a few minutes away (restarted in
+ * place, or all of a ClusterIP Service's pods) would be used again up to two minutes later, and one
+ * restarted while its twin was replaced got no calls while it mattered (the rolling-upgrade test).
+ * Capped, an address that is back is used within about this; an attempt to one that is not costs a
+ * refused TCP connection.
+ */
+export const RECONNECT_BACKOFF_MAX_MS = 2_000;
+
+/**
  * One long-lived channel per peer (grpc-js reconnects by itself), whose calls
  * through `callUnary` each get `deadlineMs` (from the caller's configuration).
  */
@@ -45,6 +55,7 @@ export function connectClient<C extends Client>(
   const client = new Ctor(address, credentials.createInsecure(), {
     "grpc.keepalive_time_ms": 30_000,
     "grpc.keepalive_timeout_ms": 10_000,
+    "grpc.max_reconnect_backoff_ms": RECONNECT_BACKOFF_MAX_MS,
     "grpc.max_receive_message_length": 8 * 1024 * 1024,
     "grpc.max_send_message_length": 8 * 1024 * 1024,
     "grpc.service_config": SERVICE_CONFIG,
