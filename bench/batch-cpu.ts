@@ -17,7 +17,7 @@ import { loadAlertsConfig } from "../services/alerts/src/config.ts";
 import { openMonitorsDatabase } from "../services/monitors/src/app.ts";
 import { loadMonitorsConfig } from "../services/monitors/src/config.ts";
 import { applyPingBatch } from "../services/monitors/src/pings/apply-ping-batch.ts";
-import type { PingItem } from "../services/monitors/src/pings/ping-item.ts";
+import { aPingItem } from "../services/monitors/src/testing/ping-item.ts";
 import { dropDatabase, recreateDatabase, TEST_DATABASE_SERVER } from "../test/support/database.ts";
 
 const BATCHES = Number(process.argv[2] ?? 1_000);
@@ -79,21 +79,9 @@ async function pings(): Promise<Run[]> {
     const batch = () =>
       applyPingBatch(
         pool,
-        Array.from(
-          { length: PINGS_PER_BATCH },
-          (): PingItem => ({
-            pingId: randomUUIDv7(),
-            monitorId: `mon_batch_${(next++ % MONITORS) + 1}`,
-            teamId: "team_batch",
-            status: "up",
-            reason: null,
-            groupKey: null,
-            metadataJson: null,
-            method: "POST",
-            receivedAt: new Date(),
-            heartbeatQuotaMonthly: 0,
-            alertQuotaMonthly: 0,
-          }),
+        Array.from({ length: PINGS_PER_BATCH }, () =>
+          // Keys time-ordered, as the service makes them (record-pings.ts).
+          aPingItem({ id: `mon_batch_${(next++ % MONITORS) + 1}`, teamId: "team_batch" }, { pingId: randomUUIDv7() }),
         ),
         { spooled: false, now: new Date() },
       );
