@@ -85,8 +85,10 @@ export async function retryIncidentAction(
   await em.execute(RETRY_INCIDENT_ACTION, [retry.delaySeconds, retry.error, actionId]);
 }
 
-/** Sets an action alerts refused aside: done, outcome `invalid`, the reason kept as its last error. */
-/** True when this call set the action aside; false when it was done already (another replica's lease). */
+/**
+ * Sets an action alerts refused aside: done, outcome `invalid`, the reason kept as its last error.
+ * True when this call set it aside; false when it was done already (another replica's lease).
+ */
 export async function setAsideIncidentAction(em: EntityManager, actionId: string, reason: string): Promise<boolean> {
   const result = await em.execute<{ affectedRows: number }>(SET_ASIDE_INCIDENT_ACTION, [reason, actionId], "run");
   return result.affectedRows > 0;
